@@ -1,0 +1,2 @@
+//! Web page entry point (wasm32 only).
+fn main() {}

@@ -1,0 +1,2 @@
+//! The native `schedlab` command-line interface.
+fn main() {}

@@ -1,0 +1,2 @@
+//! Web worker entry point (wasm32 only).
+fn main() {}

@@ -1,0 +1,19 @@
+//! schedlab — a deterministic parallel-job-scheduling simulator.
+//!
+//! The core (everything except [`web`]) is pure Rust with no web dependencies and builds for
+//! x86_64 and wasm32. See `ARCHITECTURE.md` for the code map and the invariants.
+
+pub mod config;
+pub mod error;
+pub mod machine;
+pub mod metrics;
+pub mod policy;
+pub mod run;
+pub mod sim;
+pub mod workload;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

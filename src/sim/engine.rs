@@ -1,0 +1,5 @@
+//! STUB
+pub struct JobOutcome;
+pub struct SimResult;
+pub struct Simulation;
+pub struct StepReport;

@@ -1,0 +1,68 @@
+//! The rigid job as every policy sees it, with the job semantics fixed by issue 2 and
+//! seed 002 §III-A: size = allocated processors (field 5) if > 0 else requested (field 8);
+//! estimate = requested time (field 9) if > 0 else run time (field 4); a job runs for
+//! min(run time, estimate) — it is killed at its estimate.
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::Time;
+use crate::workload::swf::SwfRecord;
+
+/// One job of a workload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// SWF job number (field 1), or a running number for synthetic jobs.
+    pub id: u64,
+    /// Submit time (field 2).
+    pub submit: Time,
+    /// Actual run time from the trace (field 4), never negative for a kept job.
+    pub run_time: Time,
+    /// The user's estimate (field 9, else the run time).
+    pub estimate: Time,
+    /// Number of processors (field 5, else field 8).
+    pub procs: u32,
+    /// Submesh shape (width, height) for mesh machines; `None` on flat machines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<(u32, u32)>,
+    /// The full SWF record this job came from (synthetic jobs get one too).
+    pub record: SwfRecord,
+}
+
+impl Job {
+    /// Builds a job from the essential values, filling the SWF record consistently.
+    pub fn new(id: u64, submit: Time, run_time: Time, estimate: Time, procs: u32) -> Job {
+        let record = SwfRecord {
+            job_number: id as f64,
+            submit_time: submit,
+            run_time,
+            allocated_procs: procs as f64,
+            requested_procs: procs as f64,
+            requested_time: estimate,
+            status: 1.0,
+            ..SwfRecord::unknown()
+        };
+        Job {
+            id,
+            submit,
+            run_time,
+            estimate,
+            procs,
+            shape: None,
+            record,
+        }
+    }
+
+    /// How long the job occupies its processors: min(run time, estimate).
+    pub fn duration(&self) -> Time {
+        if self.run_time < self.estimate {
+            self.run_time
+        } else {
+            self.estimate
+        }
+    }
+
+    /// Squashed area of the executed job: processors × duration (seed 002 eq. 2).
+    pub fn area(&self) -> f64 {
+        self.procs as f64 * self.duration()
+    }
+}

@@ -1,0 +1,1 @@
+//! Workload transforms. STUB: being implemented.
