@@ -1,1 +1,174 @@
-//! STUB: being implemented.
+//! The experiment description: one serde JSON format (workload, transforms, machine, policy,
+//! seed) read by the CLI and carried by the web app's share links. Documented in
+//! `docs/experiment-format.md`. Unknown keys and bad values are rejected with a message that
+//! names the key.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::policy::PolicyKind;
+use crate::workload::synthetic::SyntheticModel;
+use crate::workload::transform::Transforms;
+
+/// The current format version.
+pub const FORMAT_VERSION: u32 = 1;
+
+fn default_version() -> u32 {
+    FORMAT_VERSION
+}
+
+/// One simulation run: a workload, how to transform it, a machine, a policy and a seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// Format version (currently 1).
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// Free-text label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub workload: WorkloadSpec,
+    #[serde(default)]
+    pub transforms: Transforms,
+    #[serde(default)]
+    pub machine: MachineSpec,
+    pub policy: PolicyKind,
+    /// Seed of every random choice in the run (synthetic workloads).
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// Where the jobs come from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum WorkloadSpec {
+    /// A trace in the Standard Workload Format.
+    Swf(SwfSource),
+    /// A seeded synthetic model.
+    Synthetic(SyntheticModel),
+}
+
+/// An SWF trace: a path (CLI) or an uploaded file identified by name and SHA-256 (web).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwfSource {
+    /// File path, relative to the experiment file's folder (CLI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// File name as uploaded (web).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Lower-case hex SHA-256 of the file as uploaded (web share links).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Skip and count malformed lines instead of failing.
+    #[serde(default)]
+    pub lenient: bool,
+}
+
+/// The machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum MachineSpec {
+    /// Identical processors; `procs` defaults to the trace header's MaxProcs, else MaxNodes,
+    /// else the synthetic model's machine size, else the largest job.
+    Flat {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        procs: Option<u32>,
+    },
+}
+
+impl Default for MachineSpec {
+    fn default() -> Self {
+        MachineSpec::Flat { procs: None }
+    }
+}
+
+/// A rejected experiment description.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    /// Dotted path of the offending key (`transforms.load_factor`), empty if unknown.
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() || self.key == "." {
+            write!(f, "experiment: {}", self.message)
+        } else {
+            write!(f, "experiment: {}: {}", self.key, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Experiment {
+    /// Parses and validates an experiment from JSON text.
+    pub fn from_json(text: &str) -> Result<Experiment, ConfigError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let exp: Experiment = serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
+            key: e.path().to_string(),
+            message: e.inner().to_string(),
+        })?;
+        exp.validate()?;
+        Ok(exp)
+    }
+
+    /// The experiment as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks values serde cannot: version, ranges, model parameters.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let err = |key: &str, message: String| ConfigError {
+            key: key.to_string(),
+            message,
+        };
+        if self.version != FORMAT_VERSION {
+            return Err(err(
+                "version",
+                format!(
+                    "format version {} is not supported (this build reads version {})",
+                    self.version, FORMAT_VERSION
+                ),
+            ));
+        }
+        match &self.workload {
+            WorkloadSpec::Swf(src) => {
+                if src.path.is_none() && src.name.is_none() {
+                    return Err(err(
+                        "workload.swf",
+                        "needs a `path` (or, in the web app, a `name`)".into(),
+                    ));
+                }
+                if let Some(h) = &src.sha256 {
+                    if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return Err(err(
+                            "workload.swf.sha256",
+                            "must be 64 hexadecimal digits".into(),
+                        ));
+                    }
+                }
+            }
+            WorkloadSpec::Synthetic(model) => {
+                model
+                    .validate()
+                    .map_err(|m| err("workload.synthetic", m))?;
+            }
+        }
+        self.transforms
+            .validate()
+            .map_err(|m| err("transforms", m))?;
+        match self.machine {
+            MachineSpec::Flat { procs: Some(0) } => {
+                return Err(err("machine.flat.procs", "must be at least 1".into()))
+            }
+            MachineSpec::Flat { .. } => {}
+        }
+        Ok(())
+    }
+}

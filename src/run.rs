@@ -1,1 +1,192 @@
-//! STUB: being implemented.
+//! Running an [`Experiment`]: load and transform the workload, size the machine, simulate
+//! under the policy, compute the metrics. The CLI and the web worker both go through here,
+//! which is what makes their numbers identical.
+
+use std::io::Read;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Experiment, MachineSpec, WorkloadSpec};
+use crate::error::Error;
+use crate::metrics::{category_stats, job_records, CategoryStat, JobRecord, Summary};
+use crate::sim::{SimResult, Simulation, TimelinePoint};
+use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
+use crate::workload::transform::TransformReport;
+use crate::workload::{DropCounts, Workload};
+
+/// A trace handed to the runner: a name for messages and a reader (plain or gzip).
+pub struct TraceInput<'a> {
+    pub name: String,
+    pub reader: Box<dyn Read + 'a>,
+}
+
+impl<'a> TraceInput<'a> {
+    /// A trace from bytes in memory (uploads, tests).
+    pub fn from_bytes(name: &str, bytes: &'a [u8]) -> Self {
+        TraceInput {
+            name: name.to_string(),
+            reader: Box::new(bytes),
+        }
+    }
+}
+
+/// A workload ready to simulate on a machine of `procs` processors.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub workload: Workload,
+    pub procs: u32,
+    pub transform: TransformReport,
+}
+
+/// Loads, transforms and fits the experiment's workload.
+pub fn prepare(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<Prepared, Error> {
+    exp.validate()?;
+    let (mut workload, model_procs) = match &exp.workload {
+        WorkloadSpec::Swf(src) => {
+            let Some(input) = trace else {
+                let what = src
+                    .path
+                    .clone()
+                    .or_else(|| src.name.clone())
+                    .unwrap_or_default();
+                return Err(Error::MissingTrace(format!(
+                    "the experiment reads the trace {what:?}, which was not supplied"
+                )));
+            };
+            let opts = ReadOptions {
+                source: input.name.clone(),
+                lenient: src.lenient,
+                max_bytes: None,
+            };
+            (read_swf(input.reader, &opts)?, None)
+        }
+        WorkloadSpec::Synthetic(model) => {
+            let w = model.generate(exp.seed);
+            (w, Some(model.machine_procs()))
+        }
+    };
+    let transform = exp.transforms.apply(&mut workload);
+    let procs = match exp.machine {
+        MachineSpec::Flat { procs: Some(p) } => p,
+        MachineSpec::Flat { procs: None } => workload
+            .header
+            .max_procs
+            .filter(|&p| p > 0)
+            .or(workload.header.max_nodes.filter(|&p| p > 0))
+            .map(|p| p.min(u32::MAX as u64) as u32)
+            .or(model_procs)
+            .unwrap_or_else(|| workload.max_procs().max(1)),
+    };
+    workload.fit_to_machine(procs);
+    if workload.jobs.is_empty() {
+        return Err(Error::EmptyWorkload(format!(
+            "no job left to simulate on {procs} processors (dropped: {})",
+            describe_drops(&workload.dropped)
+        )));
+    }
+    Ok(Prepared {
+        workload,
+        procs,
+        transform,
+    })
+}
+
+/// "3 with negative run time, 1 larger than the machine" or "none".
+pub fn describe_drops(d: &DropCounts) -> String {
+    let mut parts = Vec::new();
+    if d.negative_runtime > 0 {
+        parts.push(format!("{} with negative run time", d.negative_runtime));
+    }
+    if d.nonpositive_size > 0 {
+        parts.push(format!("{} with no size", d.nonpositive_size));
+    }
+    if d.too_large > 0 {
+        parts.push(format!("{} larger than the machine", d.too_large));
+    }
+    if d.malformed_lines > 0 {
+        parts.push(format!("{} malformed lines", d.malformed_lines));
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Builds the simulation of a prepared workload under the experiment's policy.
+pub fn simulation(exp: &Experiment, prepared: &Prepared, timeline: bool) -> Simulation {
+    let jobs = prepared.workload.jobs.clone();
+    let policy = exp.policy.build(jobs.len(), prepared.procs);
+    let sim = Simulation::new(jobs, prepared.procs, policy);
+    if timeline {
+        sim.with_timeline()
+    } else {
+        sim
+    }
+}
+
+/// Everything a run produces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunOutput {
+    pub policy: String,
+    pub procs: u32,
+    pub summary: Summary,
+    pub categories: Vec<CategoryStat>,
+    pub dropped: DropCounts,
+    pub transform: TransformReport,
+    #[serde(skip)]
+    pub jobs: Vec<JobRecord>,
+    #[serde(skip)]
+    pub timeline: Vec<TimelinePoint>,
+    /// Jobs that started later than the first reservation their policy gave them (must be 0).
+    pub late_starts: usize,
+}
+
+/// Metrics of a finished simulation.
+pub fn finish(result: &SimResult, prepared: &Prepared) -> RunOutput {
+    let jobs = job_records(result);
+    let dropped = prepared.workload.dropped;
+    let summary = Summary::from_records(&jobs, result.procs, dropped.total());
+    let late_starts = result
+        .outcomes
+        .iter()
+        .zip(&result.promised)
+        .filter(|(o, p)| matches!(p, Some(p) if o.start > *p))
+        .count();
+    RunOutput {
+        policy: result.policy.clone(),
+        procs: result.procs,
+        categories: category_stats(&jobs),
+        summary,
+        dropped,
+        transform: prepared.transform.clone(),
+        jobs,
+        timeline: result.timeline.clone(),
+        late_starts,
+    }
+}
+
+/// Loads, simulates and measures an experiment in one call.
+pub fn run_experiment(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<RunOutput, Error> {
+    let prepared = prepare(exp, trace)?;
+    let result = simulation(exp, &prepared, true).run_to_end()?;
+    Ok(finish(&result, &prepared))
+}
+
+/// The simulated schedule as SWF records: the original records with wait time and run time
+/// set to what happened in the simulation.
+pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
+    result
+        .jobs
+        .iter()
+        .zip(&result.outcomes)
+        .filter(|(_, o)| !o.start.is_nan())
+        .map(|(job, o)| {
+            let mut r = job.record;
+            r.wait_time = o.start - job.submit;
+            r.run_time = o.end - o.start;
+            r.submit_time = job.submit;
+            r
+        })
+        .collect()
+}

@@ -1,1 +1,215 @@
-//! STUB: being implemented.
+//! The native command line: `schedlab run` (an experiment file or flags), `schedlab bench`.
+//! Errors go to stderr with exit code 2.
+
+pub mod bench;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec, FORMAT_VERSION};
+use crate::error::Error;
+use crate::metrics::JobRecord;
+use crate::policy::PolicyKind;
+use crate::run::{finish, prepare, schedule_records, simulation, TraceInput};
+use crate::workload::swf::write_swf;
+use crate::workload::transform::Transforms;
+
+/// schedlab — parallel job scheduling simulator.
+#[derive(Parser, Debug)]
+#[command(name = "schedlab", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run one experiment and print its summary as JSON.
+    Run(RunArgs),
+    /// Replay every trace with every policy and report jobs/s, wall time and peak memory.
+    Bench(bench::BenchArgs),
+    /// (internal) One benchmark case in a fresh process, for peak-memory measurement.
+    #[command(hide = true)]
+    BenchCase(bench::BenchCaseArgs),
+}
+
+/// `schedlab run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Experiment description (JSON, see docs/experiment-format.md).
+    pub experiment: Option<PathBuf>,
+    /// SWF trace (plain or .gz) — the flag form, instead of an experiment file.
+    #[arg(long)]
+    pub swf: Option<PathBuf>,
+    /// Machine size (default: the trace header's MaxProcs, else MaxNodes).
+    #[arg(long)]
+    pub procs: Option<u32>,
+    /// Policy: fcfs, easy or conservative.
+    #[arg(long)]
+    pub policy: Option<String>,
+    /// Load factor: submit times are multiplied by 1/LF.
+    #[arg(long)]
+    pub load_factor: Option<f64>,
+    /// Skip and count malformed SWF lines instead of failing.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Write one CSV row per job.
+    #[arg(long)]
+    pub jobs_csv: Option<PathBuf>,
+    /// Write the simulated schedule as SWF.
+    #[arg(long)]
+    pub swf_out: Option<PathBuf>,
+    /// Write the full report (summary, categories, drops, transforms) as JSON.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+/// Entry point: parses arguments, runs, returns the process exit code.
+pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let outcome = match cli.command {
+        Command::Run(a) => run_command(&a),
+        Command::Bench(a) => bench::bench_command(&a),
+        Command::BenchCase(a) => bench::bench_case_command(&a),
+    };
+    match outcome {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("schedlab: {e}");
+            2
+        }
+    }
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Builds the experiment from a file and/or flags; returns it with the trace path to open.
+pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>), Error> {
+    let (mut exp, mut trace_path) = match (&a.experiment, &a.swf) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path).map_err(|e| io_err(path, e))?;
+            let exp = Experiment::from_json(&text)?;
+            let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let trace = match &exp.workload {
+                WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
+                _ => None,
+            };
+            (exp, trace)
+        }
+        (None, Some(swf)) => {
+            let exp = Experiment {
+                version: FORMAT_VERSION,
+                name: None,
+                workload: WorkloadSpec::Swf(SwfSource {
+                    path: Some(swf.display().to_string()),
+                    ..SwfSource::default()
+                }),
+                transforms: Transforms::default(),
+                machine: MachineSpec::Flat { procs: None },
+                policy: PolicyKind::Easy,
+                seed: 0,
+            };
+            (exp, None)
+        }
+        (None, None) => {
+            return Err(Error::Config(crate::config::ConfigError {
+                key: String::new(),
+                message: "give an experiment file or --swf PATH".into(),
+            }))
+        }
+    };
+    if let Some(swf) = &a.swf {
+        exp.workload = WorkloadSpec::Swf(SwfSource {
+            path: Some(swf.display().to_string()),
+            ..SwfSource::default()
+        });
+        trace_path = Some(swf.clone());
+    }
+    if let Some(p) = &a.policy {
+        exp.policy = PolicyKind::parse(p).map_err(|message| {
+            Error::Config(crate::config::ConfigError {
+                key: "policy".into(),
+                message,
+            })
+        })?;
+    }
+    if let Some(p) = a.procs {
+        exp.machine = MachineSpec::Flat { procs: Some(p) };
+    }
+    if let Some(lf) = a.load_factor {
+        exp.transforms.load_factor = lf;
+    }
+    if a.lenient {
+        if let WorkloadSpec::Swf(src) = &mut exp.workload {
+            src.lenient = true;
+        }
+    }
+    exp.validate()?;
+    Ok((exp, trace_path))
+}
+
+fn run_command(a: &RunArgs) -> Result<(), Error> {
+    let (exp, trace_path) = experiment_from_args(a)?;
+    let trace = match &trace_path {
+        Some(p) => {
+            let f = File::open(p).map_err(|e| io_err(p, e))?;
+            Some(TraceInput {
+                name: p.display().to_string(),
+                reader: Box::new(std::io::BufReader::new(f)),
+            })
+        }
+        None => None,
+    };
+    let prepared = prepare(&exp, trace)?;
+    let result = simulation(&exp, &prepared, false).run_to_end()?;
+    let output = finish(&result, &prepared);
+    if let Some(path) = &a.jobs_csv {
+        write_file(path, |w| {
+            writeln!(w, "{}", JobRecord::CSV_HEADER)?;
+            for r in &output.jobs {
+                writeln!(w, "{}", r.csv_line())?;
+            }
+            Ok(())
+        })?;
+    }
+    if let Some(path) = &a.swf_out {
+        let records = schedule_records(&result);
+        write_file(path, |w| write_swf(w, &prepared.workload.header, &records))?;
+    }
+    if let Some(path) = &a.report {
+        let text = serde_json::to_string_pretty(&output).map_err(|e| io_err(path, e))?;
+        write_file(path, |w| writeln!(w, "{text}"))?;
+    }
+    let text = serde_json::to_string_pretty(&output.summary).map_err(|e| Error::Io {
+        path: "stdout".into(),
+        message: e.to_string(),
+    })?;
+    println!("{text}");
+    Ok(())
+}
+
+fn write_file(
+    path: &Path,
+    body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let f = File::create(path).map_err(|e| io_err(path, e))?;
+    let mut w = BufWriter::new(f);
+    body(&mut w).map_err(|e| io_err(path, e))?;
+    w.flush().map_err(|e| io_err(path, e))
+}

@@ -1,1 +1,6 @@
-//! STUB: being implemented.
+//! Machines jobs run on. `flat` is a pool of identical processors (seeds 002, 004); mesh and
+//! grid machines follow in their own modules.
+
+pub mod flat;
+
+pub use flat::{FlatMachine, MachineError, RunningJob, RunningSet};

@@ -1,1 +1,11 @@
-//! STUB: being implemented.
+//! Metrics of a finished run: per-job records and the summary (waits, turnaround, slowdowns,
+//! utilisation, makespan, the squashed-area-weighted AWRT / AWWT / AWSD of seed 002 eq. 1–7)
+//! and mean turnaround per weight category (seed 004 §2.3).
+
+pub mod category;
+pub mod job_record;
+pub mod summary;
+
+pub use category::{category_of, category_stats, CategoryStat, CATEGORY_COUNT};
+pub use job_record::{job_records, JobRecord, BOUNDED_SLOWDOWN_TAU};
+pub use summary::Summary;

@@ -1,1 +1,99 @@
-//! STUB: being implemented.
+//! Scheduling policies for flat machines, one file each behind the [`Policy`] trait.
+//!
+//! A policy is told of arrivals and completions and asked, once per simulated instant (after
+//! all completions and then all arrivals at that instant), which waiting jobs to start now.
+//! It returns decisions; the engine validates and applies them — a policy never mutates the
+//! machine.
+
+pub mod conservative;
+pub mod easy;
+pub mod fcfs;
+pub mod profile;
+
+use serde::{Deserialize, Serialize};
+
+pub use conservative::ConservativeBackfilling;
+pub use easy::EasyBackfilling;
+pub use fcfs::Fcfs;
+
+use crate::machine::RunningSet;
+use crate::sim::{JobId, Time};
+use crate::workload::Job;
+
+/// What a policy may look at when it decides.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// The current instant.
+    pub now: Time,
+    /// All jobs of the workload, indexed by [`JobId`].
+    pub jobs: &'a [Job],
+    /// Machine size.
+    pub total_procs: u32,
+    /// Idle processors before this call's decisions.
+    pub free_procs: u32,
+    /// Running jobs, ordered by expected end.
+    pub running: &'a RunningSet,
+}
+
+/// A scheduling policy.
+pub trait Policy {
+    /// Short name (`fcfs`, `easy`, `conservative`).
+    fn name(&self) -> &'static str;
+    /// `job` was submitted at `ctx.now`.
+    fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>);
+    /// `job` finished at `ctx.now`; its processors are already free in `ctx`.
+    fn job_completed(&mut self, job: JobId, ctx: &Context<'_>);
+    /// Appends the jobs to start now, in order, to `starts`. The total size of the started
+    /// jobs must fit in `ctx.free_procs`.
+    fn decide(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>);
+    /// Number of jobs waiting in the policy's queue.
+    fn queue_len(&self) -> usize;
+    /// The first start time this policy promised `job` (a reservation), if it gave one.
+    fn promised_start(&self, _job: JobId) -> Option<Time> {
+        None
+    }
+}
+
+/// The flat-machine policies by name, as written in experiment files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyKind {
+    Fcfs,
+    Easy,
+    Conservative,
+}
+
+impl PolicyKind {
+    /// All flat-machine policies.
+    pub const ALL: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
+
+    /// A fresh policy instance for a workload of `n_jobs` jobs on `procs` processors.
+    pub fn build(self, n_jobs: usize, procs: u32) -> Box<dyn Policy> {
+        match self {
+            PolicyKind::Fcfs => Box::new(Fcfs::new()),
+            PolicyKind::Easy => Box::new(EasyBackfilling::new(n_jobs)),
+            PolicyKind::Conservative => Box::new(ConservativeBackfilling::new(n_jobs, procs)),
+        }
+    }
+
+    /// The name used in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyKind::Fcfs => "fcfs",
+            PolicyKind::Easy => "easy",
+            PolicyKind::Conservative => "conservative",
+        }
+    }
+
+    /// Parses a name; the error lists the valid ones.
+    pub fn parse(s: &str) -> Result<PolicyKind, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "fcfs" => Ok(PolicyKind::Fcfs),
+            "easy" => Ok(PolicyKind::Easy),
+            "conservative" | "cons" => Ok(PolicyKind::Conservative),
+            other => Err(format!(
+                "unknown policy {other:?} (expected fcfs, easy or conservative)"
+            )),
+        }
+    }
+}

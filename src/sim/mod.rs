@@ -3,9 +3,10 @@
 
 pub mod engine;
 pub mod event;
+pub mod invariants;
 pub mod rng;
 
-pub use engine::{JobOutcome, SimResult, Simulation, StepReport};
+pub use engine::{JobOutcome, Progress, SimError, SimResult, Simulation, StepReport, TimelinePoint};
 pub use event::EventQueue;
 pub use rng::SimRng;
 

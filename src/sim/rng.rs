@@ -64,6 +64,79 @@ impl SimRng {
     pub fn bernoulli(&mut self, p: f64) -> bool {
         self.uniform01() < p
     }
+
+    /// Standard normal N(0, 1) by Marsaglia's polar method (`libm::log`, `libm::sqrt`).
+    ///
+    /// Draws pairs of uniforms until one falls inside the unit disc and returns one of the
+    /// two normals it yields; the other is discarded so the generator keeps no hidden state.
+    pub fn normal01(&mut self) -> f64 {
+        loop {
+            let u = 2.0 * self.uniform01() - 1.0;
+            let v = 2.0 * self.uniform01() - 1.0;
+            let s = u * u + v * v;
+            if s > 0.0 && s < 1.0 {
+                return u * libm::sqrt(-2.0 * libm::log(s) / s);
+            }
+        }
+    }
+
+    /// Gamma with shape `alpha` and scale `beta` (mean `alpha * beta`), by Marsaglia and
+    /// Tsang, "A simple method for generating gamma variables" (ACM TOMS 26(3), 2000).
+    ///
+    /// For `alpha < 1` a Gamma(`alpha` + 1) value is boosted by `U^(1/alpha)`. All the
+    /// transcendental math goes through `libm`. Returns 0 when `alpha` or `beta` is not a
+    /// positive finite number (callers validate their parameters first).
+    pub fn gamma(&mut self, alpha: f64, beta: f64) -> f64 {
+        if !(alpha > 0.0 && alpha.is_finite() && beta > 0.0 && beta.is_finite()) {
+            return 0.0;
+        }
+        if alpha < 1.0 {
+            let g = self.gamma(alpha + 1.0, 1.0);
+            let u = self.uniform_open0();
+            return beta * g * libm::pow(u, 1.0 / alpha);
+        }
+        let d = alpha - 1.0 / 3.0;
+        let c = 1.0 / libm::sqrt(9.0 * d);
+        loop {
+            let (x, v) = loop {
+                let x = self.normal01();
+                let v = 1.0 + c * x;
+                if v > 0.0 {
+                    break (x, v * v * v);
+                }
+            };
+            let u = self.uniform_open0();
+            let x2 = x * x;
+            if u < 1.0 - 0.0331 * x2 * x2 {
+                return beta * d * v;
+            }
+            if libm::log(u) < 0.5 * x2 + d * (1.0 - v + libm::log(v)) {
+                return beta * d * v;
+            }
+        }
+    }
+
+    /// Hyper-gamma: with probability `p` a Gamma(`a1`, `b1`) value, otherwise a
+    /// Gamma(`a2`, `b2`) value (Lublin and Feitelson's run-time model). One uniform picks
+    /// the branch, then [`SimRng::gamma`] draws from it.
+    pub fn hyper_gamma(&mut self, a1: f64, b1: f64, a2: f64, b2: f64, p: f64) -> f64 {
+        if self.uniform01() < p {
+            self.gamma(a1, b1)
+        } else {
+            self.gamma(a2, b2)
+        }
+    }
+
+    /// Two-stage uniform (Lublin and Feitelson's log2-size model): with probability `prob`
+    /// uniform on [`low`, `med`), otherwise uniform on [`med`, `hi`). One uniform picks the
+    /// stage, a second one the value.
+    pub fn two_stage_uniform(&mut self, low: f64, med: f64, hi: f64, prob: f64) -> f64 {
+        if self.uniform01() < prob {
+            self.uniform(low, med)
+        } else {
+            self.uniform(med, hi)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +160,74 @@ mod tests {
             assert!((3..=9).contains(&v));
         }
         assert_eq!(r.uniform_int(5, 5), 5);
+    }
+
+    #[test]
+    fn normal_moments_are_close() {
+        let mut r = SimRng::new(11);
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| r.normal01()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
+        assert!(mean.abs() < 0.01, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.02, "var {var}");
+    }
+
+    #[test]
+    fn gamma_moments_are_close() {
+        // (shape, scale): below 1 (boost path), near 1, the Lublin run-time and arrival shapes.
+        for &(a, b) in &[
+            (0.4, 2.0),
+            (1.0, 3.0),
+            (6.57, 0.823),
+            (639.1, 0.0156),
+            (6.355, 0.8531),
+        ] {
+            let mut r = SimRng::new(5);
+            let n = 200_000;
+            let xs: Vec<f64> = (0..n).map(|_| r.gamma(a, b)).collect();
+            assert!(xs.iter().all(|&x| x >= 0.0 && x.is_finite()));
+            let mean = xs.iter().sum::<f64>() / n as f64;
+            let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
+            let (m, v) = (a * b, a * b * b);
+            assert!((mean - m).abs() < 0.01 * m, "shape {a}: mean {mean} vs {m}");
+            assert!((var - v).abs() < 0.03 * v, "shape {a}: var {var} vs {v}");
+        }
+    }
+
+    #[test]
+    fn gamma_rejects_bad_parameters_without_panicking() {
+        let mut r = SimRng::new(1);
+        assert_eq!(r.gamma(0.0, 1.0), 0.0);
+        assert_eq!(r.gamma(-1.0, 1.0), 0.0);
+        assert_eq!(r.gamma(1.0, f64::NAN), 0.0);
+    }
+
+    #[test]
+    fn gamma_stream_is_reproducible() {
+        let mut a = SimRng::new(42);
+        let mut b = SimRng::new(42);
+        for _ in 0..1000 {
+            assert_eq!(a.gamma(2.5, 1.5).to_bits(), b.gamma(2.5, 1.5).to_bits());
+        }
+    }
+
+    #[test]
+    fn hyper_gamma_and_two_stage_uniform_mix_correctly() {
+        let mut r = SimRng::new(9);
+        let n = 200_000;
+        let mean: f64 = (0..n)
+            .map(|_| r.hyper_gamma(2.0, 1.0, 10.0, 1.0, 0.25))
+            .sum::<f64>()
+            / n as f64;
+        let expect = 0.25 * 2.0 + 0.75 * 10.0;
+        assert!((mean - expect).abs() < 0.02 * expect, "mean {mean}");
+        let xs: Vec<f64> = (0..n)
+            .map(|_| r.two_stage_uniform(1.0, 5.0, 7.0, 0.8))
+            .collect();
+        assert!(xs.iter().all(|&x| (1.0..7.0).contains(&x)));
+        let low = xs.iter().filter(|&&x| x < 5.0).count() as f64 / n as f64;
+        assert!((low - 0.8).abs() < 0.005, "low share {low}");
     }
 
     #[test]

@@ -1,0 +1,189 @@
+//! A flat machine: `total` identical processors, any free subset of which a job may use.
+//! It also keeps the running jobs ordered by their expected end (start + estimate), which is
+//! what backfilling policies need to compute shadow times.
+
+use std::collections::BTreeSet;
+
+use crate::sim::event::OrdTime;
+use crate::sim::{JobId, Time};
+
+/// A job currently holding processors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunningJob {
+    pub job: JobId,
+    pub procs: u32,
+    pub start: Time,
+    /// start + estimate: the latest the job can end (it is killed at its estimate).
+    pub expected_end: Time,
+}
+
+/// Running jobs indexed by expected end.
+#[derive(Clone, Debug, Default)]
+pub struct RunningSet {
+    by_end: BTreeSet<(OrdTime, JobId)>,
+    info: Vec<Option<RunningJob>>,
+}
+
+impl RunningSet {
+    /// An empty set able to hold job ids below `n_jobs` without reallocating.
+    pub fn with_jobs(n_jobs: usize) -> Self {
+        RunningSet {
+            by_end: BTreeSet::new(),
+            info: vec![None; n_jobs],
+        }
+    }
+
+    fn insert(&mut self, r: RunningJob) {
+        if r.job >= self.info.len() {
+            self.info.resize(r.job + 1, None);
+        }
+        self.by_end.insert((OrdTime(r.expected_end), r.job));
+        self.info[r.job] = Some(r);
+    }
+
+    fn remove(&mut self, job: JobId) -> Option<RunningJob> {
+        let r = self.info.get_mut(job)?.take()?;
+        self.by_end.remove(&(OrdTime(r.expected_end), job));
+        Some(r)
+    }
+
+    /// The running job `job`, if it is running.
+    pub fn get(&self, job: JobId) -> Option<&RunningJob> {
+        self.info.get(job).and_then(|r| r.as_ref())
+    }
+
+    /// Running jobs in order of expected end (ties by job id).
+    pub fn by_expected_end(&self) -> impl Iterator<Item = &RunningJob> + '_ {
+        self.by_end
+            .iter()
+            .filter_map(move |(_, j)| self.info.get(*j).and_then(|r| r.as_ref()))
+    }
+
+    /// Number of running jobs.
+    pub fn len(&self) -> usize {
+        self.by_end.len()
+    }
+
+    /// `true` when nothing runs.
+    pub fn is_empty(&self) -> bool {
+        self.by_end.is_empty()
+    }
+}
+
+/// Error when a start or release does not fit the machine's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MachineError {
+    /// Not enough free processors.
+    NoCapacity { job: JobId, procs: u32, free: u32 },
+    /// The job is already running.
+    AlreadyRunning(JobId),
+    /// The job is not running.
+    NotRunning(JobId),
+}
+
+impl std::fmt::Display for MachineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MachineError::NoCapacity { job, procs, free } => write!(
+                f,
+                "job #{job} needs {procs} processors but only {free} are free"
+            ),
+            MachineError::AlreadyRunning(j) => write!(f, "job #{j} is already running"),
+            MachineError::NotRunning(j) => write!(f, "job #{j} is not running"),
+        }
+    }
+}
+
+/// A pool of identical processors.
+#[derive(Clone, Debug)]
+pub struct FlatMachine {
+    total: u32,
+    free: u32,
+    running: RunningSet,
+}
+
+impl FlatMachine {
+    /// A machine of `total` processors, expecting job ids below `n_jobs`.
+    pub fn new(total: u32, n_jobs: usize) -> Self {
+        FlatMachine {
+            total,
+            free: total,
+            running: RunningSet::with_jobs(n_jobs),
+        }
+    }
+
+    /// Number of processors.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// Number of idle processors.
+    pub fn free(&self) -> u32 {
+        self.free
+    }
+
+    /// The running jobs.
+    pub fn running(&self) -> &RunningSet {
+        &self.running
+    }
+
+    /// Starts a job of `procs` processors at `now` that will end by `expected_end`.
+    pub fn start(
+        &mut self,
+        job: JobId,
+        procs: u32,
+        now: Time,
+        expected_end: Time,
+    ) -> Result<(), MachineError> {
+        if self.running.get(job).is_some() {
+            return Err(MachineError::AlreadyRunning(job));
+        }
+        if procs > self.free {
+            return Err(MachineError::NoCapacity {
+                job,
+                procs,
+                free: self.free,
+            });
+        }
+        self.free -= procs;
+        self.running.insert(RunningJob {
+            job,
+            procs,
+            start: now,
+            expected_end,
+        });
+        Ok(())
+    }
+
+    /// Releases the processors of a finished job.
+    pub fn release(&mut self, job: JobId) -> Result<RunningJob, MachineError> {
+        let r = self
+            .running
+            .remove(job)
+            .ok_or(MachineError::NotRunning(job))?;
+        self.free += r.procs;
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_and_release_track_capacity() {
+        let mut m = FlatMachine::new(10, 4);
+        m.start(0, 4, 0.0, 10.0).unwrap();
+        m.start(1, 6, 0.0, 5.0).unwrap();
+        assert_eq!(m.free(), 0);
+        assert!(matches!(
+            m.start(2, 1, 0.0, 1.0),
+            Err(MachineError::NoCapacity { .. })
+        ));
+        let ends: Vec<_> = m.running().by_expected_end().map(|r| r.job).collect();
+        assert_eq!(ends, vec![1, 0]);
+        m.release(1).unwrap();
+        assert_eq!(m.free(), 6);
+        assert!(m.release(1).is_err());
+    }
+}
