@@ -61,6 +61,16 @@ impl Job {
         }
     }
 
+    /// Processors the job holds for a positive time: its size, or 0 when its estimate is 0
+    /// (such a job can only run for zero time, so it never competes for processors).
+    pub fn procs_held(&self) -> u32 {
+        if self.estimate > 0.0 {
+            self.procs
+        } else {
+            0
+        }
+    }
+
     /// Squashed area of the executed job: processors × duration (seed 002 eq. 2).
     pub fn area(&self) -> f64 {
         self.procs as f64 * self.duration()
