@@ -155,9 +155,7 @@ impl Experiment {
                 }
             }
             WorkloadSpec::Synthetic(model) => {
-                model
-                    .validate()
-                    .map_err(|m| err("workload.synthetic", m))?;
+                model.validate().map_err(|m| err("workload.synthetic", m))?;
             }
         }
         self.transforms

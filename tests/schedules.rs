@@ -34,11 +34,7 @@ fn starts(specs: &[Spec], procs: u32, kind: PolicyKind) -> Vec<f64> {
 
 /// W1 — 10 processors. j2 (2 procs, 3 s) arrives while j1 waits for j0; it ends at 5 ≤ the
 /// shadow time 10, so EASY backfills it (the "ends before the shadow time" case).
-const W1: &[Spec] = &[
-    (0.0, 6, 10.0, 10.0),
-    (1.0, 6, 5.0, 5.0),
-    (2.0, 2, 3.0, 3.0),
-];
+const W1: &[Spec] = &[(0.0, 6, 10.0, 10.0), (1.0, 6, 5.0, 5.0), (2.0, 2, 3.0, 3.0)];
 
 #[test]
 fn w1_backfill_before_shadow() {
@@ -47,7 +43,10 @@ fn w1_backfill_before_shadow() {
     // EASY: shadow(j1) = 10, j2 ends at 2 + 3 = 5 ≤ 10 → starts at 2.
     assert_eq!(starts(W1, 10, PolicyKind::Easy), vec![0.0, 10.0, 2.0]);
     // Conservative: j1 reserved [10, 15), j2 fits in the 4 free processors over [2, 5).
-    assert_eq!(starts(W1, 10, PolicyKind::Conservative), vec![0.0, 10.0, 2.0]);
+    assert_eq!(
+        starts(W1, 10, PolicyKind::Conservative),
+        vec![0.0, 10.0, 2.0]
+    );
 }
 
 #[test]
@@ -86,7 +85,10 @@ const W2: &[Spec] = &[
 #[test]
 fn w2_backfill_into_extra_and_refusal() {
     // FCFS: at 10 j1 (8) and j2 (2) start; j3 waits for j1's end at 15.
-    assert_eq!(starts(W2, 10, PolicyKind::Fcfs), vec![0.0, 10.0, 10.0, 15.0]);
+    assert_eq!(
+        starts(W2, 10, PolicyKind::Fcfs),
+        vec![0.0, 10.0, 10.0, 15.0]
+    );
     // EASY: j2 at 2 (extra), j3 refused at 3; at 10 j1 starts, j3's shadow is j1's end 15.
     assert_eq!(starts(W2, 10, PolicyKind::Easy), vec![0.0, 10.0, 2.0, 15.0]);
     // Conservative: j1 [10,15); j2 fits over [2,22) (4, 2, 10 free); j3 blocked by [10,15)
@@ -139,10 +141,7 @@ fn w4_easy_delays_a_non_head_job_conservative_does_not() {
         starts(W4, 10, PolicyKind::Fcfs),
         vec![0.0, 10.0, 20.0, 30.0]
     );
-    assert_eq!(
-        starts(W4, 10, PolicyKind::Easy),
-        vec![0.0, 10.0, 53.0, 3.0]
-    );
+    assert_eq!(starts(W4, 10, PolicyKind::Easy), vec![0.0, 10.0, 53.0, 3.0]);
     assert_eq!(
         starts(W4, 10, PolicyKind::Conservative),
         vec![0.0, 10.0, 20.0, 30.0]
@@ -194,18 +193,12 @@ const W7: &[Spec] = &[
 fn w7_head_loop_then_backfill() {
     // FCFS: j1 starts at 5 (4 free), j2 must wait until both j0 (10) and j1 (15) free 6.
     // At 10 only 4 + 0 free... j0 ends at 10 → 4 free, j1 runs until 15 → j2 at 15; j3 after.
-    assert_eq!(
-        starts(W7, 8, PolicyKind::Fcfs),
-        vec![0.0, 5.0, 15.0, 15.0]
-    );
+    assert_eq!(starts(W7, 8, PolicyKind::Fcfs), vec![0.0, 5.0, 15.0, 15.0]);
     // EASY at 5: j1 starts (free 0). j2 blocked: shadow = 10 (j0 frees 4 → 4 < 6), then 15
     // (j1 frees 4 → 8 ≥ 6) → shadow 15, extra 2. j3 has no free processor now (0).
     // At 10: free 4; j2 still blocked (shadow 15, extra 2); j3 (2 procs, ends 110 > 15)
     // fits extra 2 → backfilled at 10.
-    assert_eq!(
-        starts(W7, 8, PolicyKind::Easy),
-        vec![0.0, 5.0, 15.0, 10.0]
-    );
+    assert_eq!(starts(W7, 8, PolicyKind::Easy), vec![0.0, 5.0, 15.0, 10.0]);
     // Conservative at 5: j1 [5,15); j2 needs 6 → reserved at 15 ([15,25)); j3 needs 2 over
     // 100 s: [5,10) has 0 free → at 10: [10,15) 4 free, [15,25) 8 − 6 = 2 free, later 8 → 10.
     assert_eq!(

@@ -1,13 +1,240 @@
-//! `schedlab bench`: STUB.
+//! `schedlab bench`: replays every trace in a folder (and a synthetic workload) with every
+//! policy, each case in a fresh child process so that its peak memory (VmHWM) is its own, and
+//! prints jobs/s, wall time and peak memory as a Markdown table for BENCHMARKS.md.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
 use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec, FORMAT_VERSION};
 use crate::error::Error;
-/// Args.
+use crate::policy::PolicyKind;
+use crate::run::{finish, prepare, simulation, TraceInput};
+use crate::workload::synthetic::SyntheticModel;
+use crate::workload::transform::Transforms;
+
+/// `schedlab bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {}
-/// Args.
+pub struct BenchArgs {
+    /// Folder of SWF traces (.swf, .swf.gz).
+    #[arg(long, default_value = "../shared/traces")]
+    pub traces: PathBuf,
+    /// Comma-separated policies.
+    #[arg(long, default_value = "fcfs,easy,conservative")]
+    pub policies: String,
+    /// Jobs of the synthetic (Lublin–Feitelson) case; 0 to skip it.
+    #[arg(long, default_value_t = 100_000)]
+    pub synthetic_jobs: usize,
+    /// Only traces whose file name contains this text.
+    #[arg(long)]
+    pub only: Option<String>,
+}
+
+/// `schedlab bench-case`: one measurement, printed as JSON.
 #[derive(Args, Debug)]
-pub struct BenchCaseArgs {}
-/// Bench.
-pub fn bench_command(_a: &BenchArgs) -> Result<(), Error> { Ok(()) }
-/// Bench case.
-pub fn bench_case_command(_a: &BenchCaseArgs) -> Result<(), Error> { Ok(()) }
+pub struct BenchCaseArgs {
+    #[arg(long)]
+    pub swf: Option<PathBuf>,
+    #[arg(long)]
+    pub synthetic_jobs: Option<usize>,
+    #[arg(long)]
+    pub policy: String,
+}
+
+/// One measured case.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BenchCase {
+    pub workload: String,
+    pub policy: String,
+    pub jobs: usize,
+    pub load_seconds: f64,
+    pub sim_seconds: f64,
+    pub jobs_per_second: f64,
+    pub peak_rss_mb: f64,
+    pub late_starts: usize,
+}
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn cfg_err(message: String) -> Error {
+    Error::Config(crate::config::ConfigError {
+        key: String::new(),
+        message,
+    })
+}
+
+/// Runs one case in this process and prints its JSON.
+pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
+    let policy = PolicyKind::parse(&a.policy).map_err(cfg_err)?;
+    let t0 = Instant::now();
+    let (exp, trace, label) = match (&a.swf, a.synthetic_jobs) {
+        (Some(path), _) => {
+            let exp = Experiment {
+                version: FORMAT_VERSION,
+                name: None,
+                workload: WorkloadSpec::Swf(SwfSource {
+                    path: Some(path.display().to_string()),
+                    ..SwfSource::default()
+                }),
+                transforms: Transforms::default(),
+                machine: MachineSpec::Flat { procs: None },
+                policy,
+                seed: 0,
+            };
+            let f = std::fs::File::open(path).map_err(|e| Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let trace = TraceInput {
+                name: path.display().to_string(),
+                reader: Box::new(std::io::BufReader::new(f)),
+            };
+            let label = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (exp, Some(trace), label)
+        }
+        (None, Some(n)) => {
+            let model: SyntheticModel = serde_json::from_value(serde_json::json!({
+                "model": "lublin",
+                "jobs": n,
+            }))
+            .map_err(|e| cfg_err(e.to_string()))?;
+            let exp = Experiment {
+                version: FORMAT_VERSION,
+                name: None,
+                workload: WorkloadSpec::Synthetic(model),
+                transforms: Transforms::default(),
+                machine: MachineSpec::Flat { procs: None },
+                policy,
+                seed: 1,
+            };
+            (exp, None, format!("Lublin–Feitelson synthetic, {n} jobs"))
+        }
+        (None, None) => return Err(cfg_err("bench-case needs --swf or --synthetic-jobs".into())),
+    };
+    let prepared = prepare(&exp, trace)?;
+    let load_seconds = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let result = simulation(&exp, &prepared, false).run_to_end()?;
+    let sim_seconds = t1.elapsed().as_secs_f64();
+    let out = finish(&result, &prepared);
+    let case = BenchCase {
+        workload: label,
+        policy: policy.as_str().to_string(),
+        jobs: out.summary.jobs,
+        load_seconds,
+        sim_seconds,
+        jobs_per_second: out.summary.jobs as f64 / sim_seconds.max(1e-9),
+        peak_rss_mb: peak_rss_mb(),
+        late_starts: out.late_starts,
+    };
+    println!(
+        "{}",
+        serde_json::to_string(&case).map_err(|e| cfg_err(e.to_string()))?
+    );
+    Ok(())
+}
+
+fn traces_in(dir: &Path, only: Option<&str>) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                    name.is_some_and(|n| {
+                        (n.ends_with(".swf") || n.ends_with(".swf.gz"))
+                            && only.is_none_or(|o| n.contains(o))
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Runs every case in a child process and prints the Markdown table.
+pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
+    let exe = std::env::current_exe().map_err(|e| Error::Io {
+        path: "current executable".into(),
+        message: e.to_string(),
+    })?;
+    let policies: Vec<PolicyKind> = a
+        .policies
+        .split(',')
+        .map(PolicyKind::parse)
+        .collect::<Result<_, _>>()
+        .map_err(cfg_err)?;
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for trace in traces_in(&a.traces, a.only.as_deref()) {
+        for p in &policies {
+            cases.push(vec![
+                "bench-case".into(),
+                "--swf".into(),
+                trace.display().to_string(),
+                "--policy".into(),
+                p.as_str().into(),
+            ]);
+        }
+    }
+    if a.synthetic_jobs > 0 {
+        for p in &policies {
+            cases.push(vec![
+                "bench-case".into(),
+                "--synthetic-jobs".into(),
+                a.synthetic_jobs.to_string(),
+                "--policy".into(),
+                p.as_str().into(),
+            ]);
+        }
+    }
+    println!("| workload | policy | jobs | load (s) | simulate (s) | jobs/s | peak RSS (MB) |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for args in cases {
+        let out = Command::new(&exe)
+            .args(&args)
+            .output()
+            .map_err(|e| Error::Io {
+                path: exe.display().to_string(),
+                message: e.to_string(),
+            })?;
+        if !out.status.success() {
+            eprintln!(
+                "bench case {:?} failed: {}",
+                args,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            continue;
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let Ok(c) = serde_json::from_str::<BenchCase>(text.trim()) else {
+            eprintln!("bench case {args:?}: unreadable output {text:?}");
+            continue;
+        };
+        println!(
+            "| {} | {} | {} | {:.2} | {:.3} | {:.0} | {:.1} |",
+            c.workload,
+            c.policy,
+            c.jobs,
+            c.load_seconds,
+            c.sim_seconds,
+            c.jobs_per_second,
+            c.peak_rss_mb
+        );
+    }
+    Ok(())
+}

@@ -45,7 +45,11 @@ pub fn category_stats(records: &[JobRecord]) -> Vec<CategoryStat> {
     }
     (0..CATEGORY_COUNT)
         .map(|k| {
-            let min_weight = if k == 0 { 0.0 } else { libm::pow(8.0, k as f64) };
+            let min_weight = if k == 0 {
+                0.0
+            } else {
+                libm::pow(8.0, k as f64)
+            };
             let max_weight = (k + 1 < CATEGORY_COUNT).then(|| libm::pow(8.0, (k + 1) as f64));
             CategoryStat {
                 category: k,

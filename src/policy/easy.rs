@@ -21,6 +21,8 @@ pub struct EasyBackfilling {
     promised: Vec<Option<Time>>,
     /// Scratch: (expected end, procs) of jobs started during the current `decide`.
     just_started: Vec<(Time, u32)>,
+    /// Queued jobs that hold no processor (estimate 0): they fit even when none is free.
+    zero_held_queued: usize,
 }
 
 impl EasyBackfilling {
@@ -30,6 +32,7 @@ impl EasyBackfilling {
             queue: Vec::new(),
             promised: vec![None; n_jobs],
             just_started: Vec::new(),
+            zero_held_queued: 0,
         }
     }
 
@@ -83,7 +86,10 @@ impl Policy for EasyBackfilling {
         "easy"
     }
 
-    fn job_arrived(&mut self, job: JobId, _ctx: &Context<'_>) {
+    fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>) {
+        if ctx.jobs[job].procs_held() == 0 {
+            self.zero_held_queued += 1;
+        }
         self.queue.push(job);
     }
 
@@ -103,7 +109,11 @@ impl Policy for EasyBackfilling {
             }
             free -= job.procs_held();
             starts.push(j);
-            self.just_started.push((ctx.now + job.estimate, job.procs_held()));
+            self.just_started
+                .push((ctx.now + job.estimate, job.procs_held()));
+            if job.procs_held() == 0 {
+                self.zero_held_queued -= 1;
+            }
             n_head += 1;
         }
         self.queue.drain(..n_head);
@@ -111,7 +121,7 @@ impl Policy for EasyBackfilling {
             return;
         };
         let needs_promise = self.promised.get(head).is_some_and(|p| p.is_none());
-        if free == 0 && !needs_promise {
+        if free == 0 && !needs_promise && self.zero_held_queued == 0 {
             return;
         }
         self.just_started
@@ -130,7 +140,7 @@ impl Policy for EasyBackfilling {
         // 3. Backfill later jobs in arrival order.
         let before = starts.len();
         for &j in &self.queue[1..] {
-            if free == 0 {
+            if free == 0 && self.zero_held_queued == 0 {
                 break;
             }
             let job = &jobs[j];
@@ -139,6 +149,9 @@ impl Policy for EasyBackfilling {
             }
             if ctx.now + job.estimate <= shadow {
                 free -= job.procs_held();
+                if job.procs_held() == 0 {
+                    self.zero_held_queued -= 1;
+                }
                 starts.push(j);
             } else if job.procs_held() <= extra {
                 free -= job.procs_held();

@@ -6,7 +6,9 @@ pub mod event;
 pub mod invariants;
 pub mod rng;
 
-pub use engine::{JobOutcome, Progress, SimError, SimResult, Simulation, StepReport, TimelinePoint};
+pub use engine::{
+    JobOutcome, Progress, SimError, SimResult, Simulation, StepReport, TimelinePoint,
+};
 pub use event::EventQueue;
 pub use rng::SimRng;
 
