@@ -1,0 +1,193 @@
+//! The native CLI: output keys, files it writes, experiment-file form = flag form, and errors
+//! (exit code 2, message naming the key / file / line).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use schedlab::workload::swf::{read_swf, ReadOptions};
+
+const SMALL_SWF: &str = "\
+; Version: 2.2
+; MaxProcs: 8 (test machine)
+; UnixStartTime: 0
+1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1
+2 1 -1 5 8 -1 -1 8 5 -1 1 1 1 -1 -1 -1 -1 -1
+3 2 -1 3 2 -1 -1 2 4 -1 1 2 1 -1 -1 -1 -1 -1
+4 2 -1 -1 2 -1 -1 2 4 -1 0 2 1 -1 -1 -1 -1 -1
+5 3 -1 30 4 -1 -1 4 10 -1 1 2 1 -1 -1 -1 -1 -1
+";
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("schedlab-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn schedlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn run_prints_exactly_the_summary_keys_and_writes_files() {
+    let dir = temp_dir("files");
+    let swf = dir.join("small.swf");
+    std::fs::write(&swf, SMALL_SWF).unwrap();
+    let csv = dir.join("jobs.csv");
+    let out_swf = dir.join("schedule.swf");
+    let (code, stdout, stderr) = schedlab(&[
+        "run",
+        "--swf",
+        swf.to_str().unwrap(),
+        "--policy",
+        "easy",
+        "--jobs-csv",
+        csv.to_str().unwrap(),
+        "--swf-out",
+        out_swf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut expected = vec![
+        "jobs",
+        "dropped",
+        "mean_wait",
+        "max_wait",
+        "mean_turnaround",
+        "mean_slowdown",
+        "mean_bounded_slowdown",
+        "utilization",
+        "makespan",
+        "awrt",
+        "awwt",
+        "awsd",
+    ];
+    let mut got = keys.clone();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+    // Job 4 has run time −1 and is dropped.
+    assert_eq!(v["jobs"], 4);
+    assert_eq!(v["dropped"], 1);
+    // By hand (8 procs, EASY): j1 [0,10) 4 procs; j2 (8) waits, shadow 20 (j1's estimate),
+    // extra 0; j3 (2 procs, est 4) ends by 6 ≤ 20 → backfilled at 2 (free 2); j5 (4 procs)
+    // does not fit at 3; at 5 j3 ends (free 4) and j5 (est 10, 15 ≤ 20) is backfilled;
+    // j1 ends at 10 (free 4), j5 is killed at its estimate at 15 → j2 starts at 15.
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = csv_text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("id,submit,start,end,procs"));
+    let starts: Vec<(u64, f64)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].parse().unwrap(), f[2].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(starts, vec![(1, 0.0), (2, 15.0), (3, 2.0), (5, 5.0)]);
+    assert_eq!(v["max_wait"], 14.0);
+    // The schedule reads back as SWF with the simulated wait and run times.
+    let back = read_swf(
+        std::fs::File::open(&out_swf).unwrap(),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(back.jobs.len(), 4);
+    let job2 = back.jobs.iter().find(|j| j.id == 2).unwrap();
+    assert_eq!(job2.record.wait_time, 14.0);
+    let job5 = back.jobs.iter().find(|j| j.id == 5).unwrap();
+    assert_eq!(job5.record.run_time, 10.0);
+    assert_eq!(back.header.max_procs, Some(8));
+}
+
+#[test]
+fn experiment_file_equals_flag_form() {
+    let dir = temp_dir("exp");
+    std::fs::write(dir.join("small.swf"), SMALL_SWF).unwrap();
+    let exp = dir.join("exp.json");
+    std::fs::write(
+        &exp,
+        r#"{"version": 1, "workload": {"swf": {"path": "small.swf"}},
+            "machine": {"flat": {"procs": 8}}, "policy": "conservative",
+            "transforms": {"load_factor": 2.0}}"#,
+    )
+    .unwrap();
+    let (c1, from_file, e1) = schedlab(&["run", exp.to_str().unwrap()]);
+    assert_eq!(c1, 0, "{e1}");
+    let swf = dir.join("small.swf");
+    let (c2, from_flags, e2) = schedlab(&[
+        "run",
+        "--swf",
+        swf.to_str().unwrap(),
+        "--procs",
+        "8",
+        "--policy",
+        "conservative",
+        "--load-factor",
+        "2",
+    ]);
+    assert_eq!(c2, 0, "{e2}");
+    assert_eq!(from_file, from_flags);
+}
+
+#[test]
+fn errors_exit_2_and_name_the_problem() {
+    let dir = temp_dir("errors");
+    // Unknown key.
+    let exp = dir.join("bad.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "x.swf"}}, "policy": "easy",
+            "transforms": {"load_factr": 2}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["run", exp.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("load_factr"), "{err}");
+    assert!(err.contains("transforms"), "{err}");
+    // Bad value.
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "x.swf"}}, "policy": "easy",
+            "transforms": {"load_factor": -1}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["run", exp.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("load_factor"), "{err}");
+    // Unknown policy.
+    let (code, _, err) = schedlab(&["run", "--swf", "x.swf", "--policy", "sjf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sjf"), "{err}");
+    // Missing file.
+    let (code, _, err) = schedlab(&["run", "--swf", "/nonexistent/trace.swf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/trace.swf"), "{err}");
+    // Malformed line: names file, line and field.
+    let swf = dir.join("broken.swf");
+    std::fs::write(
+        &swf,
+        "; MaxProcs: 8\n1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1\n2 1 -1 ten 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["run", "--swf", swf.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("broken.swf:3"), "{err}");
+    assert!(err.contains("field 4"), "{err}");
+    // Lenient mode skips it.
+    let (code, out, err) = schedlab(&["run", "--swf", swf.to_str().unwrap(), "--lenient"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["jobs"], 1);
+    assert_eq!(v["dropped"], 1);
+}
