@@ -105,6 +105,20 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// Splits a model's message "workload.synthetic.jobs must be > 0" into key and message.
+fn keyed(m: String) -> ConfigError {
+    match m.split_once(' ') {
+        Some((key, rest)) if key.contains('.') => ConfigError {
+            key: key.to_string(),
+            message: rest.to_string(),
+        },
+        _ => ConfigError {
+            key: String::new(),
+            message: m,
+        },
+    }
+}
+
 impl Experiment {
     /// Parses and validates an experiment from JSON text.
     pub fn from_json(text: &str) -> Result<Experiment, ConfigError> {
@@ -158,9 +172,7 @@ impl Experiment {
                 model.validate().map_err(|m| err("workload.synthetic", m))?;
             }
         }
-        self.transforms
-            .validate()
-            .map_err(|m| err("transforms", m))?;
+        self.transforms.validate().map_err(keyed)?;
         match self.machine {
             MachineSpec::Flat { procs: Some(0) } => {
                 return Err(err("machine.flat.procs", "must be at least 1".into()))

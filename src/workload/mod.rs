@@ -34,7 +34,7 @@ impl DropCounts {
 /// A workload ready for simulation: jobs sorted by submit time (ties by file position).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
-    /// Header of the source trace (empty for synthetic workloads).
+    /// Header of the source trace (synthetic models fill MaxJobs, MaxProcs and a note).
     pub header: SwfHeader,
     /// Kept jobs in arrival order.
     pub jobs: Vec<Job>,
