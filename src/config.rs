@@ -120,6 +120,30 @@ fn keyed(m: String) -> ConfigError {
 }
 
 impl Experiment {
+    /// An experiment on the workload `workload` with everything else at its default.
+    pub fn new(workload: WorkloadSpec, policy: PolicyKind) -> Experiment {
+        Experiment {
+            version: FORMAT_VERSION,
+            name: None,
+            workload,
+            transforms: Transforms::default(),
+            machine: MachineSpec::default(),
+            policy,
+            seed: 0,
+        }
+    }
+
+    /// An experiment replaying the SWF trace at `path` under `policy`.
+    pub fn for_trace(path: &str, policy: PolicyKind) -> Experiment {
+        Experiment::new(
+            WorkloadSpec::Swf(SwfSource {
+                path: Some(path.to_string()),
+                ..SwfSource::default()
+            }),
+            policy,
+        )
+    }
+
     /// Parses and validates an experiment from JSON text.
     pub fn from_json(text: &str) -> Result<Experiment, ConfigError> {
         let de = &mut serde_json::Deserializer::from_str(text);

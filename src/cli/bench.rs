@@ -9,12 +9,11 @@ use std::time::Instant;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec, FORMAT_VERSION};
+use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
 use crate::policy::PolicyKind;
 use crate::run::{finish, prepare, simulation, TraceInput};
 use crate::workload::synthetic::SyntheticModel;
-use crate::workload::transform::Transforms;
 
 /// `schedlab bench`.
 #[derive(Args, Debug)]
@@ -81,18 +80,7 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
     let t0 = Instant::now();
     let (exp, trace, label) = match (&a.swf, a.synthetic_jobs) {
         (Some(path), _) => {
-            let exp = Experiment {
-                version: FORMAT_VERSION,
-                name: None,
-                workload: WorkloadSpec::Swf(SwfSource {
-                    path: Some(path.display().to_string()),
-                    ..SwfSource::default()
-                }),
-                transforms: Transforms::default(),
-                machine: MachineSpec::Flat { procs: None },
-                policy,
-                seed: 0,
-            };
+            let exp = Experiment::for_trace(&path.display().to_string(), policy);
             let f = std::fs::File::open(path).map_err(|e| Error::Io {
                 path: path.display().to_string(),
                 message: e.to_string(),
@@ -113,15 +101,8 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
                 "jobs": n,
             }))
             .map_err(|e| cfg_err(e.to_string()))?;
-            let exp = Experiment {
-                version: FORMAT_VERSION,
-                name: None,
-                workload: WorkloadSpec::Synthetic(model),
-                transforms: Transforms::default(),
-                machine: MachineSpec::Flat { procs: None },
-                policy,
-                seed: 1,
-            };
+            let mut exp = Experiment::new(WorkloadSpec::Synthetic(model), policy);
+            exp.seed = 1;
             (exp, None, format!("Lublin–Feitelson synthetic, {n} jobs"))
         }
         (None, None) => return Err(cfg_err("bench-case needs --swf or --synthetic-jobs".into())),

@@ -9,13 +9,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec, FORMAT_VERSION};
+use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::run::{finish, prepare, schedule_records, simulation, TraceInput};
 use crate::workload::swf::write_swf;
-use crate::workload::transform::Transforms;
 
 /// schedlab — parallel job scheduling simulator.
 #[derive(Parser, Debug)]
@@ -113,18 +112,7 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
             (exp, trace)
         }
         (None, Some(swf)) => {
-            let exp = Experiment {
-                version: FORMAT_VERSION,
-                name: None,
-                workload: WorkloadSpec::Swf(SwfSource {
-                    path: Some(swf.display().to_string()),
-                    ..SwfSource::default()
-                }),
-                transforms: Transforms::default(),
-                machine: MachineSpec::Flat { procs: None },
-                policy: PolicyKind::Easy,
-                seed: 0,
-            };
+            let exp = Experiment::for_trace(&swf.display().to_string(), PolicyKind::Easy);
             (exp, None)
         }
         (None, None) => {
