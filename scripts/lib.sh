@@ -1,0 +1,135 @@
+# Helpers shared by scripts/test.sh and scripts/serve.sh (source it; do not run it).
+# Every `ensure_*` function installs a missing tool and does nothing when it is present, so
+# the scripts can run on a fresh machine (Debian, as root, in CI) and again and again.
+# Nothing here downloads a prebuilt binary: Rust tools come from crates.io, Chromium from
+# Debian, playwright-core from npm (without browsers).
+
+# Versions pinned by the project (Cargo.toml pins wasm-bindgen to the same version).
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+CHROMIUM_BIN=/usr/bin/chromium
+CHROMEDRIVER_BIN=/usr/bin/chromedriver
+
+export PATH="$HOME/.cargo/bin:$PATH"
+export CARGO_TERM_PROGRESS_WHEN=never
+export DEBIAN_FRONTEND=noninteractive
+
+_LIB_T0=$SECONDS
+_SECTION_NAME=""
+_SECTION_T0=0
+_TIMINGS=()
+
+# Prints a section header and records the previous section's duration.
+section() {
+  _section_close
+  _SECTION_NAME="$1"
+  _SECTION_T0=$SECONDS
+  printf '\n==== %s ====\n' "$1"
+}
+
+_section_close() {
+  if [ -n "$_SECTION_NAME" ]; then
+    _TIMINGS+=("$(printf '%5ss  %s' "$((SECONDS - _SECTION_T0))" "$_SECTION_NAME")")
+    _SECTION_NAME=""
+  fi
+}
+
+# Prints the duration of every section so far and the total.
+print_timings() {
+  _section_close
+  printf '\n==== Timings ====\n'
+  local t
+  for t in "${_TIMINGS[@]}"; do
+    printf '%s\n' "$t"
+  done
+  printf '%5ss  total\n' "$((SECONDS - _LIB_T0))"
+}
+
+die() {
+  printf 'error: %s\n' "$*" >&2
+  exit 1
+}
+
+# Runs a command as root (directly, or through sudo when available).
+as_root() {
+  if [ "$(id -u)" = 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo -E "$@"
+  else
+    die "need root to run: $*"
+  fi
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust with rustup (https://rustup.rs)"
+  command -v rustup >/dev/null 2>&1 || die "rustup not found: the wasm32 target is installed with rustup"
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "installing the Rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local c
+  for c in rustfmt clippy; do
+    if ! rustup component list --installed 2>/dev/null | grep -q "^$c"; then
+      echo "installing the Rust component $c"
+      rustup component add "$c"
+    fi
+  done
+}
+
+ensure_wasm_bindgen() {
+  local have="" runner=""
+  have=$(wasm-bindgen --version 2>/dev/null || true)
+  runner=$(command -v wasm-bindgen-test-runner 2>/dev/null || true)
+  if [ "$have" != "wasm-bindgen $WASM_BINDGEN_VERSION" ] || [ -z "$runner" ]; then
+    echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have:-none})"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --force
+  fi
+}
+
+ensure_trunk() {
+  local have=""
+  have=$(trunk --version 2>/dev/null || true)
+  if [ "$have" != "trunk $TRUNK_VERSION" ]; then
+    echo "installing trunk $TRUNK_VERSION (found: ${have:-none})"
+    cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+}
+
+ensure_chromium() {
+  if [ ! -x "$CHROMIUM_BIN" ] || [ ! -x "$CHROMEDRIVER_BIN" ]; then
+    echo "installing chromium and chromium-driver (Debian packages)"
+    as_root apt-get update
+    as_root apt-get install -y --no-install-recommends chromium chromium-driver
+  fi
+}
+
+ensure_python3() {
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "installing python3 (Debian package)"
+    as_root apt-get update
+    as_root apt-get install -y --no-install-recommends python3
+  fi
+}
+
+ensure_node() {
+  command -v node >/dev/null 2>&1 || die "node not found: the end-to-end test needs Node.js >= 20 and npm"
+  command -v npm >/dev/null 2>&1 || die "npm not found: the end-to-end test needs Node.js >= 20 and npm"
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  [ "$major" -ge 20 ] || die "node $(node --version) is too old: the end-to-end test needs Node.js >= 20"
+}
+
+# playwright-core (pinned in tests/e2e/package.json and package-lock.json). It drives the
+# Debian Chromium and never downloads a browser.
+ensure_e2e_deps() {
+  ensure_node
+  local dir want have
+  dir="$(pwd)/tests/e2e"
+  want=$(node -p "require('$dir/package.json').dependencies['playwright-core']")
+  have=$(node -p "try { require('$dir/node_modules/playwright-core/package.json').version } catch { '' }")
+  if [ "$have" != "$want" ]; then
+    echo "installing playwright-core $want in tests/e2e (npm ci)"
+    (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}

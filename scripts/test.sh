@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# THE test command: formatting, lints (native and wasm32), native tests, wasm tests in
+# headless Chromium, the release web build, and the end-to-end test of the web app.
+# Installs missing tools first (see scripts/lib.sh). Usage: bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+section "Tools"
+ensure_rust
+ensure_wasm_bindgen
+ensure_trunk
+ensure_chromium
+ensure_python3
+ensure_e2e_deps
+echo "$(cargo --version); $(wasm-bindgen --version); $(trunk --version); node $(node --version)"
+"$CHROMIUM_BIN" --version 2>/dev/null || true
+
+section "cargo fmt --check"
+cargo fmt --check
+
+section "cargo clippy --all-targets (native)"
+cargo clippy --all-targets -- -D warnings
+
+section "cargo clippy (wasm32)"
+cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+section "cargo test (native)"
+cargo test
+# The end-to-end test compares the web app with this binary.
+cargo build --bin schedlab
+
+section "wasm tests in headless Chromium"
+mapfile -t WASM_TESTS < <(grep -l 'wasm_bindgen_test_configure!' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//')
+[ "${#WASM_TESTS[@]}" -gt 0 ] || die "no wasm test file found in tests/"
+wasm_test_args=()
+for t in "${WASM_TESTS[@]}"; do
+  wasm_test_args+=(--test "$t")
+done
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  CHROMEDRIVER="$CHROMEDRIVER_BIN" \
+  WASM_BINDGEN_USE_BROWSER=1 \
+  WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
+  WASM_BINDGEN_TEST_TIMEOUT=300 \
+  cargo test --target wasm32-unknown-unknown "${wasm_test_args[@]}"
+
+section "trunk build --release"
+trunk build --release
+ls -l dist/*.wasm
+
+section "end-to-end test (headless Chromium)"
+e2e_log=$(mktemp)
+trap 'rm -f "$e2e_log"' EXIT
+status=0
+SCHEDLAB_BIN="${CARGO_TARGET_DIR:-target}/debug/schedlab" node tests/e2e/run.mjs 2>&1 | tee "$e2e_log" || status=$?
+
+print_timings
+tail -n 1 "$e2e_log"
+exit "$status"

@@ -1,0 +1,128 @@
+//! Messages between the page and the simulation worker, as serde JSON.
+//!
+//! Every message travels as a JSON string in `postMessage`, except a trace upload: the page
+//! posts a two-element array `[json, Uint8Array]` whose JSON is a [`ToWorker::Trace`] and whose
+//! second element holds the file's bytes (kept by the worker and referred to by name in later
+//! [`ToWorker::Run`] messages, so one upload serves every policy of a comparison).
+//!
+//! Conversation: the worker posts [`FromWorker::Ready`] once it is listening; the page sends
+//! nothing before. A run is answered by [`FromWorker::Progress`] messages (at most every
+//! ~100 ms), then exactly one of [`FromWorker::Done`], [`FromWorker::Cancelled`] or
+//! [`FromWorker::Error`] with the same `id`. This module has no web dependency, so the tests
+//! can round-trip the messages.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Experiment;
+use crate::metrics::JobRecord;
+use crate::run::RunOutput;
+
+/// Per-job records are sent with a result only up to this many jobs.
+pub const MAX_JOB_RECORDS: usize = 5000;
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// A trace file whose bytes travel beside this message; the worker checks that it parses
+    /// and answers [`FromWorker::TraceLoaded`] or [`FromWorker::Error`] (with no `id`).
+    Trace { name: String },
+    /// Simulate one experiment. `trace` names a trace sent earlier (SWF workloads only).
+    Run {
+        id: u32,
+        experiment: Box<Experiment>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+    },
+    /// Stop run `id` (any run when `None`) at its next slice boundary.
+    Cancel {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u32>,
+    },
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromWorker {
+    /// The worker is listening.
+    Ready { version: String },
+    /// A trace was read successfully and is kept under `name`.
+    TraceLoaded(TraceInfo),
+    /// Run `id` has completed `completed` of `total` jobs; the simulated clock is at `sim_time`
+    /// seconds.
+    Progress {
+        id: u32,
+        completed: usize,
+        total: usize,
+        sim_time: f64,
+    },
+    /// Run `id` finished.
+    Done { id: u32, report: Box<RunReport> },
+    /// Run `id` stopped on request.
+    Cancelled { id: u32 },
+    /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
+    /// means the worker panicked and must be replaced.
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u32>,
+        message: String,
+        #[serde(default)]
+        fatal: bool,
+    },
+}
+
+/// What the worker learnt from an uploaded trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceInfo {
+    pub name: String,
+    /// Size of the file as uploaded.
+    pub bytes: usize,
+    /// Jobs kept by the reader.
+    pub jobs: usize,
+    /// Jobs and lines the reader dropped.
+    pub dropped: usize,
+    /// Largest job, in processors.
+    pub max_job_procs: u32,
+    /// Machine size from the header (`MaxProcs`, else `MaxNodes`), if any.
+    pub header_procs: Option<u64>,
+}
+
+/// The result of one run as sent to the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// Summary, weight categories, drops, transforms (`RunOutput` serialised without its
+    /// per-job records and timeline).
+    pub output: RunOutput,
+    /// Per-job records, when the run has at most [`MAX_JOB_RECORDS`] jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<Vec<JobRecord>>,
+    /// Wall-clock time of the run in the worker, milliseconds.
+    pub wall_ms: f64,
+}
+
+impl ToWorker {
+    /// The message as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Parses a message; the error names the offending key.
+    pub fn from_json(text: &str) -> Result<ToWorker, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| format!("bad message to worker: {e}"))
+    }
+}
+
+impl FromWorker {
+    /// The message as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Parses a message; the error names the offending key.
+    pub fn from_json(text: &str) -> Result<FromWorker, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| format!("bad message from worker: {e}"))
+    }
+}
