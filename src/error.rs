@@ -4,6 +4,8 @@
 use std::fmt;
 
 use crate::config::ConfigError;
+use crate::grid::GridError;
+use crate::sim::mesh_engine::MeshSimError;
 use crate::sim::SimError;
 use crate::workload::swf::SwfError;
 
@@ -22,6 +24,13 @@ pub enum Error {
     EmptyWorkload(String),
     /// The simulation failed (a policy bug).
     Sim(SimError),
+    /// A mesh simulation failed.
+    Mesh {
+        context: String,
+        error: MeshSimError,
+    },
+    /// A grid simulation failed.
+    Grid(GridError),
 }
 
 impl fmt::Display for Error {
@@ -33,6 +42,10 @@ impl fmt::Display for Error {
             Error::MissingTrace(m) => write!(f, "missing trace: {m}"),
             Error::EmptyWorkload(m) => write!(f, "empty workload: {m}"),
             Error::Sim(e) => write!(f, "simulation failed: {e}"),
+            Error::Mesh { context, error } => {
+                write!(f, "mesh simulation {context} failed: {error}")
+            }
+            Error::Grid(e) => write!(f, "grid simulation failed: {e}"),
         }
     }
 }
@@ -54,5 +67,11 @@ impl From<SwfError> for Error {
 impl From<SimError> for Error {
     fn from(e: SimError) -> Self {
         Error::Sim(e)
+    }
+}
+
+impl From<GridError> for Error {
+    fn from(e: GridError) -> Self {
+        Error::Grid(e)
     }
 }

@@ -3,8 +3,10 @@
 //! The core (everything except [`web`]) is pure Rust with no web dependencies and builds for
 //! x86_64 and wasm32. See `ARCHITECTURE.md` for the code map and the invariants.
 
+pub mod alloc;
 pub mod config;
 pub mod error;
+pub mod grid;
 pub mod machine;
 pub mod metrics;
 pub mod policy;

@@ -2,6 +2,10 @@
 //! Errors go to stderr with exit code 2.
 
 pub mod bench;
+pub mod bench_grid;
+pub mod bench_mesh;
+pub mod reproduce_seed002;
+pub mod reproduce_seed003;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -34,6 +38,74 @@ pub enum Command {
     /// (internal) One benchmark case in a fresh process, for peak-memory measurement.
     #[command(hide = true)]
     BenchCase(bench::BenchCaseArgs),
+    /// Reproduce a paper's tables, e.g. `schedlab reproduce seed002 [--json]`.
+    Reproduce(ReproduceArgs),
+    /// Time the grid engine on one seed-002 configuration (default CTC_TZ_4, EASY).
+    BenchGrid(bench_grid::BenchGridArgs),
+    /// Time the mesh engine (seed 003): 10,000 jobs on 32 × 32, Window-240, MPL by default.
+    BenchMesh(bench_mesh::BenchMeshArgs),
+}
+
+/// `schedlab reproduce SEED`.
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    /// Which paper: seed002.
+    pub seed: String,
+    /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Folder of the SWF traces.
+    #[arg(long, default_value = "../shared/traces")]
+    pub traces: PathBuf,
+    /// Only configurations whose name contains this text.
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Comma-separated local policies (seed002: easy,conservative).
+    #[arg(long)]
+    pub policies: Option<String>,
+}
+
+fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
+    let threads = a.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    match a.seed.trim().to_ascii_lowercase().as_str() {
+        "seed002" | "002" => {
+            let policies = a
+                .policies
+                .as_deref()
+                .unwrap_or("easy,conservative")
+                .split(',')
+                .map(crate::grid::LocalPolicy::parse)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|message| {
+                    Error::Config(crate::config::ConfigError {
+                        key: "policies".into(),
+                        message,
+                    })
+                })?;
+            reproduce_seed002::reproduce(&reproduce_seed002::Seed002Options {
+                traces: a.traces.clone(),
+                json: a.json,
+                only: a.only.clone(),
+                threads,
+                policies,
+            })
+        }
+        "seed003" | "003" => reproduce_seed003::reproduce(&reproduce_seed003::Seed003Options {
+            traces: a.traces.clone(),
+            json: a.json,
+            only: a.only.clone(),
+            threads,
+        }),
+        other => Err(Error::Config(crate::config::ConfigError {
+            key: "seed".into(),
+            message: format!("no reproduction for {other:?} (available: seed002, seed003)"),
+        })),
+    }
 }
 
 /// `schedlab run`.
@@ -81,6 +153,9 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Run(a) => run_command(&a),
         Command::Bench(a) => bench::bench_command(&a),
         Command::BenchCase(a) => bench::bench_case_command(&a),
+        Command::Reproduce(a) => reproduce_command(&a),
+        Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
+        Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
     };
     match outcome {
         Ok(()) => 0,

@@ -2,5 +2,7 @@
 //! grid machines follow in their own modules.
 
 pub mod flat;
+pub mod mesh;
 
 pub use flat::{FlatMachine, MachineError, RunningJob, RunningSet};
+pub use mesh::{Mesh, MeshError, Submesh};

@@ -49,6 +49,12 @@ impl ConservativeBackfilling {
         self.violations
     }
 
+    /// The free-processor profile (running jobs and every reservation): where a new job
+    /// would be reserved now (used by the grid scheduler, seed 002 §III-C).
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
     /// Reinserts every waiting job at its earliest fit, in order of current reservation.
     fn compress(&mut self, ctx: &Context<'_>) {
         let mut order = std::mem::take(&mut self.scratch);

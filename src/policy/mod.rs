@@ -8,6 +8,7 @@
 pub mod conservative;
 pub mod easy;
 pub mod fcfs;
+pub mod mesh;
 pub mod profile;
 
 use serde::{Deserialize, Serialize};

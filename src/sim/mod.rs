@@ -4,6 +4,8 @@
 pub mod engine;
 pub mod event;
 pub mod invariants;
+pub mod mesh_engine;
+pub mod mesh_invariants;
 pub mod rng;
 
 pub use engine::{

@@ -2,6 +2,7 @@
 //! models and transforms (load factor, windows, time-zone alignment).
 
 pub mod job;
+pub mod shape;
 pub mod swf;
 pub mod synthetic;
 pub mod transform;

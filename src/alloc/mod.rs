@@ -1,0 +1,177 @@
+//! Contiguous submesh allocators for 2D meshes (seed 003 §3.2), one file each behind the
+//! [`SubmeshAllocator`] trait:
+//!
+//! * [`first_fit`] — the first free w × h submesh, scanning bases row by row from row 1;
+//! * [`best_fit`] — the base of the smallest maximal free submesh that can hold the request;
+//! * [`mpl`] — Maximum Peripheral Length, the allocator seed 003 uses (§3.2).
+//!
+//! All three choose from the mesh's list of maximal free submeshes (Definition 1), which the
+//! mesh keeps current; an allocator only *chooses* — it never changes which nodes are busy
+//! (it takes `&mut Mesh` only so that the mesh can refresh its cached free list). Each is
+//! cross-checked in its unit tests against a brute-force search over every busy/free state of
+//! small meshes. See `docs/mesh.md` for the choices where the paper is vague.
+
+pub mod best_fit;
+pub mod first_fit;
+pub mod mpl;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use best_fit::BestFit;
+pub use first_fit::FirstFit;
+pub use mpl::MaxPeripheralLength;
+
+use crate::machine::mesh::{Mesh, Submesh};
+
+/// Chooses where a w × h request goes.
+pub trait SubmeshAllocator {
+    /// Short name (`first_fit`, `best_fit`, `mpl`).
+    fn name(&self) -> &'static str;
+    /// The free w × h submesh this allocator would give the request, or `None` when no free
+    /// w × h submesh exists. Does not allocate.
+    fn place(&self, mesh: &mut Mesh, w: u32, h: u32) -> Option<Submesh>;
+}
+
+/// The allocators by name, as written in experiment files and on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllocatorKind {
+    FirstFit,
+    BestFit,
+    /// Maximum Peripheral Length (seed 003 §3.2), the default.
+    #[default]
+    Mpl,
+}
+
+/// An unknown allocator name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAllocator(pub String);
+
+impl fmt::Display for UnknownAllocator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown allocator {:?} (expected first_fit, best_fit or mpl)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownAllocator {}
+
+impl AllocatorKind {
+    /// All allocators.
+    pub const ALL: [AllocatorKind; 3] = [
+        AllocatorKind::FirstFit,
+        AllocatorKind::BestFit,
+        AllocatorKind::Mpl,
+    ];
+
+    /// A fresh allocator.
+    pub fn build(self) -> Box<dyn SubmeshAllocator> {
+        match self {
+            AllocatorKind::FirstFit => Box::new(FirstFit),
+            AllocatorKind::BestFit => Box::new(BestFit),
+            AllocatorKind::Mpl => Box::new(MaxPeripheralLength),
+        }
+    }
+
+    /// The name used in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AllocatorKind::FirstFit => "first_fit",
+            AllocatorKind::BestFit => "best_fit",
+            AllocatorKind::Mpl => "mpl",
+        }
+    }
+
+    /// Parses a name (`first_fit`/`ff`, `best_fit`/`bf`, `mpl`).
+    pub fn parse(s: &str) -> Result<AllocatorKind, UnknownAllocator> {
+        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "first_fit" | "ff" => Ok(AllocatorKind::FirstFit),
+            "best_fit" | "bf" => Ok(AllocatorKind::BestFit),
+            "mpl" | "max_peripheral_length" => Ok(AllocatorKind::Mpl),
+            _ => Err(UnknownAllocator(s.to_string())),
+        }
+    }
+}
+
+/// Brute-force references shared by the allocators' unit tests.
+#[cfg(test)]
+pub(crate) mod brute {
+    use crate::machine::mesh::{free_list_key, peripheral_length, Mesh, Submesh};
+
+    /// Every free w × h placement, in row-major order of its base (row 1 first).
+    pub fn placements(m: &Mesh, w: u32, h: u32) -> Vec<Submesh> {
+        let mut v = Vec::new();
+        if w > m.width() || h > m.height() {
+            return v;
+        }
+        for y in 1..=m.height() - h + 1 {
+            for x in 1..=m.width() - w + 1 {
+                let s = Submesh::at(x, y, w, h);
+                if (s.x1..=s.x2).all(|xx| (s.y1..=s.y2).all(|yy| m.is_free(xx, yy))) {
+                    v.push(s);
+                }
+            }
+        }
+        v
+    }
+
+    /// Maximal free submeshes by enumerating every rectangle, in free-list order.
+    pub fn maximal(m: &Mesh) -> Vec<Submesh> {
+        let mut free = Vec::new();
+        for h in 1..=m.height() {
+            for w in 1..=m.width() {
+                free.extend(placements(m, w, h));
+            }
+        }
+        let mut max: Vec<Submesh> = free
+            .iter()
+            .copied()
+            .filter(|s| !free.iter().any(|t| t != s && t.contains(s)))
+            .collect();
+        max.sort_by_key(free_list_key);
+        max
+    }
+
+    /// Largest peripheral length of any free w × h placement.
+    pub fn max_pl(m: &Mesh, w: u32, h: u32) -> Option<u32> {
+        placements(m, w, h)
+            .iter()
+            .map(|s| peripheral_length(s, m.width(), m.height()))
+            .max()
+    }
+
+    /// A mesh whose node i (row-major from (1, 1)) is busy when bit i of `bits` is set.
+    pub fn mesh_from_bits(w: u32, h: u32, bits: u32) -> Mesh {
+        let mut m = Mesh::new(w, h).expect("test mesh");
+        for i in 0..w * h {
+            if bits >> i & 1 == 1 {
+                m.allocate(i as usize, Submesh::at(i % w + 1, i / w + 1, 1, 1))
+                    .expect("free node");
+            }
+        }
+        m
+    }
+
+    /// Every state of every small mesh used by the exhaustive cross-checks.
+    pub const SMALL_MESHES: [(u32, u32); 6] = [(3, 3), (4, 3), (3, 4), (5, 2), (2, 5), (4, 4)];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in AllocatorKind::ALL {
+            assert_eq!(AllocatorKind::parse(k.as_str()), Ok(k));
+            assert_eq!(k.build().name(), k.as_str());
+        }
+        assert!(AllocatorKind::parse("worst-fit").is_err());
+        assert_eq!(AllocatorKind::parse(" MPL "), Ok(AllocatorKind::Mpl));
+    }
+}

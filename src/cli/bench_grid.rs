@@ -1,0 +1,86 @@
+//! `schedlab bench-grid`: times the grid engine (seed 002) on one configuration of Table III
+//! — by default CTC_TZ_4 with EASY backfilling, six CTC sites, about 475,000 jobs — and
+//! prints load time, simulation time, jobs/s and peak memory as a Markdown row.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::error::Error;
+use crate::grid::paper::{self, Trace};
+use crate::grid::{GridMetrics, LocalPolicy};
+
+use super::reproduce_seed002::{load_traces, run_config};
+
+/// `schedlab bench-grid`.
+#[derive(Args, Debug)]
+pub struct BenchGridArgs {
+    /// Folder holding the seed-002 traces.
+    #[arg(long, default_value = "../shared/traces")]
+    pub traces: PathBuf,
+    /// Configuration of Table III (e.g. CTC_TZ_4, LANL_single, ALL_org).
+    #[arg(long, default_value = "CTC_TZ_4")]
+    pub config: String,
+    /// Local policy: easy or conservative.
+    #[arg(long, default_value = "easy")]
+    pub policy: String,
+}
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn cfg_err(message: String) -> Error {
+    Error::Config(crate::config::ConfigError {
+        key: String::new(),
+        message,
+    })
+}
+
+/// Runs the benchmark and prints one Markdown table.
+pub fn bench_grid_command(a: &BenchGridArgs) -> Result<(), Error> {
+    let policy = LocalPolicy::parse(&a.policy).map_err(cfg_err)?;
+    let mut configs: Vec<_> = Trace::ALL
+        .iter()
+        .flat_map(|&t| paper::uniform_configs(t))
+        .collect();
+    configs.extend(paper::all_configs());
+    let Some(config) = configs.into_iter().find(|c| c.name == a.config) else {
+        return Err(cfg_err(format!(
+            "unknown configuration {:?} (e.g. CTC_TZ_4, KTH_single, ALL_org)",
+            a.config
+        )));
+    };
+    let t0 = Instant::now();
+    let (workloads, _missing) = load_traces(&a.traces)?;
+    let load = t0.elapsed().as_secs_f64();
+    let run = run_config(&config, policy, &workloads, None)?;
+    let m: &GridMetrics = &run.metrics;
+    println!("| configuration | policy | sites | jobs | load+align (s) | build+simulate (s) | jobs/s | migrated | projections | peak RSS (MB) |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| {} | {} | {} | {} | {:.2} | {:.2} | {:.0} | {} | {} | {:.0} |",
+        config.name,
+        policy.as_str(),
+        config.sites.len(),
+        run.jobs,
+        load,
+        run.seconds,
+        run.jobs as f64 / run.seconds.max(1e-9),
+        m.migrated,
+        run.projection_rebuilds,
+        peak_rss_mb()
+    );
+    if !run.violations.is_empty() {
+        eprintln!("schedlab: {} invariant violations", run.violations.len());
+    }
+    Ok(())
+}

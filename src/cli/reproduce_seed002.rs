@@ -1,0 +1,566 @@
+//! `schedlab reproduce seed002 [--json]`: every configuration of seed 002's Table III with
+//! EASY and with (conservative) backfilling on the traces present, printed beside the paper's
+//! Tables II, IV, V and VI (Ernemann, Hamscher, Yahyapour, "Benefits of Global Grid Computing
+//! for Job Scheduling", §IV–§V). Missing traces are named and their configurations skipped.
+//! With `--json` the output is one JSON array of rows
+//! `{"table", "config", "metric", "ours", "paper"}` (`paper` is null where the paper gives no
+//! number; tables of the backfilling runs carry the suffix `-backfilling`).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::grid::align::{align_workload, shortest_span};
+use crate::grid::invariants;
+use crate::grid::paper::{self, build_sites, Config, Trace};
+use crate::grid::{AlignedWorkload, GridMetrics, GridSimulation, LocalPolicy};
+use crate::workload::swf::{read_swf, ReadOptions};
+
+/// Options of the seed-002 reproduction.
+#[derive(Clone, Debug)]
+pub struct Seed002Options {
+    pub traces: PathBuf,
+    pub json: bool,
+    /// Only configurations whose name contains this text.
+    pub only: Option<String>,
+    /// Worker threads (configurations run in parallel; output order is fixed).
+    pub threads: usize,
+    pub policies: Vec<LocalPolicy>,
+}
+
+/// One JSON output row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub table: String,
+    pub config: String,
+    pub metric: String,
+    pub ours: f64,
+    pub paper: Option<f64>,
+}
+
+/// What one configuration run gave.
+#[derive(Clone, Debug)]
+pub struct ConfigRun {
+    pub config: Config,
+    pub policy: LocalPolicy,
+    pub metrics: GridMetrics,
+    pub jobs: usize,
+    pub seconds: f64,
+    pub violations: Vec<String>,
+    /// EASY projected-profile rebuilds of the grid scheduler (a cost measure).
+    pub projection_rebuilds: u64,
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Reads and aligns every trace present in `dir`; returns them and the missing ones.
+pub fn load_traces(dir: &Path) -> Result<(BTreeMap<Trace, AlignedWorkload>, Vec<Trace>), Error> {
+    let mut found = BTreeMap::new();
+    let mut missing = Vec::new();
+    for t in Trace::ALL {
+        let path = dir.join(t.file_name());
+        if !path.is_file() {
+            missing.push(t);
+            continue;
+        }
+        let f = File::open(&path).map_err(|e| io_err(&path, e))?;
+        let opts = ReadOptions {
+            source: path.display().to_string(),
+            lenient: false,
+            max_bytes: None,
+        };
+        let w = read_swf(BufReader::new(f), &opts)?;
+        found.insert(t, align_workload(t.name(), w, t.nodes()));
+    }
+    Ok((found, missing))
+}
+
+/// Runs one configuration.
+pub fn run_config(
+    config: &Config,
+    policy: LocalPolicy,
+    workloads: &BTreeMap<Trace, AlignedWorkload>,
+    limit: Option<f64>,
+) -> Result<ConfigRun, Error> {
+    let t0 = Instant::now();
+    let sites = build_sites(config, |t| workloads.get(&t), limit)
+        .map_err(|t| Error::MissingTrace(format!("{} needs {}", config.name, t.file_name())))?;
+    let sim = GridSimulation::new(sites, config.sharing, policy).map_err(grid_err)?;
+    let result = sim.run_to_end().map_err(grid_err)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let violations = invariants::check(&result);
+    let metrics = GridMetrics::from_result(&result);
+    Ok(ConfigRun {
+        config: config.clone(),
+        policy,
+        jobs: result.jobs.len(),
+        projection_rebuilds: result.projection_rebuilds,
+        metrics,
+        seconds,
+        violations,
+    })
+}
+
+fn grid_err(e: crate::grid::GridError) -> Error {
+    Error::Grid(e)
+}
+
+/// Runs `seed002` as the options say and prints the tables (or JSON rows).
+pub fn reproduce(o: &Seed002Options) -> Result<(), Error> {
+    let t_all = Instant::now();
+    let (workloads, missing) = load_traces(&o.traces)?;
+    for t in &missing {
+        eprintln!(
+            "schedlab: trace {} ({}) not found in {}: its configurations are skipped",
+            t.name(),
+            t.file_name(),
+            o.traces.display()
+        );
+    }
+    let mut configs: Vec<Config> = Vec::new();
+    for t in Trace::ALL {
+        if workloads.contains_key(&t) {
+            configs.extend(paper::uniform_configs(t));
+        }
+    }
+    if missing.is_empty() {
+        configs.extend(paper::all_configs());
+    } else {
+        eprintln!("schedlab: the ALL_* configurations need all four traces: skipped");
+    }
+    if let Some(only) = &o.only {
+        configs.retain(|c| c.name.contains(only.as_str()));
+    }
+    let mut jobs: Vec<(Config, LocalPolicy)> = Vec::new();
+    for &p in &o.policies {
+        for c in &configs {
+            jobs.push((c.clone(), p));
+        }
+    }
+    let runs = run_parallel(&jobs, &workloads, o.threads)?;
+    let elapsed = t_all.elapsed().as_secs_f64();
+    let rows = rows(&workloads, &runs);
+    if o.json {
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| Error::Io {
+            path: "stdout".into(),
+            message: e.to_string(),
+        })?;
+        println!("{text}");
+    } else {
+        print_tables(&workloads, &missing, &runs);
+    }
+    let bad: usize = runs.iter().map(|r| r.violations.len()).sum();
+    for r in &runs {
+        for v in r.violations.iter().take(5) {
+            eprintln!(
+                "schedlab: invariant violated in {} ({}): {v}",
+                r.config.name,
+                r.policy.as_str()
+            );
+        }
+    }
+    eprintln!(
+        "schedlab: {} runs in {:.1} s on {} threads; invariant violations: {bad}",
+        runs.len(),
+        elapsed,
+        o.threads
+    );
+    Ok(())
+}
+
+fn run_parallel(
+    jobs: &[(Config, LocalPolicy)],
+    workloads: &BTreeMap<Trace, AlignedWorkload>,
+    threads: usize,
+) -> Result<Vec<ConfigRun>, Error> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<ConfigRun, Error>>>> =
+        jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some((c, p)) = jobs.get(i) else {
+                    break;
+                };
+                let r = run_config(c, *p, workloads, None);
+                if let Ok(run) = &r {
+                    eprintln!(
+                        "schedlab: {} {} — {} jobs in {:.1} s",
+                        run.config.name,
+                        run.policy.as_str(),
+                        run.jobs,
+                        run.seconds
+                    );
+                }
+                if let Some(slot) = slots.get(i) {
+                    if let Ok(mut g) = slot.lock() {
+                        *g = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let mut out = Vec::with_capacity(jobs.len());
+    for slot in slots {
+        let r = slot.into_inner().ok().flatten();
+        match r {
+            Some(Ok(run)) => out.push(run),
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(Error::EmptyWorkload(
+                    "a reproduction worker stopped without a result".into(),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn find<'a>(runs: &'a [ConfigRun], name: &str, p: LocalPolicy) -> Option<&'a ConfigRun> {
+    runs.iter().find(|r| r.config.name == name && r.policy == p)
+}
+
+fn table_name(base: &str, p: LocalPolicy) -> String {
+    match p {
+        LocalPolicy::Easy => base.to_string(),
+        LocalPolicy::Conservative => format!("{base}-backfilling"),
+    }
+}
+
+/// Table IV ratios: AWRT of X_TZ_k as % of X_single.
+fn table4(runs: &[ConfigRun], t: Trace, p: LocalPolicy) -> Option<[f64; 3]> {
+    let single = find(runs, &format!("{}_single", t.name()), p)?
+        .metrics
+        .overall
+        .awrt;
+    let mut out = [f64::NAN; 3];
+    for (k, tz) in ["TZ_1", "TZ_4", "TZ_6"].iter().enumerate() {
+        let r = find(runs, &format!("{}_{tz}", t.name()), p)?;
+        out[k] = 100.0 * r.metrics.overall.awrt / single;
+    }
+    Some(out)
+}
+
+/// All output rows, in a fixed order.
+pub fn rows(workloads: &BTreeMap<Trace, AlignedWorkload>, runs: &[ConfigRun]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (t, w) in workloads {
+        let (jobs, pct) = t.paper_table2();
+        rows.push(Row {
+            table: "II".into(),
+            config: t.name().into(),
+            metric: "jobs".into(),
+            ours: w.kept() as f64,
+            paper: Some(jobs as f64),
+        });
+        rows.push(Row {
+            table: "II".into(),
+            config: t.name().into(),
+            metric: "percent_of_original".into(),
+            ours: w.percent_kept(),
+            paper: Some(pct),
+        });
+    }
+    for p in LocalPolicy::ALL {
+        for (t, paper4) in paper::TABLE_IV {
+            if let Some(ours) = table4(runs, t, p) {
+                for (k, tz) in ["1_TZ", "4_TZ", "6_TZ"].iter().enumerate() {
+                    rows.push(Row {
+                        table: table_name("IV", p),
+                        config: format!("{}_{tz}", t.name()),
+                        metric: "awrt_percent_of_single".into(),
+                        ours: ours[k],
+                        paper: (p == LocalPolicy::Easy).then_some(paper4[k]),
+                    });
+                }
+            }
+        }
+        for r in runs.iter().filter(|r| r.policy == p) {
+            let base = if r.config.cut_to_shortest { "VI" } else { "V" };
+            let paper_row =
+                paper::paper_row(&r.config.paper_name).filter(|_| p == LocalPolicy::Easy);
+            let s = &r.metrics.overall;
+            for (metric, ours, paper) in [
+                (
+                    "utilization_percent",
+                    100.0 * s.utilization,
+                    paper_row.map(|x| x.utilization),
+                ),
+                ("awwt", s.awwt, paper_row.map(|x| x.awwt)),
+                ("awrt", s.awrt, paper_row.map(|x| x.awrt)),
+                ("awsd", s.awsd, paper_row.map(|x| x.awsd)),
+                ("migrated_jobs", r.metrics.migrated as f64, None),
+                (
+                    "started_after_offer",
+                    r.metrics.started_after_offer as f64,
+                    None,
+                ),
+            ] {
+                rows.push(Row {
+                    table: table_name(base, p),
+                    config: r.config.paper_name.clone(),
+                    metric: metric.into(),
+                    ours,
+                    paper,
+                });
+            }
+        }
+    }
+    rows.extend(figure_rows(runs));
+    rows
+}
+
+/// Index of the largest (`max`) or smallest value, the first on ties.
+fn arg_extreme(v: &[f64], max: bool) -> usize {
+    let mut best = 0;
+    for (i, &x) in v.iter().enumerate() {
+        let b = v.get(best).copied().unwrap_or(x);
+        if (max && x > b) || (!max && x < b) {
+            best = i;
+        }
+    }
+    best
+}
+
+fn peak_to_trough(v: &[f64]) -> f64 {
+    let hi = v.get(arg_extreme(v, true)).copied().unwrap_or(0.0);
+    let lo = v.get(arg_extreme(v, false)).copied().unwrap_or(0.0);
+    if lo > 0.0 {
+        hi / lo
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Figures 1, 2, 4, 5 as numbers (EASY runs): the local hour and weekday with the most and
+/// least squashed area submitted (site 1 of X_single), and how flat the load a site runs is
+/// over its local day, without and with sharing. The paper's values are read off its text:
+/// CTC peaks around noon with its minimum around 3 am, SDSC peaks around 5 am with its
+/// minimum around 5 pm.
+pub fn figure_rows(runs: &[ConfigRun]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let p = LocalPolicy::Easy;
+    let mut push = |table: &str, config: String, metric: &str, ours: f64, paper: Option<f64>| {
+        rows.push(Row {
+            table: table.into(),
+            config,
+            metric: metric.into(),
+            ours,
+            paper,
+        })
+    };
+    for t in Trace::ALL {
+        let Some(single) = find(runs, &format!("{}_single", t.name()), p) else {
+            continue;
+        };
+        let Some(site) = single.metrics.sites.first() else {
+            continue;
+        };
+        let (peak, trough) = match t {
+            Trace::Ctc => (Some(12.0), Some(3.0)),
+            Trace::Sdsc => (Some(5.0), Some(17.0)),
+            _ => (None, None),
+        };
+        let h = &site.demand_by_hour;
+        push(
+            "Fig1",
+            t.name().into(),
+            "peak_hour",
+            arg_extreme(h, true) as f64,
+            peak,
+        );
+        push(
+            "Fig1",
+            t.name().into(),
+            "trough_hour",
+            arg_extreme(h, false) as f64,
+            trough,
+        );
+        push(
+            "Fig1",
+            t.name().into(),
+            "peak_to_trough",
+            peak_to_trough(h),
+            None,
+        );
+        let d = &site.demand_by_weekday;
+        push(
+            "Fig2",
+            t.name().into(),
+            "peak_weekday",
+            arg_extreme(d, true) as f64,
+            None,
+        );
+        push(
+            "Fig2",
+            t.name().into(),
+            "trough_weekday",
+            arg_extreme(d, false) as f64,
+            None,
+        );
+        for tz in ["single", "TZ_1", "TZ_4", "TZ_6"] {
+            let name = format!("{}_{tz}", t.name());
+            if let Some(r) = find(runs, &name, p) {
+                if let Some(s1) = r.metrics.sites.first() {
+                    let v = peak_to_trough(&s1.load_by_hour);
+                    push(
+                        "Fig4",
+                        r.config.paper_name.clone(),
+                        "site1_load_peak_to_trough",
+                        v,
+                        None,
+                    );
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn opt(x: Option<f64>, prec: usize) -> String {
+    x.map_or_else(|| "—".to_string(), |v| format!("{v:.prec$}"))
+}
+
+fn print_tables(
+    workloads: &BTreeMap<Trace, AlignedWorkload>,
+    missing: &[Trace],
+    runs: &[ConfigRun],
+) {
+    println!("# Seed 002 — Benefits of Global Grid Computing for Job Scheduling\n");
+    for t in missing {
+        println!(
+            "Missing trace: {} ({}) — skipped.\n",
+            t.name(),
+            t.file_name()
+        );
+    }
+    println!("## Table II — workloads after the first-Monday alignment (ours | paper)\n");
+    println!("| trace | nodes | header MaxJobs | dropped by reader / too large | jobs read | removed before Monday | jobs | % of read | span (days) | paper jobs | paper % |");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (t, w) in workloads {
+        let (pj, pp) = t.paper_table2();
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.1} | {} | {:.2} |",
+            t.name(),
+            w.procs,
+            opt(w.header_jobs.map(|x| x as f64), 0),
+            crate::run::describe_drops(&w.dropped),
+            w.read,
+            w.removed_before_monday,
+            w.kept(),
+            w.percent_kept(),
+            w.span() / 86_400.0,
+            pj,
+            pp
+        );
+    }
+    let all: Vec<&AlignedWorkload> = workloads.values().collect();
+    if all.len() == Trace::ALL.len() {
+        if let Some(span) = shortest_span(&all) {
+            println!(
+                "\nALL_* configurations: every workload cut to the shortest span, {:.1} days \
+                 after its first Monday.",
+                span / 86_400.0
+            );
+        }
+    }
+    for p in LocalPolicy::ALL {
+        let easy = p == LocalPolicy::Easy;
+        if !runs.iter().any(|r| r.policy == p) {
+            continue;
+        }
+        println!(
+            "\n## Table IV — AWRT as % of single, {} (ours | paper)\n",
+            p.paper_name()
+        );
+        println!("| trace | single | 1_TZ | 4_TZ | 6_TZ |");
+        println!("|---|---:|---:|---:|---:|");
+        for (t, paper4) in paper::TABLE_IV {
+            if let Some(ours) = table4(runs, t, p) {
+                let cell = |k: usize| {
+                    if easy {
+                        format!("{:.1} \\| {:.1}", ours[k], paper4[k])
+                    } else {
+                        format!("{:.1}", ours[k])
+                    }
+                };
+                println!(
+                    "| {} | 100% | {} | {} | {} |",
+                    t.name(),
+                    cell(0),
+                    cell(1),
+                    cell(2)
+                );
+            }
+        }
+        for (base, cut) in [("V", false), ("VI", true)] {
+            let sel: Vec<&ConfigRun> = runs
+                .iter()
+                .filter(|r| r.policy == p && r.config.cut_to_shortest == cut)
+                .collect();
+            if sel.is_empty() {
+                continue;
+            }
+            println!("\n## Table {base} — {} (ours | paper)\n", p.paper_name());
+            println!(
+                "| configuration | util. % | AWWT s | AWRT s | AWSD | migrated | after offer | sim s |"
+            );
+            println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+            for r in sel {
+                let s = &r.metrics.overall;
+                let pr = paper::paper_row(&r.config.paper_name).filter(|_| easy);
+                println!(
+                    "| {} | {:.2} \\| {} | {:.0} \\| {} | {:.0} \\| {} | {:.3} \\| {} | {} | {} | {:.1} |",
+                    r.config.paper_name,
+                    100.0 * s.utilization,
+                    opt(pr.map(|x| x.utilization), 2),
+                    s.awwt,
+                    opt(pr.map(|x| x.awwt), 0),
+                    s.awrt,
+                    opt(pr.map(|x| x.awrt), 0),
+                    s.awsd,
+                    opt(pr.map(|x| x.awsd), 3),
+                    r.metrics.migrated,
+                    r.metrics.started_after_offer,
+                    r.seconds
+                );
+            }
+        }
+    }
+    let figs = figure_rows(runs);
+    if !figs.is_empty() {
+        println!("\n## Figures 1, 2, 4, 5 as numbers — EASY (ours | paper, read off the text)\n");
+        println!(
+            "Hours are local (0 = 00:00–01:00), weekdays 0 = Monday. Fig. 1/5 and 2: squashed"
+        );
+        println!(
+            "area submitted at site 1 of X_single; Fig. 4: peak/trough of the squashed area run"
+        );
+        println!("at site 1 by local hour of day (1 = perfectly flat).\n");
+        println!("| figure | config | metric | ours | paper |");
+        println!("|---|---|---|---:|---:|");
+        for r in figs {
+            println!(
+                "| {} | {} | {} | {:.2} | {} |",
+                r.table,
+                r.config,
+                r.metric,
+                r.ours,
+                opt(r.paper, 0)
+            );
+        }
+    }
+}

@@ -1,0 +1,564 @@
+//! The discrete-event engine for 2D meshes with contiguous submesh allocation (seed 003).
+//!
+//! Same determinism rules as the flat engine ([`super::engine`]): time advances from instant
+//! to instant; at each instant all completions at that time (in (time, sequence) order), then
+//! all arrivals at that time (in arrival order), then one call of the policy's `decide`. A job
+//! that starts and ends at the same instant completes in a second pass over that time, after
+//! which the policy is asked again. `step` processes one instant, `step_until(t)` every instant
+//! up to `t`, `step_instants(n)` at most `n` instants.
+//!
+//! Policies decide through a [`Planner`] over a scratch copy of the mesh, using the engine's
+//! allocator; the engine validates every decision against the real mesh — the job is waiting,
+//! the submesh has the job's shape, lies inside the mesh and is entirely free — and refuses an
+//! impossible one with a [`MeshSimError`]. Every start and end is logged (for the invariant
+//! checker [`super::mesh_invariants`] and for replaying the run).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::{JobOutcome, Progress, StepReport};
+use super::event::EventQueue;
+use super::{JobId, Time};
+use crate::alloc::{AllocatorKind, SubmeshAllocator};
+use crate::machine::mesh::{Fragmentation, Mesh, MeshError, Submesh};
+use crate::metrics::{JobRecord, Summary, BOUNDED_SLOWDOWN_TAU};
+use crate::policy::mesh::{MeshContext, MeshPolicy, MeshPolicyKind, MeshStart, Planner};
+use crate::workload::Job;
+
+/// A mesh simulation that cannot start or go on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MeshSimError {
+    /// The mesh size is impossible.
+    Mesh(MeshError),
+    /// A job has no submesh shape (give shapes with `workload::shape`).
+    NoShape { job: u64 },
+    /// A job's shape is empty or larger than the mesh.
+    BadShape {
+        job: u64,
+        w: u32,
+        h: u32,
+        width: u32,
+        height: u32,
+    },
+    /// Jobs are not in submit-time order (or a submit time is not a number).
+    Unsorted { job: u64 },
+    /// A job's duration is negative or not a number.
+    BadDuration { job: u64 },
+    /// The policy started a job that is not waiting.
+    NotWaiting { policy: String, job: u64 },
+    /// The policy gave a job a submesh of another shape.
+    WrongShape {
+        policy: String,
+        job: u64,
+        sub: Submesh,
+        w: u32,
+        h: u32,
+    },
+    /// The policy's submesh is outside the mesh or not free.
+    Placement {
+        policy: String,
+        job: u64,
+        error: MeshError,
+    },
+    /// Every event is processed but jobs are still waiting on an idle mesh.
+    Stalled { policy: String, waiting: usize },
+}
+
+impl fmt::Display for MeshSimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MeshSimError::Mesh(e) => write!(f, "{e}"),
+            MeshSimError::NoShape { job } => write!(
+                f,
+                "job {job} has no submesh shape (apply a shape rule for mesh machines)"
+            ),
+            MeshSimError::BadShape {
+                job,
+                w,
+                h,
+                width,
+                height,
+            } => write!(
+                f,
+                "job {job} requests a {w} × {h} submesh, which a {width} × {height} mesh cannot hold"
+            ),
+            MeshSimError::Unsorted { job } => {
+                write!(f, "job {job} is out of submit-time order (or has no submit time)")
+            }
+            MeshSimError::BadDuration { job } => {
+                write!(f, "job {job} has a negative or undefined run time")
+            }
+            MeshSimError::NotWaiting { policy, job } => {
+                write!(f, "policy {policy} started job {job}, which is not waiting")
+            }
+            MeshSimError::WrongShape {
+                policy,
+                job,
+                sub,
+                w,
+                h,
+            } => write!(
+                f,
+                "policy {policy} gave job {job} the submesh {sub}, but it requests {w} × {h}"
+            ),
+            MeshSimError::Placement { policy, job, error } => {
+                write!(f, "policy {policy} made an impossible start of job {job}: {error}")
+            }
+            MeshSimError::Stalled { policy, waiting } => write!(
+                f,
+                "policy {policy} left {waiting} jobs waiting after the last event"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MeshSimError {}
+
+/// What happened to the mesh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum MeshAction {
+    /// `job` was allocated `sub` and started.
+    Start { job: JobId, sub: Submesh },
+    /// `job` finished and released its submesh.
+    End { job: JobId },
+}
+
+/// One logged action at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshEvent {
+    pub time: Time,
+    #[serde(flatten)]
+    pub action: MeshAction,
+}
+
+/// The finished mesh run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshSimResult {
+    pub policy: String,
+    pub allocator: &'static str,
+    pub width: u32,
+    pub height: u32,
+    pub jobs: Vec<Job>,
+    pub outcomes: Vec<JobOutcome>,
+    /// The submesh each job ran on.
+    pub placements: Vec<Option<Submesh>>,
+    /// The policy's window size K, if it has one (checked by the invariants).
+    pub window: Option<usize>,
+    /// Every start and end in the order the engine applied them (empty when not recorded).
+    pub log: Vec<MeshEvent>,
+}
+
+impl MeshSimResult {
+    /// Per-job records (wait, turnaround, slowdowns) of the jobs that started.
+    pub fn records(&self) -> Vec<JobRecord> {
+        self.jobs
+            .iter()
+            .zip(&self.outcomes)
+            .filter(|(_, o)| !o.start.is_nan())
+            .map(|(job, o)| {
+                let run = o.end - o.start;
+                let wait = o.start - job.submit;
+                let turnaround = o.end - job.submit;
+                let bounded = turnaround / run.max(BOUNDED_SLOWDOWN_TAU);
+                JobRecord {
+                    id: job.id,
+                    submit: job.submit,
+                    start: o.start,
+                    end: o.end,
+                    procs: job.procs,
+                    run_time: job.run_time,
+                    estimate: job.estimate,
+                    wait,
+                    turnaround,
+                    slowdown: if run > 0.0 { turnaround / run } else { 1.0 },
+                    bounded_slowdown: if bounded > 1.0 { bounded } else { 1.0 },
+                }
+            })
+            .collect()
+    }
+
+    /// The run summary (mean turnaround, mean and max waiting delay, utilisation = Σ w·h ·
+    /// run / (W·H · makespan), …) on the W·H nodes of the mesh.
+    pub fn summary(&self) -> Summary {
+        Summary::from_records(&self.records(), self.width * self.height, 0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobState {
+    Future,
+    Waiting,
+    Running,
+    Done,
+}
+
+/// A mesh simulation of one workload under one policy and one allocator.
+pub struct MeshSimulation<P: MeshPolicy> {
+    jobs: Vec<Job>,
+    shapes: Vec<(u32, u32)>,
+    mesh: Mesh,
+    scratch: Mesh,
+    allocator: Box<dyn SubmeshAllocator>,
+    policy: P,
+    completions: EventQueue,
+    state: Vec<JobState>,
+    outcomes: Vec<JobOutcome>,
+    placements: Vec<Option<Submesh>>,
+    next_arrival: usize,
+    now: Time,
+    started: usize,
+    completed: usize,
+    waiting: usize,
+    running: usize,
+    starts_buf: Vec<MeshStart>,
+    log: Option<Vec<MeshEvent>>,
+}
+
+impl MeshSimulation<Box<dyn MeshPolicy>> {
+    /// A simulation with a policy and an allocator chosen by name.
+    pub fn by_kind(
+        jobs: Vec<Job>,
+        width: u32,
+        height: u32,
+        allocator: AllocatorKind,
+        policy: MeshPolicyKind,
+    ) -> Result<Self, MeshSimError> {
+        MeshSimulation::new(jobs, width, height, allocator.build(), policy.build())
+    }
+}
+
+impl<P: MeshPolicy> MeshSimulation<P> {
+    /// A simulation of `jobs` (in submit order, each with a shape that fits) on an
+    /// M(`width`, `height`) under `policy`, allocating with `allocator`. The log is recorded.
+    pub fn new(
+        jobs: Vec<Job>,
+        width: u32,
+        height: u32,
+        allocator: Box<dyn SubmeshAllocator>,
+        policy: P,
+    ) -> Result<Self, MeshSimError> {
+        let mesh = Mesh::new(width, height).map_err(MeshSimError::Mesh)?;
+        let mut shapes = Vec::with_capacity(jobs.len());
+        let mut last = f64::NEG_INFINITY;
+        for j in &jobs {
+            let Some((w, h)) = j.shape else {
+                return Err(MeshSimError::NoShape { job: j.id });
+            };
+            if w == 0 || h == 0 || w > width || h > height {
+                return Err(MeshSimError::BadShape {
+                    job: j.id,
+                    w,
+                    h,
+                    width,
+                    height,
+                });
+            }
+            if j.submit.is_nan() || j.submit < last {
+                return Err(MeshSimError::Unsorted { job: j.id });
+            }
+            last = j.submit;
+            let d = j.duration();
+            if d.is_nan() || d < 0.0 || !d.is_finite() {
+                return Err(MeshSimError::BadDuration { job: j.id });
+            }
+            shapes.push((w, h));
+        }
+        let n = jobs.len();
+        Ok(MeshSimulation {
+            scratch: mesh.clone(),
+            mesh,
+            shapes,
+            allocator,
+            policy,
+            completions: EventQueue::new(),
+            state: vec![JobState::Future; n],
+            outcomes: vec![
+                JobOutcome {
+                    start: f64::NAN,
+                    end: f64::NAN,
+                };
+                n
+            ],
+            placements: vec![None; n],
+            next_arrival: 0,
+            now: jobs.first().map(|j| j.submit).unwrap_or(0.0),
+            started: 0,
+            completed: 0,
+            waiting: 0,
+            running: 0,
+            starts_buf: Vec::new(),
+            log: Some(Vec::with_capacity(2 * n)),
+            jobs,
+        })
+    }
+
+    /// Does not record the start/end log (faster; the invariant checker needs the log).
+    pub fn without_log(mut self) -> Self {
+        self.log = None;
+        self
+    }
+
+    /// The jobs being simulated.
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// The mesh as it is now.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// The policy (to inspect its queue or window).
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+
+    /// Current time.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Fragmentation now: free nodes, free nodes that no waiting job could use (no free
+    /// placement of any waiting job's shape covers them), largest free submesh.
+    pub fn fragmentation(&mut self) -> Fragmentation {
+        let shapes: Vec<(u32, u32)> = self
+            .state
+            .iter()
+            .zip(&self.shapes)
+            .filter(|(s, _)| **s == JobState::Waiting)
+            .map(|(_, &shape)| shape)
+            .collect();
+        self.mesh.fragmentation(&shapes)
+    }
+
+    /// The submesh of `job`, once it has started.
+    pub fn placement(&self, job: JobId) -> Option<Submesh> {
+        self.placements.get(job).copied().flatten()
+    }
+
+    /// When `job` started and ends, once it has started.
+    pub fn outcome(&self, job: JobId) -> Option<JobOutcome> {
+        self.outcomes
+            .get(job)
+            .copied()
+            .filter(|o| !o.start.is_nan())
+    }
+
+    /// How far the run is.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            completed: self.completed,
+            started: self.started,
+            total: self.jobs.len(),
+            now: self.now,
+        }
+    }
+
+    /// `true` once every job has completed (or nothing more can happen).
+    pub fn is_finished(&self) -> bool {
+        self.next_arrival >= self.jobs.len() && self.completions.is_empty()
+    }
+
+    /// Time of the next instant, if any.
+    pub fn next_time(&self) -> Option<Time> {
+        let arrival = self.jobs.get(self.next_arrival).map(|j| j.submit);
+        match (arrival, self.completions.peek_time()) {
+            (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
+            (a, c) => a.or(c),
+        }
+    }
+
+    fn context<'a>(now: Time, jobs: &'a [Job], mesh: &Mesh, running: usize) -> MeshContext<'a> {
+        MeshContext {
+            now,
+            jobs,
+            width: mesh.width(),
+            height: mesh.height(),
+            free_nodes: mesh.free_count(),
+            running,
+        }
+    }
+
+    /// Processes the next instant. `Ok(None)` when the run is over.
+    pub fn step(&mut self) -> Result<Option<StepReport>, MeshSimError> {
+        let Some(t) = self.next_time() else {
+            if self.waiting > 0 {
+                return Err(MeshSimError::Stalled {
+                    policy: self.policy.name(),
+                    waiting: self.waiting,
+                });
+            }
+            return Ok(None);
+        };
+        self.now = t;
+        let mut report = StepReport {
+            time: t,
+            completions: 0,
+            arrivals: 0,
+            starts: 0,
+        };
+
+        // 1. Completions at t.
+        while self.completions.peek_time() == Some(t) {
+            let Some(ev) = self.completions.pop() else {
+                break;
+            };
+            let j = ev.job;
+            if let Some(sub) = self.placements[j] {
+                self.mesh
+                    .release(j, sub)
+                    .map_err(|error| self.placement_error(j, error))?;
+                self.scratch
+                    .release(j, sub)
+                    .map_err(|error| self.placement_error(j, error))?;
+            }
+            self.state[j] = JobState::Done;
+            self.completed += 1;
+            self.running -= 1;
+            report.completions += 1;
+            if let Some(log) = self.log.as_mut() {
+                log.push(MeshEvent {
+                    time: t,
+                    action: MeshAction::End { job: j },
+                });
+            }
+            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
+            self.policy.job_completed(j, &ctx);
+        }
+
+        // 2. Arrivals at t.
+        while self.next_arrival < self.jobs.len() && self.jobs[self.next_arrival].submit <= t {
+            let j = self.next_arrival;
+            self.next_arrival += 1;
+            self.state[j] = JobState::Waiting;
+            self.waiting += 1;
+            report.arrivals += 1;
+            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
+            self.policy.job_arrived(j, &ctx);
+        }
+
+        // 3. Decisions, on the scratch mesh.
+        let mut starts = std::mem::take(&mut self.starts_buf);
+        starts.clear();
+        {
+            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
+            let mut plan = Planner::new(
+                &mut self.scratch,
+                self.allocator.as_ref(),
+                &self.jobs,
+                &mut starts,
+            );
+            self.policy.decide(&ctx, &mut plan);
+        }
+        for &s in &starts {
+            if let Err(e) = self.start_job(s) {
+                // Keep the scratch mesh equal to the real one for any later inspection.
+                self.scratch.copy_from(&self.mesh);
+                return Err(e);
+            }
+        }
+        report.starts = starts.len();
+        self.starts_buf = starts;
+        Ok(Some(report))
+    }
+
+    fn placement_error(&self, j: JobId, error: MeshError) -> MeshSimError {
+        MeshSimError::Placement {
+            policy: self.policy.name(),
+            job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
+            error,
+        }
+    }
+
+    fn start_job(&mut self, s: MeshStart) -> Result<(), MeshSimError> {
+        let j = s.job;
+        if self.state.get(j) != Some(&JobState::Waiting) {
+            return Err(MeshSimError::NotWaiting {
+                policy: self.policy.name(),
+                job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
+            });
+        }
+        let (w, h) = self.shapes[j];
+        if s.sub.width() != w || s.sub.height() != h || s.sub.x1 > s.sub.x2 || s.sub.y1 > s.sub.y2 {
+            return Err(MeshSimError::WrongShape {
+                policy: self.policy.name(),
+                job: self.jobs[j].id,
+                sub: s.sub,
+                w,
+                h,
+            });
+        }
+        self.mesh
+            .allocate(j, s.sub)
+            .map_err(|error| self.placement_error(j, error))?;
+        self.state[j] = JobState::Running;
+        self.placements[j] = Some(s.sub);
+        self.waiting -= 1;
+        self.started += 1;
+        self.running += 1;
+        let end = self.now + self.jobs[j].duration();
+        self.outcomes[j] = JobOutcome {
+            start: self.now,
+            end,
+        };
+        self.completions.push(end, j);
+        if let Some(log) = self.log.as_mut() {
+            log.push(MeshEvent {
+                time: self.now,
+                action: MeshAction::Start { job: j, sub: s.sub },
+            });
+        }
+        Ok(())
+    }
+
+    /// Processes every instant with time ≤ `t`. Returns `true` when the run is over.
+    pub fn step_until(&mut self, t: Time) -> Result<bool, MeshSimError> {
+        while let Some(next) = self.next_time() {
+            if next > t {
+                return Ok(false);
+            }
+            self.step()?;
+        }
+        self.step()?;
+        Ok(true)
+    }
+
+    /// Processes at most `n` instants. Returns `true` when the run is over.
+    pub fn step_instants(&mut self, n: usize) -> Result<bool, MeshSimError> {
+        for _ in 0..n {
+            if self.step()?.is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(self.is_finished())
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> Result<(), MeshSimError> {
+        while self.step()?.is_some() {}
+        Ok(())
+    }
+
+    /// Runs to the end and returns the result.
+    pub fn run_to_end(mut self) -> Result<MeshSimResult, MeshSimError> {
+        self.run()?;
+        Ok(self.into_result())
+    }
+
+    /// The result so far (complete once [`is_finished`](Self::is_finished)).
+    pub fn into_result(self) -> MeshSimResult {
+        MeshSimResult {
+            policy: self.policy.name(),
+            allocator: self.allocator.name(),
+            width: self.mesh.width(),
+            height: self.mesh.height(),
+            window: self.policy.window(),
+            jobs: self.jobs,
+            outcomes: self.outcomes,
+            placements: self.placements,
+            log: self.log.unwrap_or_default(),
+        }
+    }
+}
