@@ -49,7 +49,7 @@ pub enum Command {
 /// `schedlab reproduce SEED`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Which paper: seed002.
+    /// Which paper: seed002 (grid job sharing) or seed003 (window-based mesh scheduling).
     pub seed: String,
     /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]

@@ -432,7 +432,12 @@ pub fn reproduce(o: &Seed003Options) -> Result<(), Error> {
         .unwrap_or_default();
     let figures: Vec<&Figure> = FIGURES
         .iter()
-        .filter(|f| filters.is_empty() || filters.iter().any(|t| f.name == t.as_str()))
+        .filter(|f| {
+            filters.is_empty()
+                || filters
+                    .iter()
+                    .any(|t| f.name == t.as_str() || t == "synthetic")
+        })
         .collect();
     let traces: Vec<&TraceExp> = TRACES
         .iter()
@@ -446,7 +451,8 @@ pub fn reproduce(o: &Seed003Options) -> Result<(), Error> {
     if figures.is_empty() && traces.is_empty() {
         return Err(Error::Config(crate::config::ConfigError {
             key: "only".into(),
-            message: "no seed003 figure matches (fig2 … fig11, fig15 … fig18, traces)".into(),
+            message: "no seed003 figure matches (fig2 … fig11, fig15 … fig18, synthetic, traces)"
+                .into(),
         }));
     }
     let mut stats: BTreeMap<Point, PointStats> = BTreeMap::new();
