@@ -22,9 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::{GridResult, NO_SITE};
 use super::local::LocalPolicy;
 use super::site::{Sharing, HOUR};
-use crate::metrics::{JobRecord, Summary, BOUNDED_SLOWDOWN_TAU};
-use crate::sim::JobOutcome;
-use crate::workload::Job;
+use crate::metrics::{JobRecord, Summary};
 
 /// Seconds in a day.
 const DAY: f64 = 86_400.0;
@@ -64,28 +62,6 @@ pub struct GridMetrics {
     /// Job sharing: jobs that started later than the start the grid scheduler chose their
     /// site by (0 with conservative backfilling; EASY's offers are predictions).
     pub started_after_offer: usize,
-}
-
-/// The per-job record of [`crate::metrics::job_records`] for a job and its outcome.
-fn record(job: &Job, o: &JobOutcome) -> JobRecord {
-    let run = o.end - o.start;
-    let wait = o.start - job.submit;
-    let turnaround = o.end - job.submit;
-    let slowdown = if run > 0.0 { turnaround / run } else { 1.0 };
-    let bounded = turnaround / run.max(BOUNDED_SLOWDOWN_TAU);
-    JobRecord {
-        id: job.id,
-        submit: job.submit,
-        start: o.start,
-        end: o.end,
-        procs: job.procs,
-        run_time: job.run_time,
-        estimate: job.estimate,
-        wait,
-        turnaround,
-        slowdown,
-        bounded_slowdown: if bounded > 1.0 { bounded } else { 1.0 },
-    }
 }
 
 /// Adds `weight` per second of the interval [a, b) (local seconds) to `bins`, each `width`
@@ -150,7 +126,7 @@ impl GridMetrics {
                     started_after_offer += 1;
                 }
             }
-            let rec = record(job, o);
+            let rec = JobRecord::of(job, o);
             migrations[h][s] += 1;
             if h != s {
                 migrated += 1;

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::SimResult;
+use crate::sim::{JobOutcome, SimResult};
+use crate::workload::Job;
 
 /// τ of the bounded slowdown, in seconds (Feitelson et al.).
 pub const BOUNDED_SLOWDOWN_TAU: f64 = 10.0;
@@ -53,33 +54,40 @@ impl JobRecord {
     }
 }
 
+impl JobRecord {
+    /// The record of `job` that ran from `outcome.start` to `outcome.end`.
+    pub fn of(job: &Job, outcome: &JobOutcome) -> JobRecord {
+        let run = outcome.end - outcome.start;
+        let turnaround = outcome.end - job.submit;
+        let slowdown = if run > 0.0 { turnaround / run } else { 1.0 };
+        let bounded = turnaround / run.max(BOUNDED_SLOWDOWN_TAU);
+        JobRecord {
+            id: job.id,
+            submit: job.submit,
+            start: outcome.start,
+            end: outcome.end,
+            procs: job.procs,
+            run_time: job.run_time,
+            estimate: job.estimate,
+            wait: outcome.start - job.submit,
+            turnaround,
+            slowdown,
+            bounded_slowdown: if bounded > 1.0 { bounded } else { 1.0 },
+        }
+    }
+}
+
+/// Records of the jobs that started (outcomes with a start time), in order.
+pub fn records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<JobRecord> {
+    jobs.iter()
+        .zip(outcomes)
+        .filter(|(_, o)| !o.start.is_nan())
+        .map(|(job, o)| JobRecord::of(job, o))
+        .collect()
+}
+
 /// Per-job records of a run, in arrival order. Jobs that never started (an interrupted run)
 /// are left out.
 pub fn job_records(result: &SimResult) -> Vec<JobRecord> {
-    result
-        .jobs
-        .iter()
-        .zip(&result.outcomes)
-        .filter(|(_, o)| !o.start.is_nan())
-        .map(|(job, o)| {
-            let run = o.end - o.start;
-            let wait = o.start - job.submit;
-            let turnaround = o.end - job.submit;
-            let slowdown = if run > 0.0 { turnaround / run } else { 1.0 };
-            let bounded = turnaround / run.max(BOUNDED_SLOWDOWN_TAU);
-            JobRecord {
-                id: job.id,
-                submit: job.submit,
-                start: o.start,
-                end: o.end,
-                procs: job.procs,
-                run_time: job.run_time,
-                estimate: job.estimate,
-                wait,
-                turnaround,
-                slowdown,
-                bounded_slowdown: if bounded > 1.0 { bounded } else { 1.0 },
-            }
-        })
-        .collect()
+    records_of(&result.jobs, &result.outcomes)
 }

@@ -7,5 +7,5 @@ pub mod job_record;
 pub mod summary;
 
 pub use category::{category_of, category_stats, CategoryStat, CATEGORY_COUNT};
-pub use job_record::{job_records, JobRecord, BOUNDED_SLOWDOWN_TAU};
+pub use job_record::{job_records, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

@@ -22,7 +22,7 @@ use super::event::EventQueue;
 use super::{JobId, Time};
 use crate::alloc::{AllocatorKind, SubmeshAllocator};
 use crate::machine::mesh::{Fragmentation, Mesh, MeshError, Submesh};
-use crate::metrics::{JobRecord, Summary, BOUNDED_SLOWDOWN_TAU};
+use crate::metrics::{JobRecord, Summary};
 use crate::policy::mesh::{MeshContext, MeshPolicy, MeshPolicyKind, MeshStart, Planner};
 use crate::workload::Job;
 
@@ -153,30 +153,7 @@ pub struct MeshSimResult {
 impl MeshSimResult {
     /// Per-job records (wait, turnaround, slowdowns) of the jobs that started.
     pub fn records(&self) -> Vec<JobRecord> {
-        self.jobs
-            .iter()
-            .zip(&self.outcomes)
-            .filter(|(_, o)| !o.start.is_nan())
-            .map(|(job, o)| {
-                let run = o.end - o.start;
-                let wait = o.start - job.submit;
-                let turnaround = o.end - job.submit;
-                let bounded = turnaround / run.max(BOUNDED_SLOWDOWN_TAU);
-                JobRecord {
-                    id: job.id,
-                    submit: job.submit,
-                    start: o.start,
-                    end: o.end,
-                    procs: job.procs,
-                    run_time: job.run_time,
-                    estimate: job.estimate,
-                    wait,
-                    turnaround,
-                    slowdown: if run > 0.0 { turnaround / run } else { 1.0 },
-                    bounded_slowdown: if bounded > 1.0 { bounded } else { 1.0 },
-                }
-            })
-            .collect()
+        crate::metrics::records_of(&self.jobs, &self.outcomes)
     }
 
     /// The run summary (mean turnaround, mean and max waiting delay, utilisation = Σ w·h ·
