@@ -300,40 +300,6 @@ impl Simulation {
         Ok(())
     }
 
-    /// Processes every instant with time ≤ `t`. Returns `true` when the run is over.
-    pub fn step_until(&mut self, t: Time) -> Result<bool, SimError> {
-        while let Some(next) = self.next_time() {
-            if next > t {
-                return Ok(false);
-            }
-            self.step()?;
-        }
-        self.step()?;
-        Ok(true)
-    }
-
-    /// Processes at most `n` instants. Returns `true` when the run is over.
-    pub fn step_instants(&mut self, n: usize) -> Result<bool, SimError> {
-        for _ in 0..n {
-            if self.step()?.is_none() {
-                return Ok(true);
-            }
-        }
-        Ok(self.is_finished())
-    }
-
-    /// Runs to the end.
-    pub fn run(&mut self) -> Result<(), SimError> {
-        while self.step()?.is_some() {}
-        Ok(())
-    }
-
-    /// Runs to the end and returns the result.
-    pub fn run_to_end(mut self) -> Result<SimResult, SimError> {
-        self.run()?;
-        Ok(self.into_result())
-    }
-
     /// The result so far (complete once [`is_finished`](Self::is_finished)).
     pub fn into_result(self) -> SimResult {
         let promised = (0..self.jobs.len())
@@ -349,3 +315,5 @@ impl Simulation {
         }
     }
 }
+
+crate::sim::impl_stepping!(Simulation, SimError, SimResult);

@@ -490,40 +490,6 @@ impl<P: MeshPolicy> MeshSimulation<P> {
         Ok(())
     }
 
-    /// Processes every instant with time ≤ `t`. Returns `true` when the run is over.
-    pub fn step_until(&mut self, t: Time) -> Result<bool, MeshSimError> {
-        while let Some(next) = self.next_time() {
-            if next > t {
-                return Ok(false);
-            }
-            self.step()?;
-        }
-        self.step()?;
-        Ok(true)
-    }
-
-    /// Processes at most `n` instants. Returns `true` when the run is over.
-    pub fn step_instants(&mut self, n: usize) -> Result<bool, MeshSimError> {
-        for _ in 0..n {
-            if self.step()?.is_none() {
-                return Ok(true);
-            }
-        }
-        Ok(self.is_finished())
-    }
-
-    /// Runs to the end.
-    pub fn run(&mut self) -> Result<(), MeshSimError> {
-        while self.step()?.is_some() {}
-        Ok(())
-    }
-
-    /// Runs to the end and returns the result.
-    pub fn run_to_end(mut self) -> Result<MeshSimResult, MeshSimError> {
-        self.run()?;
-        Ok(self.into_result())
-    }
-
     /// The result so far (complete once [`is_finished`](Self::is_finished)).
     pub fn into_result(self) -> MeshSimResult {
         MeshSimResult {
@@ -539,3 +505,5 @@ impl<P: MeshPolicy> MeshSimulation<P> {
         }
     }
 }
+
+crate::sim::impl_stepping!([P: MeshPolicy] MeshSimulation<P>, MeshSimError, MeshSimResult);

@@ -23,3 +23,50 @@ pub type Time = f64;
 
 /// Index of a job in the workload's `jobs` vector (arrival order), not the SWF job number.
 pub type JobId = usize;
+
+/// Adds the stepping methods every engine shares — `step_until(t)`, `step_instants(n)`, `run`
+/// and `run_to_end` — to an engine type that has `step() -> Result<Option<_>, E>`,
+/// `next_time()`, `is_finished()` and `into_result()`.
+macro_rules! impl_stepping {
+    ([$($generics:tt)*] $engine:ty, $error:ty, $result:ty) => {
+        impl<$($generics)*> $engine {
+            /// Processes every instant with time ≤ `t`. Returns `true` when the run is over.
+            pub fn step_until(&mut self, t: $crate::sim::Time) -> Result<bool, $error> {
+                while let Some(next) = self.next_time() {
+                    if next > t {
+                        return Ok(false);
+                    }
+                    self.step()?;
+                }
+                self.step()?;
+                Ok(true)
+            }
+
+            /// Processes at most `n` instants. Returns `true` when the run is over.
+            pub fn step_instants(&mut self, n: usize) -> Result<bool, $error> {
+                for _ in 0..n {
+                    if self.step()?.is_none() {
+                        return Ok(true);
+                    }
+                }
+                Ok(self.is_finished())
+            }
+
+            /// Runs to the end.
+            pub fn run(&mut self) -> Result<(), $error> {
+                while self.step()?.is_some() {}
+                Ok(())
+            }
+
+            /// Runs to the end and returns the result.
+            pub fn run_to_end(mut self) -> Result<$result, $error> {
+                self.run()?;
+                Ok(self.into_result())
+            }
+        }
+    };
+    ($engine:ty, $error:ty, $result:ty) => {
+        $crate::sim::impl_stepping!([] $engine, $error, $result);
+    };
+}
+pub(crate) use impl_stepping;
