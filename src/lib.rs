@@ -9,6 +9,7 @@ pub mod error;
 pub mod grid;
 pub mod machine;
 pub mod metrics;
+pub mod network;
 pub mod policy;
 pub mod run;
 pub mod sim;

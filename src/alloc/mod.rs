@@ -10,10 +10,21 @@
 //! (it takes `&mut Mesh` only so that the mesh can refresh its cached free list). Each is
 //! cross-checked in its unit tests against a brute-force search over every busy/free state of
 //! small meshes. See `docs/mesh.md` for the choices where the paper is vague.
+//!
+//! Non-contiguous allocators (seed 000 §3–4, seed 001 §1) — any j free nodes — are behind the
+//! [`NodeAllocator`] trait of [`node_allocator`], one file each (`docs/network.md`).
 
 pub mod best_fit;
 pub mod first_fit;
+pub mod hilbert;
+pub mod mbs;
+pub mod mc;
+pub mod mc_elongated;
 pub mod mpl;
+pub mod node_allocator;
+pub mod paging;
+pub mod plas;
+pub mod random;
 
 use std::fmt;
 
@@ -22,6 +33,7 @@ use serde::{Deserialize, Serialize};
 pub use best_fit::BestFit;
 pub use first_fit::FirstFit;
 pub use mpl::MaxPeripheralLength;
+pub use node_allocator::{NodeAllocator, NodeAllocatorKind};
 
 use crate::machine::mesh::{Mesh, Submesh};
 

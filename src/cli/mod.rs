@@ -4,6 +4,8 @@
 pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
+pub mod bench_network;
+pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
 
@@ -44,12 +46,15 @@ pub enum Command {
     BenchGrid(bench_grid::BenchGridArgs),
     /// Time the mesh engine (seed 003): 10,000 jobs on 32 × 32, Window-240, MPL by default.
     BenchMesh(bench_mesh::BenchMeshArgs),
+    /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
+    BenchNetwork(bench_network::BenchNetworkArgs),
 }
 
 /// `schedlab reproduce SEED`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Which paper: seed002 (grid job sharing) or seed003 (window-based mesh scheduling).
+    /// Which paper: seed000 (network contention), seed002 (grid job sharing) or seed003
+    /// (window-based mesh scheduling).
     pub seed: String,
     /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]
@@ -95,6 +100,10 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 policies,
             })
         }
+        "seed000" | "000" => reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
+            json: a.json,
+            threads,
+        }),
         "seed003" | "003" => reproduce_seed003::reproduce(&reproduce_seed003::Seed003Options {
             traces: a.traces.clone(),
             json: a.json,
@@ -103,7 +112,9 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
         }),
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
-            message: format!("no reproduction for {other:?} (available: seed002, seed003)"),
+            message: format!(
+                "no reproduction for {other:?} (available: seed000, seed002, seed003)"
+            ),
         })),
     }
 }
@@ -156,6 +167,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Reproduce(a) => reproduce_command(&a),
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
+        Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
     };
     match outcome {
         Ok(()) => 0,

@@ -1,0 +1,444 @@
+//! Non-contiguous processor allocation (seed 000 §3; seed 001 §1): the [`NodeAllocator`]
+//! trait, which returns any set of j distinct free nodes of a 2D mesh, the allocators by name
+//! ([`NodeAllocatorKind`]) and the helpers they share: the free-node list and the geometry of
+//! the I/O line ([`IoLayout`]: "columns" parallel to the I/O nodes, numbered from the I/O side,
+//! and the middle-out order around the middle I/O link of seed 000 §2.3).
+//!
+//! The allocators (one file each): [`crate::alloc::random`], [`crate::alloc::paging`],
+//! [`crate::alloc::mbs`], [`crate::alloc::mc`], [`crate::alloc::mc_elongated`],
+//! [`crate::alloc::plas`], [`crate::alloc::hilbert`]. See `docs/network.md` for the choices
+//! where the papers are vague.
+
+use std::fmt;
+
+use crate::machine::mesh::Mesh;
+use crate::network::{IoSide, Network};
+
+use super::hilbert::{Hilbert, HilbertFit};
+use super::mbs::MultipleBuddy;
+use super::mc::MinimizingContention;
+use super::mc_elongated::McElongated;
+use super::paging::Paging;
+use super::plas::Plas;
+use super::random::RandomAlloc;
+
+/// A compute node (x, y), 1-based as in [`Mesh`].
+pub type Node = (u32, u32);
+
+/// Chooses which free nodes a job of j nodes gets (not necessarily a rectangle).
+pub trait NodeAllocator {
+    /// Short name (as in [`NodeAllocatorKind::as_str`]).
+    fn name(&self) -> &'static str;
+    /// j distinct free nodes of `mesh`, or `None` when fewer than j nodes are free (j = 0 gives
+    /// an empty set). Does not allocate.
+    fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>>;
+}
+
+/// The free nodes of a mesh, row by row from row 1.
+pub fn free_nodes(mesh: &Mesh) -> Vec<Node> {
+    let mut v = Vec::with_capacity(mesh.free_count() as usize);
+    for y in 1..=mesh.height() {
+        for x in 1..=mesh.width() {
+            if mesh.is_free(x, y) {
+                v.push((x, y));
+            }
+        }
+    }
+    v
+}
+
+/// Geometry of the I/O line as the I/O-aware allocators (PLAS, MC-Elongated) see it: lines of
+/// nodes parallel to the I/O nodes ("columns", seed 000 §3.2), numbered 0, 1, … from the I/O
+/// side, and positions 1..=len along each line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoLayout {
+    /// Side of the I/O nodes.
+    pub side: IoSide,
+    /// Twice the coordinate of the middle I/O link along the line ([`Network::middle_twice`]).
+    pub middle_twice: u32,
+}
+
+impl IoLayout {
+    /// The layout of a network's I/O line.
+    pub fn of(net: &Network) -> IoLayout {
+        IoLayout {
+            side: net.io_side(),
+            middle_twice: net.middle_twice(),
+        }
+    }
+
+    /// Seed 000 §4.1 for a mesh `height` rows high: one I/O node per row on the west side.
+    pub fn west(height: u32) -> IoLayout {
+        IoLayout {
+            side: IoSide::West,
+            middle_twice: height + 1,
+        }
+    }
+
+    /// Number of lines (columns parallel to the I/O side) of `mesh`.
+    pub fn lines(&self, mesh: &Mesh) -> u32 {
+        if self.side.is_vertical() {
+            mesh.width()
+        } else {
+            mesh.height()
+        }
+    }
+
+    /// Length of a line (k in seed 000 §3.2).
+    pub fn line_len(&self, mesh: &Mesh) -> u32 {
+        if self.side.is_vertical() {
+            mesh.height()
+        } else {
+            mesh.width()
+        }
+    }
+
+    /// The node at position `p` (1-based) of line `c` (0 = next to the I/O nodes).
+    pub fn node(&self, mesh: &Mesh, c: u32, p: u32) -> Node {
+        match self.side {
+            IoSide::West => (c + 1, p),
+            IoSide::East => (mesh.width() - c, p),
+            IoSide::South => (p, c + 1),
+            IoSide::North => (p, mesh.height() - c),
+        }
+    }
+
+    /// (line, position) of a node.
+    pub fn line_pos(&self, mesh: &Mesh, n: Node) -> (u32, u32) {
+        let (x, y) = n;
+        match self.side {
+            IoSide::West => (x - 1, y),
+            IoSide::East => (mesh.width() - x, y),
+            IoSide::South => (y - 1, x),
+            IoSide::North => (mesh.height() - y, x),
+        }
+    }
+
+    /// Distance level of position `p` from the middle I/O link: |2p − middle_twice| (smaller
+    /// is nearer; positions on either side at the same distance share a level).
+    pub fn level(&self, p: u32) -> u32 {
+        (2 * p).abs_diff(self.middle_twice)
+    }
+
+    /// −1 below the middle, +1 above it, 0 level with it.
+    pub fn side_of(&self, p: u32) -> i64 {
+        match (2 * p).cmp(&self.middle_twice) {
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => 1,
+        }
+    }
+
+    /// Positions 1..=len in middle-out order (seed 000 Fig. 5): by level, below before above.
+    pub fn middle_out(&self, len: u32) -> Vec<u32> {
+        let mut v: Vec<u32> = (1..=len).collect();
+        v.sort_by_key(|&p| (self.level(p), self.side_of(p)));
+        v
+    }
+
+    /// (above − below) over the allocated nodes of `mesh`.
+    pub fn imbalance(&self, mesh: &Mesh) -> i64 {
+        let mut s = 0;
+        for c in 0..self.lines(mesh) {
+            for p in 1..=self.line_len(mesh) {
+                let (x, y) = self.node(mesh, c, p);
+                if !mesh.is_free(x, y) {
+                    s += self.side_of(p);
+                }
+            }
+        }
+        s
+    }
+}
+
+/// The non-contiguous allocators by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeAllocatorKind {
+    /// Uniformly random free nodes (SimRng).
+    Random,
+    /// Paging with square pages of side 2^i, row-major page order.
+    Paging(u32),
+    /// Multiple Buddy Strategy.
+    Mbs,
+    /// Minimizing Contention (concentric shells around a request-shaped shell 0).
+    Mc,
+    /// MC-Elongated (seed 000 §3.2).
+    McElongated,
+    /// Parallel Layout Allocation Strategy (seed 000 §2.3, Fig. 5).
+    Plas,
+    /// Hilbert-curve 1D allocation (seed 001 §1) with the given fit.
+    Hilbert(HilbertFit),
+}
+
+/// An unknown non-contiguous allocator name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNodeAllocator(pub String);
+
+impl fmt::Display for UnknownNodeAllocator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown allocator {:?} (expected random, paging, paging_<i>, mbs, mc, mc_elongated, \
+             plas, hilbert_ff, hilbert_bf or hilbert_ss)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownNodeAllocator {}
+
+impl NodeAllocatorKind {
+    /// Every allocator (Paging with 1 × 1 pages).
+    pub const ALL: [NodeAllocatorKind; 9] = [
+        NodeAllocatorKind::McElongated,
+        NodeAllocatorKind::Plas,
+        NodeAllocatorKind::Mc,
+        NodeAllocatorKind::Random,
+        NodeAllocatorKind::Mbs,
+        NodeAllocatorKind::Paging(0),
+        NodeAllocatorKind::Hilbert(HilbertFit::FirstFit),
+        NodeAllocatorKind::Hilbert(HilbertFit::BestFit),
+        NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares),
+    ];
+
+    /// The name used in files and on the command line.
+    pub fn as_str(self) -> String {
+        match self {
+            NodeAllocatorKind::Random => "random".into(),
+            NodeAllocatorKind::Paging(i) => format!("paging_{i}"),
+            NodeAllocatorKind::Mbs => "mbs".into(),
+            NodeAllocatorKind::Mc => "mc".into(),
+            NodeAllocatorKind::McElongated => "mc_elongated".into(),
+            NodeAllocatorKind::Plas => "plas".into(),
+            NodeAllocatorKind::Hilbert(f) => format!("hilbert_{}", f.as_str()),
+        }
+    }
+
+    /// Parses a name (`paging` = `paging_0`; `-` and `_` are the same).
+    pub fn parse(s: &str) -> Result<NodeAllocatorKind, UnknownNodeAllocator> {
+        let n = s.trim().to_ascii_lowercase().replace('-', "_");
+        let k = match n.as_str() {
+            "random" => NodeAllocatorKind::Random,
+            "paging" => NodeAllocatorKind::Paging(0),
+            "mbs" => NodeAllocatorKind::Mbs,
+            "mc" => NodeAllocatorKind::Mc,
+            "mc_elongated" | "mce" => NodeAllocatorKind::McElongated,
+            "plas" => NodeAllocatorKind::Plas,
+            "hilbert" | "hilbert_ff" => NodeAllocatorKind::Hilbert(HilbertFit::FirstFit),
+            "hilbert_bf" => NodeAllocatorKind::Hilbert(HilbertFit::BestFit),
+            "hilbert_ss" => NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares),
+            _ => match n.strip_prefix("paging_").map(str::parse::<u32>) {
+                Some(Ok(i)) if i <= 15 => NodeAllocatorKind::Paging(i),
+                _ => return Err(UnknownNodeAllocator(s.to_string())),
+            },
+        };
+        Ok(k)
+    }
+
+    /// A fresh allocator for `net` (PLAS and MC-Elongated read its I/O line; Random is
+    /// seeded with `seed`).
+    pub fn build(self, net: &Network, seed: u64) -> Box<dyn NodeAllocator> {
+        let io = IoLayout::of(net);
+        match self {
+            NodeAllocatorKind::Random => Box::new(RandomAlloc::new(seed)),
+            NodeAllocatorKind::Paging(i) => Box::new(Paging::new(i)),
+            NodeAllocatorKind::Mbs => Box::new(MultipleBuddy),
+            NodeAllocatorKind::Mc => Box::new(MinimizingContention),
+            NodeAllocatorKind::McElongated => Box::new(McElongated::new(io)),
+            NodeAllocatorKind::Plas => Box::new(Plas::new(io)),
+            NodeAllocatorKind::Hilbert(f) => Box::new(Hilbert::new(f)),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::machine::mesh::Submesh;
+    use crate::network::NetworkConfig;
+    use crate::sim::SimRng;
+
+    #[test]
+    fn names_round_trip() {
+        let net = Network::seed000();
+        for k in NodeAllocatorKind::ALL
+            .into_iter()
+            .chain([NodeAllocatorKind::Paging(2)])
+        {
+            assert_eq!(NodeAllocatorKind::parse(&k.as_str()), Ok(k));
+            assert_eq!(k.build(&net, 1).name(), k.as_str());
+        }
+        assert_eq!(
+            NodeAllocatorKind::parse(" MC-Elongated "),
+            Ok(NodeAllocatorKind::McElongated)
+        );
+        assert_eq!(
+            NodeAllocatorKind::parse("paging"),
+            Ok(NodeAllocatorKind::Paging(0))
+        );
+        assert!(NodeAllocatorKind::parse("paging_x").is_err());
+        assert!(NodeAllocatorKind::parse("paging_99").is_err());
+        assert!(NodeAllocatorKind::parse("worst").is_err());
+    }
+
+    #[test]
+    fn middle_out_order_and_lines() {
+        let io = IoLayout::west(16);
+        assert_eq!(&io.middle_out(16)[..6], &[8, 9, 7, 10, 6, 11]);
+        let m = Mesh::new(5, 4).unwrap();
+        for side in [IoSide::West, IoSide::East, IoSide::South, IoSide::North] {
+            let net = Network::new(NetworkConfig {
+                width: 5,
+                height: 4,
+                io_side: side,
+                io_count: None,
+            })
+            .unwrap();
+            let io = IoLayout::of(&net);
+            let mut seen = Vec::new();
+            for c in 0..io.lines(&m) {
+                for p in 1..=io.line_len(&m) {
+                    let n = io.node(&m, c, p);
+                    assert_eq!(io.line_pos(&m, n), (c, p));
+                    seen.push(n);
+                }
+            }
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), 20);
+        }
+        // Line 0 is next to the I/O nodes.
+        let east = IoLayout {
+            side: IoSide::East,
+            middle_twice: 5,
+        };
+        assert_eq!(east.node(&m, 0, 1), (5, 1));
+    }
+
+    /// Random states of a mesh: each node busy with probability `p`.
+    pub(crate) fn random_mesh(rng: &mut SimRng, w: u32, h: u32, p: f64) -> Mesh {
+        let mut m = Mesh::new(w, h).unwrap();
+        let mut job = 0;
+        for y in 1..=h {
+            for x in 1..=w {
+                if rng.bernoulli(p) {
+                    m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
+                    job += 1;
+                }
+            }
+        }
+        m
+    }
+
+    fn free_nodes_complement(m: &Mesh) -> Vec<Node> {
+        (1..=m.height())
+            .flat_map(|y| (1..=m.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| !m.is_free(x, y))
+            .collect()
+    }
+
+    /// Seed 000 Property 4: filling an empty mesh without departures (exponential job sizes
+    /// of mean 16, as in Table 1), the system balance factor is at most 1 after every
+    /// allocation and 0 whenever an even number of nodes is allocated — on every side of the
+    /// mesh the I/O nodes can sit on (one per row or column).
+    pub(crate) fn fill_without_departures(
+        make: impl Fn(IoLayout) -> Box<dyn NodeAllocator>,
+        even_sizes: bool,
+        slack: u64,
+    ) -> u64 {
+        let mut worst = 0;
+        use crate::network::metrics::above_below;
+        let mut rng = SimRng::new(17);
+        for side in [IoSide::West, IoSide::East, IoSide::South, IoSide::North] {
+            for &(w, h) in &[(22, 16), (8, 8), (5, 6)] {
+                let net = Network::new(NetworkConfig {
+                    width: w,
+                    height: h,
+                    io_side: side,
+                    io_count: None,
+                })
+                .unwrap();
+                for _ in 0..6 {
+                    let mut a = make(IoLayout::of(&net));
+                    let mut m = Mesh::new(w, h).unwrap();
+                    let mut job = 0;
+                    while m.free_count() > 0 {
+                        let mut j = (libm::round(rng.exponential(16.0)) as u32).max(1);
+                        if even_sizes {
+                            j = j.div_ceil(2) * 2;
+                        }
+                        let j = j.min(m.free_count());
+                        let v = a.select(&m, j).unwrap();
+                        for (x, y) in v {
+                            m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
+                        }
+                        job += 1;
+                        let busy = free_nodes_complement(&m);
+                        let (above, below) = above_below(&net, &busy);
+                        let bf = above.abs_diff(below);
+                        // Nodes level with the middle (odd line length) count on neither side.
+                        let limit = (above + below) % 2;
+                        worst = worst.max(bf);
+                        assert!(
+                            bf <= limit + slack,
+                            "{} {side:?} {w}×{h}: balance {bf} after job {job} (j={j})\n{}",
+                            a.name(),
+                            m.render()
+                        );
+                    }
+                }
+            }
+        }
+        worst
+    }
+
+    /// Every allocator returns exactly j distinct free nodes whenever j ≤ free, else `None`.
+    #[test]
+    fn every_allocator_returns_j_distinct_free_nodes() {
+        let mut rng = SimRng::new(5);
+        let shapes = [(1, 1), (4, 4), (5, 3), (3, 7), (22, 16), (8, 8)];
+        for &(w, h) in &shapes {
+            let net = Network::new(NetworkConfig {
+                width: w,
+                height: h,
+                io_side: IoSide::West,
+                io_count: None,
+            })
+            .unwrap();
+            let mut allocs: Vec<Box<dyn NodeAllocator>> = NodeAllocatorKind::ALL
+                .into_iter()
+                .chain([NodeAllocatorKind::Paging(1), NodeAllocatorKind::Paging(2)])
+                .map(|k| k.build(&net, 9))
+                .collect();
+            let cases = if w * h > 100 { 12 } else { 40 };
+            for _ in 0..cases {
+                let p = rng.uniform01();
+                let m = random_mesh(&mut rng, w, h, p);
+                let free = m.free_count();
+                let js = [
+                    0,
+                    1,
+                    free,
+                    free + 1,
+                    rng.uniform_int(1, u64::from(free.max(1))) as u32,
+                    rng.uniform_int(1, u64::from(free.max(1))) as u32,
+                ];
+                for a in allocs.iter_mut() {
+                    for &j in &js {
+                        let got = a.select(&m, j);
+                        if j > free {
+                            assert_eq!(got, None, "{} j={j} free={free}", a.name());
+                            continue;
+                        }
+                        let mut v = got.unwrap_or_else(|| panic!("{} j={j}", a.name()));
+                        assert_eq!(v.len(), j as usize, "{} j={j}\n{}", a.name(), m.render());
+                        assert!(v.iter().all(|&(x, y)| m.is_free(x, y)), "{}", a.name());
+                        v.sort_unstable();
+                        v.dedup();
+                        assert_eq!(v.len(), j as usize, "{} duplicates", a.name());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! `schedlab bench-network`: the speed benchmark of seed 000's non-contiguous allocators
+//! (§3.2: MC-Elongated is O(n^1.5) per decision). Issue 5's targets: MC-Elongated allocation
+//! decisions on a 16 × 22 mesh ≥ 20,000/s and on a 128 × 128 mesh ≥ 200/s, and the whole
+//! `reproduce seed000` synthetic sweep under 2 minutes. Each case times `select` on fixed
+//! random busy states (every node busy with probability `busy`, seeded) for request sizes
+//! 1 + (7919 · i mod 40); prints a Markdown table row per case.
+
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::alloc::NodeAllocatorKind;
+use crate::error::Error;
+use crate::machine::mesh::{Mesh, Submesh};
+use crate::network::{IoSide, Network, NetworkConfig};
+use crate::sim::SimRng;
+
+/// `schedlab bench-network`.
+#[derive(Args, Debug)]
+pub struct BenchNetworkArgs {
+    /// Comma-separated allocators (default: MC-Elongated only; `all` for every one).
+    #[arg(long, default_value = "mc_elongated")]
+    pub allocators: String,
+    /// Fraction of busy nodes in the timed states.
+    #[arg(long, default_value_t = 0.5)]
+    pub busy: f64,
+    /// Minimum seconds per case.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Also time the full `reproduce seed000` sweep.
+    #[arg(long)]
+    pub sweep: bool,
+}
+
+fn cfg_err(message: String) -> Error {
+    Error::Config(crate::config::ConfigError {
+        key: String::new(),
+        message,
+    })
+}
+
+/// Runs the cases and prints the table.
+pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
+    if !(0.0..1.0).contains(&a.busy) {
+        return Err(cfg_err("--busy must be in [0, 1)".into()));
+    }
+    if !(a.seconds.is_finite() && a.seconds > 0.0) {
+        return Err(cfg_err("--seconds must be > 0".into()));
+    }
+    let kinds: Vec<NodeAllocatorKind> = if a.allocators.trim() == "all" {
+        NodeAllocatorKind::ALL.to_vec()
+    } else {
+        a.allocators
+            .split(',')
+            .map(|s| NodeAllocatorKind::parse(s).map_err(|e| cfg_err(e.to_string())))
+            .collect::<Result<_, _>>()?
+    };
+    println!("| allocator | mesh | busy | decisions | seconds | decisions/s |");
+    println!("|---|---|---|---|---|---|");
+    for (w, h) in [(22u32, 16u32), (128, 128)] {
+        let net = Network::new(NetworkConfig {
+            width: w,
+            height: h,
+            io_side: IoSide::West,
+            io_count: None,
+        })
+        .map_err(|e| cfg_err(e.to_string()))?;
+        let mut rng = SimRng::new(1);
+        let states: Vec<Mesh> = (0..8)
+            .map(|_| {
+                let mut m = Mesh::new(w, h).map_err(|e| cfg_err(e.to_string()))?;
+                let mut job = 0;
+                for y in 1..=h {
+                    for x in 1..=w {
+                        if rng.bernoulli(a.busy) {
+                            m.allocate(job, Submesh::at(x, y, 1, 1))
+                                .map_err(|e| cfg_err(e.to_string()))?;
+                            job += 1;
+                        }
+                    }
+                }
+                Ok(m)
+            })
+            .collect::<Result<_, Error>>()?;
+        for &k in &kinds {
+            let mut alloc = k.build(&net, 1);
+            let start = Instant::now();
+            let mut n = 0u64;
+            let mut chosen = 0usize;
+            while start.elapsed().as_secs_f64() < a.seconds {
+                for _ in 0..16 {
+                    let m = &states[(n % 8) as usize];
+                    let j = 1 + (n as u32).wrapping_mul(7919) % 40;
+                    chosen += alloc.select(m, j).map_or(0, |v| v.len());
+                    n += 1;
+                }
+            }
+            let s = start.elapsed().as_secs_f64();
+            std::hint::black_box(chosen);
+            println!(
+                "| {} | {w} × {h} | {:.2} | {n} | {s:.2} | {:.0} |",
+                k.as_str(),
+                a.busy,
+                n as f64 / s
+            );
+        }
+    }
+    if a.sweep {
+        let start = Instant::now();
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        // Calibration and every run, without printing the tables.
+        super::reproduce_seed000::run_sweep(threads)?;
+        println!(
+            "\n`reproduce seed000` synthetic sweep: {:.2} s ({threads} threads)",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,346 @@
+//! `schedlab reproduce seed000 [--json]`: seed 000 (Mache, Lo and Garg) Table 2 and
+//! Figs. 9–10 with the flow-level contention model of [`crate::network::flow`]: the 16 × 22
+//! mesh with 16 west I/O nodes (§4.1), the Table 1 synthetic workload (1000 jobs, exponential
+//! sizes of mean 16), FCFS, traffic ratio 100 / 80 / 60 / 40 / 20 / 0 % I/O, and the strategies
+//! MC-Elongated, PLAS, MC, Random, MBS and Paging. For every ratio the mean interarrival time
+//! is calibrated (with MC-Elongated) so that utilisation lands at 65 % (Table 2: 60–70 %);
+//! then every strategy runs the same workload. Prints mean service time and rank next to
+//! Table 2, and mean nodes_affected (Fig. 9) and balance factor (Fig. 10) per strategy.
+//! The SDSC Paragon trace part of the issue is not done.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::alloc::NodeAllocatorKind;
+use crate::error::Error;
+use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary};
+use crate::network::Network;
+use crate::workload::synthetic::exp000::Exp000Params;
+
+/// Options of `reproduce seed000`.
+#[derive(Clone, Debug)]
+pub struct Seed000Options {
+    /// JSON rows instead of tables.
+    pub json: bool,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// Traffic ratios (fraction of I/O) of Table 2.
+pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
+
+/// The strategies of Table 2, in the paper's row order.
+pub const STRATEGIES: [NodeAllocatorKind; 6] = [
+    NodeAllocatorKind::McElongated,
+    NodeAllocatorKind::Plas,
+    NodeAllocatorKind::Mc,
+    NodeAllocatorKind::Random,
+    NodeAllocatorKind::Mbs,
+    NodeAllocatorKind::Paging(0),
+];
+
+/// Table 2: (mean service time, rank) per strategy (rows as [`STRATEGIES`]) and ratio.
+pub const TABLE2: [[(f64, u32); 6]; 6] = [
+    [
+        (8529.0, 3),
+        (6693.6, 2),
+        (4948.7, 1),
+        (2784.0, 1),
+        (1405.0, 1),
+        (395.3, 2),
+    ],
+    [
+        (8140.0, 1),
+        (6384.6, 1),
+        (4929.5, 1),
+        (2847.9, 2),
+        (1470.9, 2),
+        (501.9, 3),
+    ],
+    [
+        (9076.0, 4),
+        (7265.1, 4),
+        (5481.7, 3),
+        (3258.8, 3),
+        (1603.4, 3),
+        (366.0, 1),
+    ],
+    [
+        (8488.0, 2),
+        (7046.6, 3),
+        (5563.9, 4),
+        (3334.9, 4),
+        (1810.0, 4),
+        (738.9, 6),
+    ],
+    [
+        (9939.0, 5),
+        (8072.3, 5),
+        (6004.2, 5),
+        (3890.3, 5),
+        (2085.2, 5),
+        (651.4, 5),
+    ],
+    [
+        (12096.0, 6),
+        (9653.6, 6),
+        (6911.8, 6),
+        (4341.1, 6),
+        (2225.7, 6),
+        (514.5, 4),
+    ],
+];
+
+/// κ of the flow model: slowdown per message on the bottleneck link (docs/network-model.md).
+pub const KAPPA: f64 = 0.001;
+/// Target utilisation of the interarrival calibration.
+pub const TARGET_UTIL: f64 = 0.65;
+/// Workload seed.
+pub const SEED: u64 = 2000;
+
+/// One JSON row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// `table2`, `fig9` or `fig10`.
+    pub figure: &'static str,
+    /// Strategy name.
+    pub policy: String,
+    /// Percent of I/O traffic.
+    pub traffic_io: u32,
+    /// `mean_service`, `rank`, `nodes_affected`, `balance_factor`, `system_balance_factor`,
+    /// `utilization`, `mean_interarrival`.
+    pub metric: &'static str,
+    /// Our value.
+    pub ours: f64,
+    /// The paper's value, when it gives one.
+    pub paper: Option<f64>,
+}
+
+fn err(message: String) -> Error {
+    Error::Config(crate::config::ConfigError {
+        key: "reproduce seed000".into(),
+        message,
+    })
+}
+
+fn jobs_for(mean_interarrival: f64) -> Vec<FlowJob> {
+    let p = Exp000Params {
+        mean_interarrival,
+        ..Exp000Params::default()
+    };
+    p.generate(SEED)
+        .jobs
+        .iter()
+        .map(|j| FlowJob {
+            submit: j.submit,
+            size: j.procs,
+            compute: j.run_time,
+        })
+        .collect()
+}
+
+fn run(net: &Network, kind: NodeAllocatorKind, rho: f64, ia: f64) -> Result<FlowSummary, Error> {
+    let jobs = jobs_for(ia);
+    let cfg = FlowConfig {
+        traffic_io: rho,
+        kappa: KAPPA,
+    };
+    let mut a = kind.build(net, SEED);
+    let recs = simulate(net, &jobs, a.as_mut(), cfg).map_err(|e| err(e.to_string()))?;
+    Ok(summarize(net, &jobs, &recs))
+}
+
+/// Interarrival time giving ≈ [`TARGET_UTIL`] with MC-Elongated at traffic ratio `rho`.
+fn calibrate(net: &Network, rho: f64) -> Result<(f64, f64), Error> {
+    let mut ia = 500.0;
+    let mut util = 0.0;
+    for _ in 0..5 {
+        util = run(net, NodeAllocatorKind::McElongated, rho, ia)?.utilization;
+        if util <= 0.0 {
+            break;
+        }
+        ia *= util / TARGET_UTIL;
+    }
+    Ok((ia, util))
+}
+
+/// Ranks (1 = smallest), ties share the smaller rank.
+fn ranks(v: &[f64]) -> Vec<u32> {
+    v.iter()
+        .map(|&x| 1 + v.iter().filter(|&&y| y < x).count() as u32)
+        .collect()
+}
+
+/// Appends a formatted line to a `String`.
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// Writes the output; a closed pipe (`| head`) is not an error.
+fn emit(out: &str) -> Result<(), Error> {
+    use std::io::Write as _;
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
+            path: "stdout".into(),
+            message: e.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// (ratio index, calibrated interarrival time, summary per strategy).
+type RatioResult = (usize, f64, Vec<FlowSummary>);
+
+/// Calibrates and runs every ratio × strategy: ratio index → (interarrival, summaries).
+pub fn run_sweep(threads: usize) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
+    let net = Network::seed000();
+    let threads = threads.max(1);
+    // (ratio index) → (interarrival, summaries per strategy)
+    let mut results: BTreeMap<usize, (f64, Vec<FlowSummary>)> = BTreeMap::new();
+    let work: Vec<usize> = (0..RATIOS.len()).collect();
+    let outcome: Vec<Result<RatioResult, Error>> = std::thread::scope(|s| {
+        let chunks: Vec<Vec<usize>> = (0..threads.min(work.len()))
+            .map(|t| work.iter().copied().skip(t).step_by(threads).collect())
+            .collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let net = &net;
+                s.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|r| {
+                            let rho = RATIOS[r];
+                            let (ia, _) = calibrate(net, rho)?;
+                            let sums = STRATEGIES
+                                .iter()
+                                .map(|&k| run(net, k, rho, ia))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            Ok((r, ia, sums))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec![Err(err("a worker thread panicked".into()))])
+            })
+            .collect()
+    });
+    for r in outcome {
+        let (i, ia, sums) = r?;
+        results.insert(i, (ia, sums));
+    }
+    Ok(results)
+}
+
+/// Runs the reproduction and prints it.
+pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
+    let results = run_sweep(o.threads)?;
+    let mut rows = Vec::new();
+    for (&r, (ia, sums)) in &results {
+        let pct = libm::round(RATIOS[r] * 100.0) as u32;
+        let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();
+        let rk = ranks(&services);
+        for (k, s) in sums.iter().enumerate() {
+            let policy = STRATEGIES[k].as_str();
+            let (pt, pr) = TABLE2[k][r];
+            let mut push = |figure, metric, ours, paper| {
+                rows.push(Row {
+                    figure,
+                    policy: policy.clone(),
+                    traffic_io: pct,
+                    metric,
+                    ours,
+                    paper,
+                })
+            };
+            push("table2", "mean_service", s.mean_service, Some(pt));
+            push("table2", "rank", f64::from(rk[k]), Some(f64::from(pr)));
+            push("table2", "utilization", s.utilization, None);
+            push("table2", "mean_interarrival", *ia, None);
+            push("fig9", "nodes_affected", s.mean_nodes_affected, None);
+            push("fig10", "balance_factor", s.mean_balance, None);
+            push(
+                "fig10",
+                "system_balance_factor",
+                s.mean_system_balance,
+                None,
+            );
+        }
+    }
+    let mut out = String::new();
+    if o.json {
+        for r in &rows {
+            let line = serde_json::to_string(r).map_err(|e| err(e.to_string()))?;
+            out.push_str(&line);
+            out.push('\n');
+        }
+        return emit(&out);
+    }
+    outln!(
+        out,
+        "seed 000 Table 2 (flow model, κ = {KAPPA}, FCFS, utilisation target {TARGET_UTIL})"
+    );
+    for (&r, (ia, sums)) in &results {
+        let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();
+        let rk = ranks(&services);
+        outln!(
+            out,
+            "\n{:>3} % I/O — mean interarrival {:.1}",
+            libm::round(RATIOS[r] * 100.0),
+            ia
+        );
+        outln!(
+            out,
+            "{:<14} {:>10} {:>4} {:>9} {:>4} {:>6} {:>9} {:>8} {:>8}",
+            "strategy",
+            "service",
+            "rank",
+            "paper",
+            "rank",
+            "util",
+            "nodes_aff",
+            "balance",
+            "sys_bal"
+        );
+        for (k, s) in sums.iter().enumerate() {
+            let (pt, pr) = TABLE2[k][r];
+            outln!(
+                out,
+                "{:<14} {:>10.1} {:>4} {:>9.1} {:>4} {:>6.3} {:>9.1} {:>8.2} {:>8.2}",
+                STRATEGIES[k].as_str(),
+                s.mean_service,
+                rk[k],
+                pt,
+                pr,
+                s.utilization,
+                s.mean_nodes_affected,
+                s.mean_balance,
+                s.mean_system_balance
+            );
+        }
+    }
+    emit(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_and_table() {
+        assert_eq!(ranks(&[3.0, 1.0, 2.0, 1.0]), vec![4, 1, 3, 1]);
+        assert!(TABLE2
+            .iter()
+            .flatten()
+            .all(|&(t, r)| t > 0.0 && (1..=6).contains(&r)));
+    }
+}
