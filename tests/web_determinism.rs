@@ -8,7 +8,10 @@ use schedlab::config::Experiment;
 use schedlab::run::run_experiment;
 use std::cell::RefCell;
 
-use schedlab::web::protocol::{FromWorker, RunReport, ToWorker, TraceInfo};
+use schedlab::web::protocol::{
+    ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo,
+};
+use schedlab::web::share::{base64url_decode, base64url_encode, ShareState};
 use schedlab::web::worker;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -83,6 +86,14 @@ fn protocol_messages_round_trip() {
         },
         ToWorker::Cancel { id: Some(7) },
         ToWorker::Cancel { id: None },
+        ToWorker::Export {
+            id: 7,
+            format: ExportFormat::JobsCsv,
+        },
+        ToWorker::Export {
+            id: 7,
+            format: ExportFormat::Swf,
+        },
     ];
     for m in &to_worker {
         assert_eq!(&ToWorker::from_json(&m.to_json()).unwrap(), m);
@@ -104,6 +115,7 @@ fn protocol_messages_round_trip() {
             dropped: 1,
             max_job_procs: 64,
             header_procs: Some(128),
+            sha256: "ab".repeat(32),
         }),
         FromWorker::Progress {
             id: 7,
@@ -117,9 +129,19 @@ fn protocol_messages_round_trip() {
                 output,
                 jobs,
                 wall_ms: 12.25,
+                charts: ChartData {
+                    procs: 128,
+                    timeline: vec![(0.0, 64.0, 3.0), (10.0, 128.0, 0.0)],
+                    wait_quantiles: vec![0.0, 5.0, 60.0],
+                },
             }),
         },
         FromWorker::Cancelled { id: 7 },
+        FromWorker::Exported {
+            id: 7,
+            format: ExportFormat::Swf,
+            text: "; Version: 2.2\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n".into(),
+        },
         FromWorker::Error {
             id: None,
             message: "t.swf: empty file".into(),
@@ -130,4 +152,179 @@ fn protocol_messages_round_trip() {
         assert_eq!(&FromWorker::from_json(&m.to_json()).unwrap(), m);
     }
     assert!(ToWorker::from_json(r#"{"type":"launch"}"#).is_err());
+}
+
+#[wasm_bindgen_test]
+fn base64url_round_trips() {
+    assert_eq!(base64url_encode(b""), "");
+    assert_eq!(base64url_encode(b"f"), "Zg");
+    assert_eq!(base64url_encode(b"fo"), "Zm8");
+    assert_eq!(base64url_encode(b"foo"), "Zm9v");
+    assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+    for n in 0..300usize {
+        let data: Vec<u8> = (0..n).map(|i| (i * 37 + n) as u8).collect();
+        assert_eq!(base64url_decode(&base64url_encode(&data)), Some(data));
+    }
+    assert_eq!(base64url_decode("Zm9v!"), None);
+    assert_eq!(base64url_decode("Z"), None);
+    assert_eq!(base64url_decode("Zh"), None, "leftover bits must be zero");
+}
+
+#[wasm_bindgen_test]
+fn share_links_round_trip_and_refuse_bad_ones() {
+    use schedlab::policy::PolicyKind;
+    let exp = Experiment::from_json(EXPERIMENT).expect("default experiment parses");
+    let state = ShareState::new(exp.clone(), vec![PolicyKind::Fcfs, PolicyKind::Easy]);
+    let fragment = state.to_fragment();
+    assert!(fragment.starts_with("x="));
+    assert!(
+        fragment.len() < 400,
+        "compact: {} characters",
+        fragment.len()
+    );
+    let back = ShareState::from_fragment(&format!("#{fragment}"))
+        .expect("link opens")
+        .expect("is a share link");
+    assert_eq!(back, state);
+    assert_eq!(back.policies(), vec![PolicyKind::Fcfs, PolicyKind::Easy]);
+
+    // Not a share link: nothing to do.
+    assert_eq!(ShareState::from_fragment(""), Ok(None));
+    assert_eq!(ShareState::from_fragment("#about"), Ok(None));
+
+    // Garbled, cut and tampered links are errors, never panics.
+    let err = |f: &str| ShareState::from_fragment(f).expect_err(f);
+    assert!(err("#x=%%%").contains("damaged"));
+    assert!(err(&format!("#{}", &fragment[..fragment.len() / 2])).contains("damaged"));
+    // Every one-character edit and every cut is refused.
+    let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+    for i in 2..fragment.len() {
+        assert!(
+            ShareState::from_fragment(&fragment[..i]).is_err(),
+            "cut at {i}"
+        );
+        let old = fragment.as_bytes()[i];
+        let new = alphabet.bytes().find(|&c| c != old).unwrap();
+        let mut t = fragment.clone().into_bytes();
+        t[i] = new;
+        let t = String::from_utf8(t).unwrap();
+        assert!(ShareState::from_fragment(&t).is_err(), "edit at {i}: {t}");
+    }
+    // Another envelope version: says which.
+    let pack = |json: &str| {
+        format!(
+            "#x={}.{}",
+            base64url_encode(json.as_bytes()),
+            schedlab::web::share::checksum(json.as_bytes())
+        )
+    };
+    let e = err(&pack(r#"{"v": 2, "experiment": {}, "policies": []}"#));
+    assert!(
+        e.contains("format 2") && e.contains("reads format 1"),
+        "{e}"
+    );
+    let e = err(&pack(r#"{"experiment": {}}"#));
+    assert!(e.contains("version"), "{e}");
+    // An experiment of another format version: names the key and both versions.
+    let e = err(&pack(
+        r#"{"v": 1, "experiment": {"version": 2, "workload": {"synthetic": {"model": "lublin"}}, "policy": "easy"}}"#,
+    ));
+    assert!(e.contains("version 2") && e.contains("version 1"), "{e}");
+    // A bad value names the key.
+    let e = err(&pack(
+        r#"{"v": 1, "experiment": {"workload": {"synthetic": {"model": "lublin"}}, "policy": "lifo"}}"#,
+    ));
+    assert!(e.contains("policy"), "{e}");
+    let e = err(&pack("not json"));
+    assert!(e.contains("not valid JSON"), "{e}");
+    // A future version is recognised even when its link has another layout (no checksum).
+    let e = err(&format!("#x={}", base64url_encode(br#"{"v":3}"#)));
+    assert!(e.contains("format 3"), "{e}");
+}
+
+#[wasm_bindgen_test]
+fn sha256_of_known_input() {
+    assert_eq!(
+        worker::sha256_hex(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn finished_runs_export_like_the_cli() {
+    let exp = Experiment::from_json(
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 700}}, "policy": "easy", "seed": 5}"#,
+    )
+    .expect("experiment parses");
+    let whole = run_experiment(&exp, None).expect("runs");
+    worker::activate(31);
+    worker::run_sliced(31, &exp, None, &|_| {})
+        .await
+        .expect("sliced run succeeds")
+        .expect("not cancelled");
+    let csv = worker::export(31, ExportFormat::JobsCsv).expect("jobs CSV");
+    let mut expected = format!("{}\n", schedlab::metrics::JobRecord::CSV_HEADER);
+    for r in &whole.jobs {
+        expected.push_str(&r.csv_line());
+        expected.push('\n');
+    }
+    assert_eq!(csv, expected);
+    assert!(csv.starts_with("id,submit,start,end,procs"));
+    let swf = worker::export(31, ExportFormat::Swf).expect("SWF");
+    let lines = swf
+        .lines()
+        .filter(|l| !l.starts_with(';') && !l.trim().is_empty());
+    assert_eq!(lines.count(), whole.jobs.len());
+    assert!(worker::export(9999, ExportFormat::Swf).is_err());
+}
+
+#[wasm_bindgen_test]
+fn chart_data_reductions() {
+    use schedlab::sim::TimelinePoint;
+    let p = |time: f64, busy: u32, queued: u32| TimelinePoint { time, busy, queued };
+    // 0–10 s: 4 busy, 10–30 s: 8 busy 2 queued, 30–40 s: 0.
+    let tl = [p(0.0, 4, 0), p(10.0, 8, 2), p(30.0, 0, 0), p(40.0, 0, 0)];
+    assert_eq!(
+        worker::decimate(&tl, 10).len(),
+        4,
+        "short timelines pass unchanged"
+    );
+    let d = worker::decimate(&tl, 2);
+    assert_eq!(d, vec![(0.0, 6.0, 1.0), (20.0, 4.0, 1.0)]);
+    assert!(worker::decimate(&[], 5).is_empty());
+    let mut w = vec![5.0, 1.0, 3.0, 2.0, 4.0];
+    assert_eq!(worker::quantiles(&mut w, 3), vec![1.0, 3.0, 5.0]);
+    assert!(worker::quantiles(&mut [], 3).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn gantt_layout_gives_each_job_its_processors_without_overlap() {
+    use schedlab::web::chart::GanttLayout;
+    let exp = Experiment::from_json(
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 800, "procs": 64}}, "policy": "easy", "seed": 3}"#,
+    )
+    .expect("experiment parses");
+    let out = run_experiment(&exp, None).expect("runs");
+    let layout = GanttLayout::new(&out.jobs, 64).expect("a layout");
+    let mut per_job = vec![0u32; out.jobs.len()];
+    let mut per_proc: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 64];
+    for &(i, s, e, p0, n) in &layout.bands {
+        per_job[i] += n;
+        assert!(p0 + n <= 64);
+        for p in p0..p0 + n {
+            per_proc[p as usize].push((s, e));
+        }
+    }
+    for (i, j) in out.jobs.iter().enumerate() {
+        assert_eq!(per_job[i], j.procs, "job {i}");
+    }
+    for spans in &mut per_proc {
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0, "overlap {w:?}");
+        }
+    }
+    let (i, s, e, p0, _) = layout.bands[layout.bands.len() / 2];
+    assert_eq!(layout.job_at((s + e) / 2.0, f64::from(p0) + 0.5), Some(i));
+    assert!(GanttLayout::new(&out.jobs, 100_000).is_none());
 }

@@ -1,14 +1,19 @@
 //! The browser front end (wasm32 only; the only module that uses `web-sys`).
 //!
-//! * [`page`] — the page (`app` binary): the experiment form, progress, results table.
+//! * [`page`] — the page (`app` binary): the experiment form, progress, results table,
+//!   downloads, share links.
+//! * [`chart`] — the result charts (plotters on `<canvas>`).
 //! * [`worker`] — the simulation worker (`worker` binary): runs experiments in slices through
 //!   [`crate::run`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two.
+//! * [`share`] — share links (the experiment in the URL fragment).
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
+pub mod chart;
 pub mod format;
 pub mod page;
 pub mod protocol;
+pub mod share;
 pub mod worker;

@@ -1,6 +1,8 @@
 //! The page (the `app` binary): reads the experiment form, sends one run per selected policy
-//! to the simulation worker, shows progress and the results table, and reports bad input in
-//! the inline error box without touching the previous results.
+//! to the simulation worker, shows progress, the results table, the charts ([`super::chart`]),
+//! the downloads (summary CSV/JSON made here; per-job CSV and SWF schedule made by the worker)
+//! and the share link ([`super::share`]), and reports bad input in the inline error box
+//! without touching the previous results.
 //!
 //! The markup lives in `index.html`; this module finds its elements by id, wires the events
 //! and renders the results. The page keeps no simulation state: everything is computed by the
@@ -15,13 +17,16 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Document, DragEvent, Element, ErrorEvent, Event, EventTarget, File, HtmlButtonElement,
-    HtmlElement, HtmlInputElement, HtmlProgressElement, MessageEvent, Worker,
+    Document, DragEvent, Element, ErrorEvent, Event, EventTarget, File, HtmlAnchorElement,
+    HtmlButtonElement, HtmlElement, HtmlInputElement, HtmlProgressElement, MessageEvent, Worker,
 };
 
+use super::chart;
 use super::format;
-use super::protocol::{FromWorker, RunReport, ToWorker, TraceInfo};
+use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
+use super::share::ShareState;
 use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
+use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 use crate::workload::transform::Transforms;
@@ -204,6 +209,18 @@ struct Ui {
     results_head: Element,
     caption: Element,
     empty: HtmlElement,
+    share: HtmlElement,
+    share_link: HtmlAnchorElement,
+    share_copy: HtmlButtonElement,
+    share_notice: HtmlElement,
+    share_notice_text: Element,
+    exports: HtmlElement,
+    charts: HtmlElement,
+    gantt_policy: web_sys::HtmlSelectElement,
+    gantt_note: Element,
+    gantt_box: HtmlElement,
+    gantt_canvas: web_sys::HtmlCanvasElement,
+    gantt_tip: HtmlElement,
 }
 
 /// A trace accepted by the worker (the bytes stay here too, to reload a replaced worker).
@@ -221,6 +238,12 @@ struct Batch {
     caption: String,
     rows: usize,
     wall_ms: f64,
+    /// Finished runs: policy, run id, summary.
+    done: Vec<(PolicyKind, u32, serde_json::Value)>,
+    /// Chart data of the finished runs, in the same order.
+    charts: Vec<ChartData>,
+    /// Per-job records of the finished runs (runs of at most `MAX_JOB_RECORDS` jobs).
+    records: Vec<Option<Rc<Vec<JobRecord>>>>,
 }
 
 #[derive(Default)]
@@ -233,6 +256,23 @@ struct State {
     batch: Option<Batch>,
     /// Machine size typed for the synthetic model, restored when switching back to it.
     synthetic_procs: String,
+    /// The experiment of the share link last opened: the base of the runs built from the form
+    /// (it keeps what the form does not show: model parameters, other transforms, the name).
+    template: Option<Experiment>,
+    /// The trace a share link needs before it can run: name and SHA-256 (if the link has one).
+    wanted_trace: Option<(String, Option<String>)>,
+    /// Run as soon as the worker and the trace are ready (a share link was opened).
+    auto_run: bool,
+    /// Fragment of the last share link written into the address bar.
+    fragment: String,
+    /// Runs of the results on screen that the worker can export: run id and policy.
+    export_runs: Vec<(u32, PolicyKind)>,
+    /// Object URLs of the current downloads (revoked when replaced).
+    blob_urls: Vec<String>,
+    /// Runs of the results on screen that have per-job records (for the Gantt chart).
+    gantt_runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)>,
+    /// The Gantt chart on screen: its layout, jobs and plotting area (for hover).
+    gantt: Option<(chart::GanttLayout, Rc<Vec<JobRecord>>, chart::PlotArea)>,
 }
 
 struct App {
@@ -321,6 +361,18 @@ pub fn start() {
         results_head: by_id(&doc, "results-head"),
         caption: by_id(&doc, "results-caption"),
         empty: by_id(&doc, "results-empty"),
+        share: by_id(&doc, "share"),
+        share_link: by_id(&doc, "share-link"),
+        share_copy: by_id(&doc, "share-copy"),
+        share_notice: by_id(&doc, "share-notice"),
+        share_notice_text: by_id(&doc, "share-notice-text"),
+        exports: by_id(&doc, "exports"),
+        charts: by_id(&doc, "chart"),
+        gantt_policy: by_id(&doc, "gantt-policy"),
+        gantt_note: by_id(&doc, "gantt-note"),
+        gantt_box: by_id(&doc, "gantt-box"),
+        gantt_canvas: by_id(&doc, "chart-gantt"),
+        gantt_tip: by_id(&doc, "gantt-tip"),
         doc,
     };
     // Defaults come from the model, so the form's default experiment is the documented one.
@@ -339,6 +391,7 @@ pub fn start() {
     wire(&app);
     spawn_worker(&app);
     update_controls(&app);
+    open_fragment(&app);
 }
 
 fn render_head(ui: &Ui) {
@@ -378,6 +431,57 @@ fn wire(app: &Rc<App>) {
     }
     if let Some(close) = ui.doc.get_element_by_id("error-close") {
         listen(close.as_ref(), "click", |_: Event| hide_error());
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.share_copy.as_ref(), "click", move |_: Event| {
+            copy_link(&app)
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.exports.as_ref(), "click", move |ev: Event| {
+            let button = ev
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.closest("button[data-export]").ok().flatten());
+            if let Some(b) = button {
+                request_export(&app, &b);
+            }
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.gantt_policy.as_ref(), "change", move |_: Event| {
+            draw_gantt(&app)
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(
+            ui.gantt_canvas.as_ref(),
+            "mousemove",
+            move |ev: web_sys::MouseEvent| gantt_hover(&app, &ev),
+        );
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.gantt_canvas.as_ref(), "mouseleave", move |_: Event| {
+            app.ui.gantt_tip.set_hidden(true)
+        });
+    }
+    if let Some(forget) = ui.doc.get_element_by_id("share-forget") {
+        let app = Rc::clone(app);
+        listen(forget.as_ref(), "click", move |_: Event| forget_link(&app));
+    }
+    if let Some(w) = web_sys::window() {
+        let app = Rc::clone(app);
+        listen(w.as_ref(), "hashchange", move |_: Event| {
+            let hash = location_hash();
+            if hash.trim_start_matches('#') != app.state.borrow().fragment {
+                open_fragment(&app);
+            }
+        });
     }
     for radio in [&ui.wl_synthetic, &ui.wl_trace] {
         let app = Rc::clone(app);
@@ -683,22 +787,30 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 app.state.borrow_mut().pending_trace = Some((name, bytes, true));
             }
             update_controls(app);
+            maybe_auto_run(app);
         }
         FromWorker::TraceLoaded(info) => {
             let pending = app.state.borrow_mut().pending_trace.take();
             if let Some((name, bytes, silent)) = pending {
                 if name == info.name {
+                    if !silent && !accept_for_link(app, &info) {
+                        render_trace_label(app);
+                        update_controls(app);
+                        return;
+                    }
                     app.state.borrow_mut().trace = Some(LoadedTrace { info, bytes });
                     if !silent {
                         app.ui.wl_trace.set_disabled(false);
                         app.ui.wl_trace.set_checked(true);
                         on_mode_change(app);
+                        restore_trace_procs(app);
                     }
                 }
             }
             render_trace_label(app);
             update_procs_hint(app);
             update_controls(app);
+            maybe_auto_run(app);
         }
         FromWorker::Progress {
             id,
@@ -725,6 +837,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             )));
         }
         FromWorker::Done { id, report } => on_done(app, id, *report),
+        FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
@@ -855,11 +968,51 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         }
         Some(p)
     };
+    // The link's experiment is the base only for its own kind of workload.
+    let template = st
+        .template
+        .clone()
+        .filter(|t| matches!(t.workload, WorkloadSpec::Synthetic(_)) == ui.wl_synthetic.checked());
     let transforms = Transforms {
         load_factor,
-        ..Transforms::default()
+        ..template
+            .as_ref()
+            .map(|t| t.transforms.clone())
+            .unwrap_or_default()
     };
-    let (workload, machine, trace, what) = if ui.wl_synthetic.checked() {
+    let synthetic_template = template.as_ref().and_then(|t| match &t.workload {
+        WorkloadSpec::Synthetic(m) => Some((m.clone(), t.machine.clone())),
+        WorkloadSpec::Swf(_) => None,
+    });
+    let swf_template = template.as_ref().and_then(|t| match &t.workload {
+        WorkloadSpec::Swf(src) => Some(src.clone()),
+        WorkloadSpec::Synthetic(_) => None,
+    });
+    let (workload, machine, trace, what) = if let (true, Some((model, _))) = (
+        ui.wl_synthetic.checked(),
+        synthetic_template
+            .as_ref()
+            .filter(|(m, _)| !matches!(m, SyntheticModel::Lublin(_))),
+    ) {
+        // A model the form cannot edit (from a share link): run it as the link says.
+        let name = serde_json::to_value(model)
+            .ok()
+            .and_then(|v| v.get("model").and_then(|m| m.as_str()).map(String::from))
+            .unwrap_or_default();
+        let what = match procs {
+            Some(p) => format!(
+                "synthetic workload ({name}) from the share link, {} processors",
+                format::count(u64::from(p))
+            ),
+            None => format!("synthetic workload ({name}) from the share link"),
+        };
+        (
+            WorkloadSpec::Synthetic(model.clone()),
+            MachineSpec::Flat { procs },
+            None,
+            what,
+        )
+    } else if ui.wl_synthetic.checked() {
         let jobs: usize = field(&ui.jobs, "Jobs")?;
         if jobs == 0 || jobs > MAX_JOBS {
             return Err(format!(
@@ -870,10 +1023,14 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         let Some(procs) = procs else {
             return Err("Machine size: enter the number of processors.".into());
         };
+        let (base, machine) = match &synthetic_template {
+            Some((SyntheticModel::Lublin(p), machine)) => (p.clone(), machine.clone()),
+            _ => (LublinParams::default(), MachineSpec::Flat { procs: None }),
+        };
         let params = LublinParams {
             jobs,
             procs,
-            ..LublinParams::default()
+            ..base
         };
         let what = format!(
             "Lublin–Feitelson synthetic workload, {} jobs, {} processors",
@@ -882,7 +1039,7 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         );
         (
             WorkloadSpec::Synthetic(SyntheticModel::Lublin(params)),
-            MachineSpec::Flat { procs: None },
+            machine,
             None,
             what,
         )
@@ -904,9 +1061,12 @@ fn build_batch(app: &App) -> Result<Batch, String> {
             .or(t.info.header_procs)
             .unwrap_or(u64::from(t.info.max_job_procs));
         let what = format!("{name}, {} processors", format::count(machine_procs));
+        let lenient = swf_template.as_ref().is_some_and(|s| s.lenient);
         (
             WorkloadSpec::Swf(SwfSource {
                 name: Some(name.clone()),
+                sha256: Some(t.info.sha256.clone()).filter(|h| h.len() == 64),
+                lenient,
                 ..SwfSource::default()
             }),
             MachineSpec::Flat { procs },
@@ -920,11 +1080,15 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         exp.transforms = transforms.clone();
         exp.machine = machine.clone();
         exp.seed = seed;
+        exp.name = template.as_ref().and_then(|t| t.name.clone());
         exp.validate().map_err(|e| e.to_string())?;
         runs.push((*p, exp));
     }
     st.next_id += 1;
-    let caption = format!("{what} · load factor {load_factor} · seed {seed}");
+    let mut caption = format!("{what} · load factor {load_factor} · seed {seed}");
+    if let Some(name) = template.as_ref().and_then(|t| t.name.as_deref()) {
+        caption = format!("{name} — {caption}");
+    }
     Ok(Batch {
         runs,
         trace,
@@ -933,6 +1097,9 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         caption,
         rows: 0,
         wall_ms: 0.0,
+        done: Vec::new(),
+        charts: Vec::new(),
+        records: Vec::new(),
     })
 }
 
@@ -949,8 +1116,18 @@ fn on_done(app: &App, id: u32, report: RunReport) {
             app.ui.results_body.set_inner_html("");
             app.ui.caption.set_text_content(Some(&b.caption));
             app.ui.empty.set_hidden(true);
+            app.ui.share.set_hidden(true);
+            app.ui.exports.set_hidden(true);
+            app.ui.charts.set_hidden(true);
         }
         add_row(&app.ui, policy, &report);
+        b.done.push((
+            policy,
+            id,
+            serde_json::to_value(&report.output.summary).unwrap_or_default(),
+        ));
+        b.charts.push(report.charts.clone());
+        b.records.push(report.jobs.clone().map(Rc::new));
         b.rows += 1;
         b.wall_ms += report.wall_ms;
         b.index += 1;
@@ -970,6 +1147,9 @@ fn on_done(app: &App, id: u32, report: RunReport) {
         Some(msg) => post(app, &msg),
         None => {
             highlight_best(&app.ui);
+            publish_link(app);
+            render_exports(app);
+            draw_charts(app);
             let (n, ms) = app
                 .state
                 .borrow()
@@ -999,16 +1179,7 @@ fn add_row(ui: &Ui, policy: PolicyKind, report: &RunReport) {
     );
     for c in &COLUMNS {
         let v = summary.get(c.key);
-        let raw = match v {
-            Some(serde_json::Value::Number(n)) => {
-                if let Some(u) = n.as_u64() {
-                    u.to_string()
-                } else {
-                    format!("{}", n.as_f64().unwrap_or(f64::NAN))
-                }
-            }
-            _ => String::new(),
-        };
+        let raw = raw_value(v);
         let x = v.and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
         let shown = match c.kind {
             Kind::Count => format::fixed(x, 0),
@@ -1091,5 +1262,587 @@ fn highlight_best(ui: &Ui) {
                 let _ = e.class_list().add_1("best");
             }
         }
+    }
+}
+
+/// The address bar's fragment, with its `#` (empty if none).
+fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Opens the share link in the address bar, if there is one: restores the form and runs it
+/// (after asking for its trace, if it uses one). A damaged or unsupported link is reported in
+/// the error box and leaves the form as it was.
+fn open_fragment(app: &Rc<App>) {
+    let hash = location_hash();
+    match ShareState::from_fragment(&hash) {
+        Ok(None) => {}
+        Ok(Some(state)) => {
+            if is_busy(app) {
+                show_error(
+                    "A run is in progress: cancel it, then open the share link again (reload \
+                     the page).",
+                );
+                return;
+            }
+            app.state.borrow_mut().fragment = hash.trim_start_matches('#').to_string();
+            apply_share(app, state);
+        }
+        Err(m) => show_error(&format!(
+            "This share link cannot be opened: {m} The form is unchanged."
+        )),
+    }
+}
+
+/// Fills the form from a share link and arranges for it to run.
+fn apply_share(app: &Rc<App>, state: ShareState) {
+    hide_error();
+    let ui = &app.ui;
+    let policies = state.policies();
+    for (p, b) in &ui.policies {
+        b.set_checked(policies.contains(p));
+    }
+    let exp = &state.experiment;
+    ui.seed.set_value(&exp.seed.to_string());
+    ui.load_factor
+        .set_value(&exp.transforms.load_factor.to_string());
+    let MachineSpec::Flat {
+        procs: machine_procs,
+    } = exp.machine;
+    let wanted = match &exp.workload {
+        WorkloadSpec::Synthetic(model) => {
+            ui.wl_synthetic.set_checked(true);
+            on_mode_change(app);
+            match model {
+                SyntheticModel::Lublin(p) => {
+                    ui.jobs.set_value(&p.jobs.to_string());
+                    ui.procs.set_value(&p.procs.to_string());
+                }
+                _ => {
+                    ui.jobs.set_value("");
+                    ui.procs
+                        .set_value(&machine_procs.map(|p| p.to_string()).unwrap_or_default());
+                }
+            }
+            app.state.borrow_mut().synthetic_procs = ui.procs.value();
+            None
+        }
+        WorkloadSpec::Swf(src) => {
+            let name = src
+                .name
+                .clone()
+                .or_else(|| {
+                    src.path
+                        .as_deref()
+                        .map(|p| p.rsplit(['/', '\\']).next().unwrap_or(p).to_string())
+                })
+                .unwrap_or_default();
+            Some((name, src.sha256.clone().map(|h| h.to_ascii_lowercase())))
+        }
+    };
+    {
+        let mut st = app.state.borrow_mut();
+        st.template = Some(state.experiment.clone());
+        st.auto_run = true;
+        st.wanted_trace = None;
+    }
+    ui.share_notice.set_hidden(true);
+    if let Some((name, sha)) = wanted {
+        let loaded = app.state.borrow().trace.as_ref().map(|t| t.info.clone());
+        let matches = loaded
+            .as_ref()
+            .is_some_and(|i| trace_matches(i, &name, &sha));
+        if matches {
+            ui.wl_trace.set_disabled(false);
+            ui.wl_trace.set_checked(true);
+            on_mode_change(app);
+            restore_trace_procs(app);
+        } else {
+            let hash = sha
+                .as_deref()
+                .map(|h| format!(" (SHA-256 {}…{})", &h[..12], &h[h.len() - 6..]))
+                .unwrap_or_default();
+            ui.share_notice_text.set_text_content(Some(&format!(
+                "This share link replays the trace {name}{hash}. Drop or browse that file \
+                 above to run the experiment; a file with different contents is refused."
+            )));
+            ui.share_notice.set_hidden(false);
+            app.state.borrow_mut().wanted_trace = Some((name, sha));
+        }
+    }
+    update_procs_hint(app);
+    update_controls(app);
+    maybe_auto_run(app);
+}
+
+/// Whether the uploaded trace `info` is the one a link asks for: same SHA-256 when the link
+/// has one, else same name.
+fn trace_matches(info: &TraceInfo, name: &str, sha: &Option<String>) -> bool {
+    match sha {
+        Some(h) => h.eq_ignore_ascii_case(&info.sha256),
+        None => info.name == name,
+    }
+}
+
+/// Checks a freshly uploaded trace against the trace a share link waits for. A different
+/// file is refused (error box; the previous trace is given back to the worker).
+fn accept_for_link(app: &Rc<App>, info: &TraceInfo) -> bool {
+    let wanted = app.state.borrow().wanted_trace.clone();
+    let Some((name, sha)) = wanted else {
+        return true;
+    };
+    if trace_matches(info, &name, &sha) {
+        app.state.borrow_mut().wanted_trace = None;
+        app.ui.share_notice.set_hidden(true);
+        return true;
+    }
+    show_error(&format!(
+        "{} is not the trace of this share link: its SHA-256 is {}, the link needs {name} with \
+         SHA-256 {}. Choose that file, or \u{201c}Forget this link\u{201d} to use another trace.",
+        info.name,
+        info.sha256,
+        sha.as_deref().unwrap_or("(none given)")
+    ));
+    // The worker now holds the refused file: give it the previous trace back.
+    let previous = app
+        .state
+        .borrow()
+        .trace
+        .as_ref()
+        .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)));
+    if let Some((name, bytes)) = previous {
+        post_trace(app, &name, &bytes);
+        app.state.borrow_mut().pending_trace = Some((name, bytes, true));
+    }
+    false
+}
+
+/// After a link's trace is loaded: the machine size the link asks for (empty: the header's).
+fn restore_trace_procs(app: &App) {
+    let procs = app.state.borrow().template.as_ref().and_then(|t| {
+        if !matches!(t.workload, WorkloadSpec::Swf(_)) {
+            return None;
+        }
+        let MachineSpec::Flat { procs } = t.machine;
+        Some(procs)
+    });
+    if let Some(p) = procs {
+        app.ui
+            .procs
+            .set_value(&p.map(|p| p.to_string()).unwrap_or_default());
+    }
+}
+
+/// Runs the experiment of an opened share link once everything it needs is there.
+fn maybe_auto_run(app: &Rc<App>) {
+    let go = {
+        let st = app.state.borrow();
+        st.auto_run
+            && st.ready
+            && st.batch.is_none()
+            && st.pending_trace.is_none()
+            && st.wanted_trace.is_none()
+    };
+    if go {
+        app.state.borrow_mut().auto_run = false;
+        on_run(app);
+    }
+}
+
+/// "Forget this link": stop waiting for the link's trace; the form stays as it is.
+fn forget_link(app: &App) {
+    {
+        let mut st = app.state.borrow_mut();
+        st.wanted_trace = None;
+        st.auto_run = false;
+        st.template = None;
+    }
+    app.ui.share_notice.set_hidden(true);
+    hide_error();
+}
+
+/// After a completed batch: its share link in the results header and in the address bar.
+fn publish_link(app: &App) {
+    let state = {
+        let st = app.state.borrow();
+        let Some(b) = st.batch.as_ref() else {
+            return;
+        };
+        let Some((_, first)) = b.runs.first() else {
+            return;
+        };
+        ShareState::new(first.clone(), b.runs.iter().map(|(p, _)| *p).collect())
+    };
+    let fragment = state.to_fragment();
+    if fragment.is_empty() {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let href = window.location().href().unwrap_or_default();
+    let base = href.split('#').next().unwrap_or_default();
+    app.ui.share_link.set_href(&format!("{base}#{fragment}"));
+    app.ui.share_copy.set_text_content(Some("Copy link"));
+    app.ui.share.set_hidden(false);
+    app.state.borrow_mut().fragment = fragment.clone();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+}
+
+/// Copies the share link to the clipboard (navigator.clipboard, where available).
+fn copy_link(app: &Rc<App>) {
+    let href = app.ui.share_link.href();
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let clipboard = js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| !c.is_undefined() && !c.is_null());
+    let write = clipboard.as_ref().and_then(|c| {
+        js_sys::Reflect::get(c, &JsValue::from_str("writeText"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call1(c, &JsValue::from_str(&href)).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    });
+    let button = app.ui.share_copy.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = match write {
+            Some(p) => JsFuture::from(p).await.is_ok(),
+            None => false,
+        };
+        button.set_text_content(Some(if ok {
+            "Copied"
+        } else {
+            "Copy failed: right-click the link"
+        }));
+    });
+}
+
+/// A summary value as the CLI prints it (integers without a fraction), empty if absent.
+fn raw_value(v: Option<&serde_json::Value>) -> String {
+    match v {
+        Some(serde_json::Value::Number(n)) => {
+            if let Some(u) = n.as_u64() {
+                u.to_string()
+            } else {
+                format!("{}", n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// An object URL for a download of `text` (kept in the state, revoked when replaced).
+fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let parts = Array::of1(&JsValue::from_str(text));
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    app.state.borrow_mut().blob_urls.push(url.clone());
+    Some(url)
+}
+
+/// After a completed batch: download links for the summary (CSV, JSON, made here) and buttons
+/// for each run's per-job CSV and SWF schedule (made by the worker on request).
+fn render_exports(app: &App) {
+    let (done, experiments) = {
+        let st = app.state.borrow();
+        let Some(b) = st.batch.as_ref() else {
+            return;
+        };
+        let exps: Vec<Experiment> = b.runs.iter().map(|(_, e)| e.clone()).collect();
+        (b.done.clone(), exps)
+    };
+    for url in std::mem::take(&mut app.state.borrow_mut().blob_urls) {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    }
+    let mut csv = String::from("policy");
+    for c in &COLUMNS {
+        csv.push(',');
+        csv.push_str(c.key);
+    }
+    csv.push('\n');
+    let mut json = Vec::new();
+    for (i, (policy, _, summary)) in done.iter().enumerate() {
+        csv.push_str(policy.as_str());
+        for c in &COLUMNS {
+            csv.push(',');
+            csv.push_str(&raw_value(summary.get(c.key)));
+        }
+        csv.push('\n');
+        json.push(serde_json::json!({
+            "policy": policy.as_str(),
+            "experiment": experiments.get(i),
+            "summary": summary,
+        }));
+    }
+    let json = serde_json::to_string_pretty(&json).unwrap_or_default();
+    let csv_url = blob_url(app, &csv, "text/csv").unwrap_or_default();
+    let json_url = blob_url(app, &json, "application/json").unwrap_or_default();
+    let mut html = format!(
+        r#"<span class="exports-label">Download</span>
+<a href="{csv_url}" download="schedlab-summary.csv" data-testid="export-summary-csv">Summary CSV</a>
+<a href="{json_url}" download="schedlab-summary.json" data-testid="export-summary-json">Summary JSON</a>"#
+    );
+    for (policy, id, _) in &done {
+        let p = policy.as_str();
+        html.push_str(&format!(
+            r#"<span class="exports-run"><span class="exports-policy">{short}</span><button type="button" class="link" data-export="jobs_csv" data-run="{id}" data-testid="export-jobs-{p}" title="One line per job: id, submit, start, end, processors, …">jobs CSV</button><button type="button" class="link" data-export="swf" data-run="{id}" data-testid="export-swf-{p}" title="The simulated schedule in the Standard Workload Format">schedule SWF</button></span>"#,
+            short = escape(policy_short(*policy)),
+        ));
+    }
+    app.ui.exports.set_inner_html(&html);
+    app.ui.exports.set_hidden(false);
+    app.state.borrow_mut().export_runs = done.iter().map(|(p, id, _)| (*id, *p)).collect();
+}
+
+/// Asks the worker for a per-run file (button `b` of the export bar).
+fn request_export(app: &App, b: &Element) {
+    let id = b
+        .get_attribute("data-run")
+        .and_then(|s| s.parse::<u32>().ok());
+    let format = match b.get_attribute("data-export").as_deref() {
+        Some("jobs_csv") => Some(ExportFormat::JobsCsv),
+        Some("swf") => Some(ExportFormat::Swf),
+        _ => None,
+    };
+    if let (Some(id), Some(format)) = (id, format) {
+        hide_error();
+        post(app, &ToWorker::Export { id, format });
+    }
+}
+
+/// Saves a file made by the worker: a download through a temporary link.
+fn save_export(app: &App, id: u32, format: ExportFormat, text: &str) {
+    let policy = app
+        .state
+        .borrow()
+        .export_runs
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, p)| p.as_str())
+        .unwrap_or("run");
+    let (name, mime) = match format {
+        ExportFormat::JobsCsv => (format!("schedlab-{policy}-jobs.csv"), "text/csv"),
+        ExportFormat::Swf => (format!("schedlab-{policy}-schedule.swf"), "text/plain"),
+    };
+    let Some(url) = blob_url(app, text, mime) else {
+        show_error("The browser could not create the file to download.");
+        return;
+    };
+    let Ok(a) = app
+        .ui
+        .doc
+        .create_element("a")
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().map_err(JsValue::from))
+    else {
+        return;
+    };
+    a.set_href(&url);
+    a.set_download(&name);
+    a.set_hidden(true);
+    let _ = app.ui.body.append_child(&a);
+    a.click();
+    let _ = app.ui.body.remove_child(&a);
+}
+
+/// After a completed batch: the charts of its runs.
+fn draw_charts(app: &App) {
+    app.ui.charts.set_hidden(false);
+    let st = app.state.borrow();
+    let Some(b) = st.batch.as_ref() else {
+        return;
+    };
+    let series: Vec<chart::Series<'_>> = b
+        .done
+        .iter()
+        .zip(&b.charts)
+        .map(|((policy, _, _), data)| chart::Series {
+            policy: *policy,
+            data,
+        })
+        .collect();
+    let drawn = chart::draw_all(&series);
+    let runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)> = b
+        .done
+        .iter()
+        .zip(b.charts.iter().zip(&b.records))
+        .filter_map(|((p, _, _), (c, r))| r.as_ref().map(|r| (*p, c.procs, Rc::clone(r))))
+        .collect();
+    let mut options = String::new();
+    for (p, _, _) in &runs {
+        options.push_str(&format!(
+            r#"<option value="{}">{}</option>"#,
+            p.as_str(),
+            escape(policy_label(*p))
+        ));
+    }
+    drop(st);
+    // (The links are made after the state is released: they record their object URLs in it.)
+    let ids = ["chart-util", "chart-queue", "chart-wait"];
+    match drawn {
+        Ok(svgs) => {
+            for (id, svg) in ids.iter().zip(&svgs) {
+                svg_link(app, id, Some(svg));
+            }
+        }
+        Err(m) => show_error(&format!("The charts could not be drawn: {m}")),
+    }
+    for id in ids {
+        png_link(&app.ui, id, true);
+    }
+    app.ui.gantt_policy.set_inner_html(&options);
+    app.state.borrow_mut().gantt_runs = runs;
+    draw_gantt(app);
+}
+
+/// Draws the Gantt chart of the run picked in the selector (runs with per-job records on
+/// machines of at most `chart::MAX_GANTT_PROCS` processors).
+fn draw_gantt(app: &App) {
+    let ui = &app.ui;
+    ui.gantt_tip.set_hidden(true);
+    let wanted = ui.gantt_policy.value();
+    let run = app
+        .state
+        .borrow()
+        .gantt_runs
+        .iter()
+        .find(|(p, _, _)| p.as_str() == wanted)
+        .map(|(p, procs, jobs)| (*p, *procs, Rc::clone(jobs)));
+    let layout = run
+        .as_ref()
+        .and_then(|(_, procs, jobs)| chart::GanttLayout::new(jobs, *procs));
+    let drawn = match (run, layout) {
+        (Some((policy, _, jobs)), Some(layout)) => {
+            match chart::draw_gantt(policy, &layout, &jobs) {
+                Ok((area, svg)) => {
+                    svg_link(app, "chart-gantt", Some(&svg));
+                    Some((layout, jobs, area))
+                }
+                Err(m) => {
+                    show_error(&format!("The Gantt chart could not be drawn: {m}"));
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let shown = drawn.is_some();
+    ui.gantt_box.set_hidden(!shown);
+    ui.gantt_policy.set_hidden(!shown);
+    if let Some(label) = ui
+        .doc
+        .get_element_by_id("gantt-label")
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        label.set_hidden(!shown);
+    }
+    png_link(ui, "chart-gantt", shown);
+    if !shown {
+        svg_link(app, "chart-gantt", None);
+    }
+    ui.gantt_note.set_text_content(Some(&if shown {
+        "Hover a job for its details.".to_string()
+    } else {
+        format!(
+            "Gantt chart: for runs of up to {} jobs on up to {} processors.",
+            format::count(super::protocol::MAX_JOB_RECORDS as u64),
+            format::count(u64::from(chart::MAX_GANTT_PROCS))
+        )
+    }));
+    app.state.borrow_mut().gantt = drawn;
+}
+
+/// Shows the job under the mouse in the Gantt chart.
+fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
+    let ui = &app.ui;
+    let canvas = &ui.gantt_canvas;
+    let cw = f64::from(canvas.client_width().max(1));
+    let ch = f64::from(canvas.client_height().max(1));
+    let x = f64::from(ev.offset_x()) * f64::from(canvas.width()) / cw;
+    let y = f64::from(ev.offset_y()) * f64::from(canvas.height()) / ch;
+    let text = {
+        let st = app.state.borrow();
+        st.gantt.as_ref().and_then(|(layout, jobs, area)| {
+            let (t, p) = area.at(x, y)?;
+            let j = jobs.get(layout.job_at(t, p)?)?;
+            Some(format!(
+                "Job {} · {} processor{}\nsubmit {} · start {} · end {}\nwaited {} · ran {}",
+                j.id,
+                format::count(u64::from(j.procs)),
+                if j.procs == 1 { "" } else { "s" },
+                format::duration(j.submit),
+                format::duration(j.start),
+                format::duration(j.end),
+                format::duration(j.wait),
+                format::duration(j.end - j.start)
+            ))
+        })
+    };
+    match text {
+        Some(t) => {
+            ui.gantt_tip.set_text_content(Some(&t));
+            let left = f64::from(ev.offset_x()) + 14.0;
+            let left = if left > cw - 260.0 {
+                left - 290.0
+            } else {
+                left
+            };
+            let _ = ui.gantt_tip.set_attribute(
+                "style",
+                &format!(
+                    "left: {left:.0}px; top: {:.0}px",
+                    f64::from(ev.offset_y()) + 14.0
+                ),
+            );
+            ui.gantt_tip.set_hidden(false);
+        }
+        None => ui.gantt_tip.set_hidden(true),
+    }
+}
+
+/// Points the link `png-{canvas_id}` at the canvas as a PNG (hidden when `shown` is false).
+fn png_link(ui: &Ui, canvas_id: &str, shown: bool) {
+    let link = ui
+        .doc
+        .get_element_by_id(&format!("png-{canvas_id}"))
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok());
+    let canvas = ui
+        .doc
+        .get_element_by_id(canvas_id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+    if let (Some(link), Some(canvas)) = (link, canvas) {
+        match canvas.to_data_url().ok().filter(|_| shown) {
+            Some(url) => {
+                link.set_href(&url);
+                link.set_hidden(false);
+            }
+            None => link.set_hidden(true),
+        }
+    }
+}
+
+/// Points the link `svg-{canvas_id}` at `svg` (hidden when `None`).
+fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
+    let Some(link) = app
+        .ui
+        .doc
+        .get_element_by_id(&format!("svg-{canvas_id}"))
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    match svg.and_then(|s| blob_url(app, s, "image/svg+xml")) {
+        Some(url) => {
+            link.set_href(&url);
+            link.set_hidden(false);
+        }
+        None => link.set_hidden(true),
     }
 }

@@ -19,6 +19,10 @@ use crate::run::RunOutput;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
+/// The timeline sent for the charts has at most this many points (time-weighted means).
+pub const MAX_TIMELINE_POINTS: usize = 400;
+/// Wait-time quantiles sent for the distribution chart.
+pub const WAIT_QUANTILES: usize = 201;
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,7 +43,23 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u32>,
     },
+    /// Write a file of finished run `id` (the worker keeps the last [`KEPT_RUNS`] runs);
+    /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
+    Export { id: u32, format: ExportFormat },
 }
+
+/// Files the worker writes from a finished run, exactly as `schedlab run` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// One line per job (`--jobs-csv`): header `id,submit,start,end,procs,…`.
+    JobsCsv,
+    /// The simulated schedule in the Standard Workload Format (`--swf-out`).
+    Swf,
+}
+
+/// Finished runs the worker keeps for [`ToWorker::Export`] (one comparison of every policy).
+pub const KEPT_RUNS: usize = 3;
 
 /// Worker → page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +81,12 @@ pub enum FromWorker {
     Done { id: u32, report: Box<RunReport> },
     /// Run `id` stopped on request.
     Cancelled { id: u32 },
+    /// The file asked for by [`ToWorker::Export`].
+    Exported {
+        id: u32,
+        format: ExportFormat,
+        text: String,
+    },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.
     Error {
@@ -86,6 +112,9 @@ pub struct TraceInfo {
     pub max_job_procs: u32,
     /// Machine size from the header (`MaxProcs`, else `MaxNodes`), if any.
     pub header_procs: Option<u64>,
+    /// Lower-case hex SHA-256 of the file as uploaded (share links name traces by it).
+    #[serde(default)]
+    pub sha256: String,
 }
 
 /// The result of one run as sent to the page.
@@ -99,6 +128,21 @@ pub struct RunReport {
     pub jobs: Option<Vec<JobRecord>>,
     /// Wall-clock time of the run in the worker, milliseconds.
     pub wall_ms: f64,
+    /// What the charts need.
+    #[serde(default)]
+    pub charts: ChartData,
+}
+
+/// A run reduced for the charts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChartData {
+    /// Machine size, processors.
+    pub procs: u32,
+    /// (start of interval in seconds, mean busy processors, mean queued jobs) over at most
+    /// [`MAX_TIMELINE_POINTS`] equal intervals of the run (time-weighted means).
+    pub timeline: Vec<(f64, f64, f64)>,
+    /// Wait times at the quantiles 0, 1/(n−1), …, 1 (seconds), n = [`WAIT_QUANTILES`].
+    pub wait_quantiles: Vec<f64>,
 }
 
 impl ToWorker {

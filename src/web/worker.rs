@@ -17,10 +17,15 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
 use super::format;
-use super::protocol::{FromWorker, RunReport, ToWorker, TraceInfo, MAX_JOB_RECORDS};
+use super::protocol::{
+    ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo, KEPT_RUNS,
+    MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
+};
 use crate::config::{Experiment, MachineSpec};
+use crate::metrics::{job_records, JobRecord};
 use crate::run::{self, TraceInput};
-use crate::workload::swf::{read_swf_bytes, ReadOptions};
+use crate::sim::{SimResult, TimelinePoint};
+use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions, SwfHeader};
 
 /// Target wall-clock length of one simulation slice, milliseconds.
 pub const SLICE_MS: f64 = 30.0;
@@ -38,6 +43,9 @@ struct StoredTrace {
 /// A trace file: its name (for messages) and its bytes (plain or gzip SWF).
 pub type NamedTrace = (String, Rc<[u8]>);
 
+/// A finished run kept for exports: its id, its result and the header of its workload.
+type FinishedRun = (u32, Rc<SimResult>, Rc<SwfHeader>);
+
 /// The channel used to yield to the event loop, with its `message` handler.
 type YieldChannel = (MessageChannel, Closure<dyn FnMut(MessageEvent)>);
 
@@ -49,6 +57,8 @@ thread_local! {
     static YIELD: RefCell<Option<YieldChannel>> = const { RefCell::new(None) };
     /// Resolvers of the pending yields, oldest first (one channel message wakes one).
     static YIELD_WAITERS: RefCell<VecDeque<js_sys::Function>> = const { RefCell::new(VecDeque::new()) };
+    /// The last finished runs (id, result, header of the workload), oldest first, for exports.
+    static FINISHED: RefCell<VecDeque<FinishedRun>> = const { RefCell::new(VecDeque::new()) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -140,7 +150,47 @@ fn on_message(ev: MessageEvent) {
             });
         }
         ToWorker::Cancel { id } => cancel(id),
+        ToWorker::Export { id, format } => post(&match export(id, format) {
+            Ok(text) => FromWorker::Exported { id, format, text },
+            Err(message) => FromWorker::Error {
+                id: None,
+                message,
+                fatal: false,
+            },
+        }),
     }
+}
+
+/// The file `format` of finished run `id`, byte for byte what `schedlab run` writes
+/// (`--jobs-csv`, `--swf-out`).
+pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
+    let kept = FINISHED.with(|f| {
+        f.borrow()
+            .iter()
+            .find(|(i, _, _)| *i == id)
+            .map(|(_, r, h)| (Rc::clone(r), Rc::clone(h)))
+    });
+    let Some((result, header)) = kept else {
+        return Err(
+            "That run is no longer kept by the simulator: run the experiment again \
+                    to export it."
+                .into(),
+        );
+    };
+    Ok(match format {
+        ExportFormat::JobsCsv => {
+            let jobs = job_records(&result);
+            let mut out = String::with_capacity(jobs.len() * 80 + 100);
+            out.push_str(JobRecord::CSV_HEADER);
+            out.push('\n');
+            for r in &jobs {
+                out.push_str(&r.csv_line());
+                out.push('\n');
+            }
+            out
+        }
+        ExportFormat::Swf => write_swf_string(&header, &run::schedule_records(&result)),
+    })
 }
 
 /// Makes `id` the run allowed to go on (any other run stops at its next slice boundary).
@@ -193,6 +243,7 @@ fn load_trace(name: String, bytes: Vec<u8>) {
                 dropped: w.dropped.total(),
                 max_job_procs: w.max_procs(),
                 header_procs,
+                sha256: sha256_hex(&bytes),
             };
             TRACE.with(|t| {
                 *t.borrow_mut() = Some(StoredTrace {
@@ -208,6 +259,15 @@ fn load_trace(name: String, bytes: Vec<u8>) {
             fatal: false,
         }),
     }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Lets the event loop run queued tasks (incoming messages) before the next slice.
@@ -276,7 +336,7 @@ pub async fn run_sliced(
             ));
         }
     }
-    let mut sim = run::simulation(exp, &prepared, false);
+    let mut sim = run::simulation(exp, &prepared, true);
     let progress = |sim: &crate::sim::Simulation| {
         let p = sim.progress();
         report(&FromWorker::Progress {
@@ -315,10 +375,78 @@ pub async fn run_sliced(
     progress(&sim);
     let result = sim.into_result();
     let output = run::finish(&result, &prepared);
+    let header = Rc::new(prepared.workload.header.clone());
+    FINISHED.with(|f| {
+        let mut f = f.borrow_mut();
+        f.push_back((id, Rc::new(result), header));
+        while f.len() > KEPT_RUNS {
+            f.pop_front();
+        }
+    });
     let jobs = (output.jobs.len() <= MAX_JOB_RECORDS).then(|| output.jobs.clone());
+    let mut waits: Vec<f64> = output.jobs.iter().map(|j| j.wait).collect();
+    let charts = ChartData {
+        procs: output.procs,
+        timeline: decimate(&output.timeline, MAX_TIMELINE_POINTS),
+        wait_quantiles: quantiles(&mut waits, WAIT_QUANTILES),
+    };
+    let mut output = output;
+    output.timeline = Vec::new();
     Ok(Some(RunReport {
         output,
         jobs,
         wall_ms: now_ms() - t0,
+        charts,
     }))
+}
+
+/// The step function `points` (each value holds from its time to the next point's) as
+/// time-weighted means over at most `n` equal intervals: (interval start, busy, queued).
+pub fn decimate(points: &[TimelinePoint], n: usize) -> Vec<(f64, f64, f64)> {
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return Vec::new();
+    };
+    if points.len() <= n || n == 0 {
+        return points
+            .iter()
+            .map(|p| (p.time, f64::from(p.busy), f64::from(p.queued)))
+            .collect();
+    }
+    let (t0, t1) = (first.time, last.time);
+    let width = (t1 - t0) / n as f64;
+    if !(width > 0.0 && width.is_finite()) {
+        return vec![(t0, f64::from(last.busy), f64::from(last.queued))];
+    }
+    let mut busy = vec![0.0; n];
+    let mut queued = vec![0.0; n];
+    let bucket = |t: f64| (((t - t0) / width).max(0.0) as usize).min(n - 1);
+    for w in points.windows(2) {
+        let (a, b) = (w[0].time, w[1].time);
+        if b <= a {
+            continue;
+        }
+        for k in bucket(a)..=bucket(b) {
+            let lo = a.max(t0 + k as f64 * width);
+            let hi = b.min(t0 + (k + 1) as f64 * width);
+            if hi > lo {
+                busy[k] += f64::from(w[0].busy) * (hi - lo);
+                queued[k] += f64::from(w[0].queued) * (hi - lo);
+            }
+        }
+    }
+    (0..n)
+        .map(|k| (t0 + k as f64 * width, busy[k] / width, queued[k] / width))
+        .collect()
+}
+
+/// `m` evenly spaced quantiles of `values` (sorted in place), from the smallest to the largest.
+pub fn quantiles(values: &mut [f64], m: usize) -> Vec<f64> {
+    if values.is_empty() || m < 2 {
+        return Vec::new();
+    }
+    values.sort_by(f64::total_cmp);
+    let last = values.len() - 1;
+    (0..m)
+        .map(|i| values[(i * last + (m - 1) / 2) / (m - 1)])
+        .collect()
 }

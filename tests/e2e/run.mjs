@@ -2,7 +2,9 @@
 // `trunk build --release`). Serves dist/ with python3's http.server on a free port, then:
 // runs the default experiment; uploads a real trace and checks EASY and FCFS against the
 // native CLI, number for number; checks that bad input (machine too small, corrupt file,
-// empty file) is reported inline while the previous results stay; cancels a long run.
+// empty file) is reported inline while the previous results stay; cancels a long run; opens
+// the share links of both runs in fresh tabs (same numbers; the trace link asks for its file and
+// refuses another one) and damaged or future-version links (error, page usable).
 // Screenshots go to test-output/e2e/. Prints `e2e: N passed, M failed`; exits 1 on failure.
 //
 // Environment: SCHEDLAB_BIN (native CLI, default target/debug/schedlab), SCHEDLAB_DIST
@@ -127,6 +129,77 @@ async function setPolicies(page, wanted) {
   }
 }
 
+// A fresh tab on `link`, with console errors collected into `errors`.
+async function openTab(browser, link, errors) {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  p.setDefaultTimeout(30000);
+  p.on('pageerror', (e) => errors.push(String(e)));
+  p.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await p.goto(link, { timeout: 30000 });
+  await p.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
+  return p;
+}
+
+// Loads `link` in `p` as a new document (not a same-page fragment change) and waits for the
+// simulator and for the error box.
+async function openFresh(p, link) {
+  await p.goto('about:blank');
+  await p.goto(link, { timeout: 30000 });
+  await p.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
+  await p.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null,
+    { timeout: 10000, polling: 100 });
+}
+
+// A share link fragment holding `json` in the page's layout (base64url of the JSON, `.`, a
+// checksum); the checksum is left wrong on purpose: the version is judged first.
+function packLink(json) {
+  return `#x=${Buffer.from(json).toString('base64url')}.00000000`;
+}
+
+// Clicks `selector` and returns the downloaded file's name and text.
+async function download(page, selector) {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.click(selector, { timeout: 10000 }),
+  ]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
+}
+
+function swfJobLines(text) {
+  return text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(';'));
+}
+
+// Share of non-background pixels of each chart canvas (0 = blank).
+async function chartInk(page) {
+  return page.$$eval('[data-testid="chart"] .charts canvas', (canvases) => canvases.map((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) ink += 1;
+    }
+    return { id: c.id, ink: ink / (c.width * c.height) };
+  }));
+}
+
+// Pixels of a policy's colour in a canvas (its line is drawn).
+async function colourPixels(page, id, rgb) {
+  return page.$eval(`#${id}`, (c, [r, g, b]) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - r) < 30 && Math.abs(d[i + 1] - g) < 30 && Math.abs(d[i + 2] - b) < 30) n += 1;
+    }
+    return n;
+  }, rgb);
+}
+
+async function shareHref(page) {
+  await page.waitForSelector('[data-testid="share-link"]', { state: 'visible', timeout: 10000 });
+  return page.getAttribute('[data-testid="share-link"]', 'href');
+}
+
 async function main() {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error(`${DIST}/index.html is missing: run \`trunk build --release\` first`);
@@ -158,15 +231,20 @@ async function main() {
     });
 
     // 1. The page loads and the worker reports ready.
+    const tLoad = Date.now();
     await page.goto(url, { timeout: 30000 });
     await page.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
+    const readyMs = Date.now() - tLoad;
     check(await page.isEnabled('[data-testid="run"]'), 'worker ready, Run enabled');
     check(await page.isDisabled('[data-testid="cancel"]'), 'Cancel disabled while idle');
     await shot(page, '01-ready.png');
 
     // 2. The default experiment (Lublin–Feitelson, all three policies, seed 42).
+    const tRun = Date.now();
     await page.click('[data-testid="run"]');
     await waitIdleWithRows(page, 3, 180000);
+    log(`timing: page load → simulator ready ${readyMs} ms; Run → 3 results and charts ${Date.now() - tRun} ms `
+      + '(informational, not checked)');
     let table = await readTable(page);
     const allNumbers = Object.values(table).every((row) => KEYS.every((k) => Number.isFinite(row[k])));
     check(Object.keys(table).length === 3 && allNumbers, 'default run: 3 rows of numbers',
@@ -177,6 +255,122 @@ async function main() {
     const caption = await page.textContent('#results-caption');
     check(/Lublin/.test(caption) && /seed 42/.test(caption), 'default run: caption describes the experiment', caption);
     await shot(page, '02-default-results.png');
+
+    // 2c. Charts: three non-blank canvases with a line of each policy's colour.
+    {
+      await page.waitForSelector('[data-testid="chart"]:not([hidden])', { timeout: 10000 });
+      const ink = await chartInk(page);
+      check(ink.length === 3 && ink.every((c) => c.ink > 0.01 && c.ink < 0.9), 'charts: 3 non-blank canvases',
+        JSON.stringify(ink));
+      const colours = { fcfs: [0xd1, 0x49, 0x5b], easy: [0x2e, 0x6f, 0xdf], conservative: [0x1f, 0x9d, 0x7a] };
+      for (const id of ['chart-util', 'chart-queue', 'chart-wait']) {
+        const counts = {};
+        for (const [p, rgb] of Object.entries(colours)) counts[p] = await colourPixels(page, id, rgb);
+        check(Object.values(counts).every((n) => n > 20), `charts: ${id} has a line per policy`, JSON.stringify(counts));
+      }
+      const png = await download(page, '[data-testid="png-util"]');
+      check(png.name === 'schedlab-utilisation.png' && png.text.startsWith('\ufffdPNG'),
+        'charts: utilisation chart downloads as PNG', png.name);
+      const svg = await download(page, '[data-testid="svg-util"]');
+      check(svg.name === 'schedlab-utilisation.svg' && /^<svg[\s\S]*Utilisation over time[\s\S]*Processors busy[\s\S]*<\/svg>\s*$/.test(svg.text),
+        'charts: utilisation chart downloads as SVG (title, axis label)', svg.text.slice(0, 120));
+      await page.$eval('[data-testid="chart"]', (e) => e.scrollIntoView());
+      await shot(page, '02e-charts.png');
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+
+    // 2a. Exports of the default run: summary CSV/JSON with the table's numbers, per-job CSV,
+    // the schedule as SWF.
+    {
+      const sc = await download(page, '[data-testid="export-summary-csv"]');
+      const rows = sc.text.trim().split('\n').map((l) => l.split(','));
+      check(sc.name === 'schedlab-summary.csv' && rows[0].join(',') === ['policy', ...KEYS].join(','),
+        'export: summary CSV header', rows[0].join(','));
+      const csvTable = {};
+      for (const r of rows.slice(1)) {
+        csvTable[r[0]] = Object.fromEntries(KEYS.map((k, i) => [k, Number(r[i + 1])]));
+      }
+      check(JSON.stringify(csvTable) === JSON.stringify(table), 'export: summary CSV equals the table',
+        JSON.stringify(csvTable));
+      const sj = await download(page, '[data-testid="export-summary-json"]');
+      const arr = JSON.parse(sj.text);
+      check(arr.length === 3 && arr.every((x) => compareRow(table[x.policy], x.summary).length === 0
+        && x.experiment.policy === x.policy && x.experiment.seed === 42),
+      'export: summary JSON has experiment and summary per policy');
+      const jc = await download(page, '[data-testid="export-jobs-easy"]');
+      const jl = jc.text.trim().split('\n');
+      check(jc.name === 'schedlab-easy-jobs.csv' && jl[0].startsWith('id,submit,start,end,procs')
+        && jl.length === 10001, 'export: per-job CSV (header, 10,000 jobs)', `${jc.name} ${jl[0]} ${jl.length}`);
+      const sw = await download(page, '[data-testid="export-swf-easy"]');
+      check(sw.name === 'schedlab-easy-schedule.swf' && swfJobLines(sw.text).length === 10000
+        && swfJobLines(sw.text)[0].trim().split(/\s+/).length === 18,
+      'export: schedule as SWF (10,000 jobs of 18 fields)', `${sw.name} ${swfJobLines(sw.text).length}`);
+      await shot(page, '02a-exports.png');
+    }
+
+    // 2b. The share link of the default run: in the address bar, and a fresh tab opening it
+    // restores the form and gives the same numbers.
+    const link2 = await shareHref(page);
+    check(/#x=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(link2) && link2.length < 600, 'share link: compact #x= fragment',
+      `${link2.length} chars: ${link2}`);
+    check(page.url() === link2, 'share link: written into the address bar', page.url());
+    {
+      const tab = await openTab(browser, link2, pageErrors);
+      await waitIdleWithRows(tab, 3, 180000);
+      const t2 = await readTable(tab);
+      check(JSON.stringify(t2) === JSON.stringify(table), 'share link: reopened default run gives the same table',
+        `${JSON.stringify(t2)} vs ${JSON.stringify(table)}`);
+      check(await tab.inputValue('#seed') === '42' && await tab.inputValue('#jobs') === '10000',
+        'share link: form restored');
+      await shot(tab, '02b-share-link-reopened.png');
+
+      // Damaged and future-version links: error shown, page usable.
+      await openFresh(tab, `${url}#x=garbage!!`);
+      const eg = await errorText(tab);
+      check(/share link cannot be opened/.test(eg) && /damaged/.test(eg), 'garbled share link: error shown', eg);
+      check(await tab.isEnabled('[data-testid="run"]'), 'garbled share link: page usable');
+      await shot(tab, '02c-garbled-link.png');
+      const cut = link2.slice(0, link2.indexOf('#x=') + 3 + Math.floor((link2.length - link2.indexOf('#x=')) / 2));
+      await openFresh(tab, cut.replace(/^[^#]*/, url));
+      const ec = await errorText(tab);
+      check(/share link cannot be opened/.test(ec), 'truncated share link: error shown', ec);
+      const future = packLink(JSON.stringify({ v: 2, experiment: {}, policies: ['easy'] }));
+      await openFresh(tab, `${url}${future}`);
+      const ev = await errorText(tab);
+      check(/format 2/.test(ev) && /reads format 1/.test(ev), 'share link from another version: says why', ev);
+      await shot(tab, '02d-future-link.png');
+      // Still usable: a run works after the bad link.
+      await setPolicies(tab, ['fcfs']);
+      await tab.fill('#jobs', '500');
+      await tab.click('[data-testid="run"]');
+      await waitIdleWithRows(tab, 1, 60000);
+      check(true, 'after a bad share link a run completes');
+
+      // Gantt chart of this small run: drawn, and hovering a job shows it.
+      await tab.waitForSelector('#gantt-box:not([hidden])', { timeout: 10000 });
+      const g = await tab.$eval('#chart-gantt', (c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235) ink += 1;
+        return ink / (c.width * c.height);
+      });
+      check(g > 0.05, 'gantt: the chart of a 500-job run is drawn', `ink ${g}`);
+      await tab.$eval('#gantt-box', (e) => e.scrollIntoView({ block: 'center' }));
+      const box = await tab.$eval('#chart-gantt', (c) => {
+        const r = c.getBoundingClientRect();
+        return { x: r.x, y: r.y, w: r.width, h: r.height };
+      });
+      let tip = '';
+      for (const [fx, fy] of [[0.3, 0.8], [0.5, 0.7], [0.4, 0.6], [0.6, 0.75], [0.2, 0.7], [0.7, 0.8]]) {
+        await tab.mouse.move(box.x + box.w * fx, box.y + box.h * fy);
+        await tab.waitForTimeout(100);
+        tip = await tab.$eval('#gantt-tip', (e) => (e.hidden ? '' : e.textContent));
+        if (tip) break;
+      }
+      check(/^Job \d+ · \d+ processor/.test(tip) && /waited/.test(tip), 'gantt: hovering a job shows it', tip);
+      await shot(tab, '02f-gantt-hover.png');
+      await tab.close();
+    }
 
     // 3. A real trace, EASY vs FCFS, against the native CLI.
     const tracePath = join(TRACES, TRACE_NAME);
@@ -204,6 +398,48 @@ async function main() {
         }
       }
       await shot(page, '03-trace-results.png');
+
+      // 3a. The per-job CSV and the SWF schedule of the trace run equal the CLI's files.
+      if (existsSync(BIN)) {
+        const csvOut = join(tmp, 'cli-jobs.csv');
+        const swfOut = join(tmp, 'cli-schedule.swf');
+        execFileSync(BIN, ['run', '--swf', tracePath, '--policy', 'easy', '--jobs-csv', csvOut,
+          '--swf-out', swfOut], { encoding: 'utf8', timeout: 120000 });
+        const jc = await download(page, '[data-testid="export-jobs-easy"]');
+        check(jc.text === readFileSync(csvOut, 'utf8'),
+          'export: trace per-job CSV equals `schedlab run --jobs-csv`', `${jc.text.length} vs ${readFileSync(csvOut, 'utf8').length} chars`);
+        const sw = await download(page, '[data-testid="export-swf-easy"]');
+        check(sw.text === readFileSync(swfOut, 'utf8'),
+          'export: trace schedule SWF equals `schedlab run --swf-out`', `${sw.text.length} vs ${readFileSync(swfOut, 'utf8').length} chars`);
+      }
+
+      // 3b. The trace run's share link: asks for the file, refuses another one, runs the
+      // right one with the same numbers.
+      const link3 = await shareHref(page);
+      {
+        const tab = await openTab(browser, link3, pageErrors);
+        await tab.waitForSelector('#share-notice:not([hidden])', { timeout: 10000 });
+        const notice = await tab.textContent('#share-notice-text');
+        check(notice.includes(TRACE_NAME) && /SHA-256/.test(notice), 'trace share link: asks for the trace', notice);
+        const other = join(tmp, 'other.swf');
+        writeFileSync(other, '; MaxProcs: 128\n1 0 0 100 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n');
+        await tab.setInputFiles('[data-testid="upload"]', other, { timeout: 10000 });
+        await tab.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null,
+          { timeout: 30000, polling: 100 });
+        const ew = await errorText(tab);
+        check(/not the trace of this share link/.test(ew) && /SHA-256/.test(ew),
+          'trace share link: a file with another hash is refused', ew);
+        check(await tab.$$eval('[data-testid="results"] tbody tr', (r) => r.length) === 0,
+          'trace share link: nothing ran on the wrong file');
+        await shot(tab, '03b-share-link-wrong-trace.png');
+        await tab.setInputFiles('[data-testid="upload"]', tracePath, { timeout: 10000 });
+        await waitIdleWithRows(tab, 2, 180000);
+        const t3 = await readTable(tab);
+        check(JSON.stringify(t3) === JSON.stringify(table), 'trace share link: same numbers with the right file',
+          `${JSON.stringify(t3)} vs ${JSON.stringify(table)}`);
+        await shot(tab, '03c-share-link-trace-reopened.png');
+        await tab.close();
+      }
 
       // 4. A machine smaller than the largest job: inline error, results kept.
       const before = await page.innerHTML('[data-testid="results"]');

@@ -1,0 +1,455 @@
+//! The result charts, drawn with plotters on `<canvas>` (plotters' canvas backend): processor
+//! utilisation and queue length over simulated time, and the cumulative distribution of wait
+//! times, one line per policy, with labelled axes, units and a legend; and for runs with per-job
+//! records a Gantt chart (time × processors) whose jobs show their details on hover.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+use super::protocol::ChartData;
+use crate::metrics::JobRecord;
+use crate::policy::PolicyKind;
+
+/// One run's data for the charts.
+pub struct Series<'a> {
+    pub policy: PolicyKind,
+    pub data: &'a ChartData,
+}
+
+/// The colour of a policy, the same in every chart.
+pub fn colour(p: PolicyKind) -> RGBColor {
+    match p {
+        PolicyKind::Fcfs => RGBColor(0xd1, 0x49, 0x5b),
+        PolicyKind::Easy => RGBColor(0x2e, 0x6f, 0xdf),
+        PolicyKind::Conservative => RGBColor(0x1f, 0x9d, 0x7a),
+    }
+}
+
+fn label(p: PolicyKind) -> &'static str {
+    match p {
+        PolicyKind::Fcfs => "FCFS",
+        PolicyKind::Easy => "EASY",
+        PolicyKind::Conservative => "Conservative",
+    }
+}
+
+/// A time axis unit for a span of `secs` seconds: divisor and name.
+fn time_unit(secs: f64) -> (f64, &'static str) {
+    if secs > 3.0 * 86_400.0 {
+        (86_400.0, "days")
+    } else if secs > 3.0 * 3600.0 {
+        (3600.0, "hours")
+    } else if secs > 180.0 {
+        (60.0, "minutes")
+    } else {
+        (1.0, "seconds")
+    }
+}
+
+const FONT: &str = "sans-serif";
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("chart: {e:?}")
+}
+
+/// What a line chart shows.
+struct LineSpec<'a> {
+    title: &'a str,
+    x_desc: &'a str,
+    y_desc: &'a str,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    log_x: bool,
+    legend: SeriesLabelPosition,
+    lines: &'a [(PolicyKind, Vec<(f64, f64)>)],
+}
+
+/// A line chart of `lines` (x, y) in the canvas `canvas_id`; returns the same chart as SVG.
+#[allow(clippy::too_many_arguments)]
+fn line_chart(
+    canvas_id: &str,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    log_x: bool,
+    legend: SeriesLabelPosition,
+    lines: &[(PolicyKind, Vec<(f64, f64)>)],
+) -> Result<String, String> {
+    let spec = LineSpec {
+        title,
+        x_desc,
+        y_desc,
+        x_range,
+        y_range,
+        log_x,
+        legend,
+        lines,
+    };
+    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+    let size = backend.get_size();
+    let root = backend.into_drawing_area();
+    plot_lines(&root, &spec)?;
+    root.present().map_err(err)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        plot_lines(&root, &spec)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Draws `spec` on any plotters backend (canvas on the page, SVG for downloads).
+fn plot_lines<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &LineSpec<'_>,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (x0, x1) = spec.x_range;
+    let (y0, y1) = spec.y_range;
+    let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
+    let y1 = if y1 > y0 { y1 } else { y0 + 1.0 };
+    let mut b = ChartBuilder::on(root);
+    b.caption(spec.title, (FONT, 17))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(62);
+    macro_rules! body {
+        ($chart:expr) => {{
+            let mut chart = $chart;
+            chart
+                .configure_mesh()
+                .x_desc(spec.x_desc)
+                .y_desc(spec.y_desc)
+                .x_labels(6)
+                .y_labels(6)
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 14))
+                .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
+                .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
+                .x_label_formatter(&|v| short_number(*v))
+                .y_label_formatter(&|v| short_number(*v))
+                .draw()
+                .map_err(err)?;
+            for (p, pts) in spec.lines {
+                let c = colour(*p);
+                chart
+                    .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+                    .map_err(err)?
+                    .label(label(*p))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .position(spec.legend.clone())
+                .background_style(WHITE.mix(0.9))
+                .border_style(RGBColor(0xc6, 0xce, 0xdb))
+                .label_font((FONT, 13))
+                .draw()
+                .map_err(err)?;
+        }};
+    }
+    if spec.log_x {
+        body!(b
+            .build_cartesian_2d((x0.max(1.0)..x1.max(10.0)).log_scale(), y0..y1)
+            .map_err(err)?);
+    } else {
+        body!(b.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?);
+    }
+    Ok(())
+}
+
+/// `12345.6` → `"12.3k"`, `0.5` → `"0.5"`: short tick labels.
+fn short_number(v: f64) -> String {
+    let a = v.abs();
+    let s = if a >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.0}k", v / 1e3)
+    } else if a >= 1e3 {
+        format!("{:.1}k", v / 1e3)
+    } else if a >= 10.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    };
+    s.replace(".0k", "k").replace(".0M", "M")
+}
+
+/// Draws the three charts into the canvases `chart-util`, `chart-queue` and `chart-wait`;
+/// returns them as SVG, in that order.
+pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
+    let t0 = runs
+        .iter()
+        .filter_map(|r| r.data.timeline.first().map(|p| p.0))
+        .fold(f64::INFINITY, f64::min);
+    let t1 = runs
+        .iter()
+        .filter_map(|r| r.data.timeline.last().map(|p| p.0))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (t0, t1) = if t0.is_finite() && t1.is_finite() {
+        (t0, t1)
+    } else {
+        (0.0, 1.0)
+    };
+    let (div, unit) = time_unit(t1 - t0);
+    let x_desc = format!("Simulated time ({unit})");
+    let util: Vec<(PolicyKind, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let procs = f64::from(r.data.procs.max(1));
+            let pts = r
+                .data
+                .timeline
+                .iter()
+                .map(|&(t, busy, _)| ((t - t0) / div, 100.0 * busy / procs))
+                .collect();
+            (r.policy, pts)
+        })
+        .collect();
+    let util_svg = line_chart(
+        "chart-util",
+        "Utilisation over time",
+        &x_desc,
+        "Processors busy (%)",
+        (0.0, (t1 - t0) / div),
+        (0.0, 105.0),
+        false,
+        SeriesLabelPosition::LowerRight,
+        &util,
+    )?;
+    let mut qmax: f64 = 1.0;
+    let queue: Vec<(PolicyKind, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let pts: Vec<(f64, f64)> = r
+                .data
+                .timeline
+                .iter()
+                .map(|&(t, _, q)| ((t - t0) / div, q))
+                .collect();
+            qmax = pts.iter().map(|p| p.1).fold(qmax, f64::max);
+            (r.policy, pts)
+        })
+        .collect();
+    let queue_svg = line_chart(
+        "chart-queue",
+        "Queue length over time",
+        &x_desc,
+        "Jobs waiting",
+        (0.0, (t1 - t0) / div),
+        (0.0, qmax * 1.08),
+        false,
+        SeriesLabelPosition::UpperRight,
+        &queue,
+    )?;
+    let wmax = runs
+        .iter()
+        .filter_map(|r| r.data.wait_quantiles.last().copied())
+        .fold(10.0, f64::max);
+    let cdf: Vec<(PolicyKind, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let n = r.data.wait_quantiles.len();
+            let pts = r
+                .data
+                .wait_quantiles
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| (w.max(1.0), 100.0 * i as f64 / (n.max(2) - 1) as f64))
+                .collect();
+            (r.policy, pts)
+        })
+        .collect();
+    let wait_svg = line_chart(
+        "chart-wait",
+        "Wait time distribution (CDF)",
+        "Wait (seconds, log scale; < 1 s shown at 1 s)",
+        "Jobs waiting at most this long (%)",
+        (1.0, wmax * 1.2),
+        (0.0, 100.0),
+        true,
+        SeriesLabelPosition::LowerRight,
+        &cdf,
+    )?;
+    Ok(vec![util_svg, queue_svg, wait_svg])
+}
+
+/// Largest machine drawn in the Gantt chart (one band of pixels per processor at most).
+pub const MAX_GANTT_PROCS: u32 = 4096;
+
+/// Where each job is drawn in the Gantt chart: processors given greedily (lowest free first)
+/// in order of start time, as bands of consecutive processors.
+pub struct GanttLayout {
+    pub procs: u32,
+    /// First start and last end, seconds.
+    pub t0: f64,
+    pub t1: f64,
+    /// (job index, start, end, first processor, processor count).
+    pub bands: Vec<(usize, f64, f64, u32, u32)>,
+}
+
+impl GanttLayout {
+    /// The layout of `jobs` on `procs` processors; `None` if there is nothing to draw or the
+    /// machine is larger than [`MAX_GANTT_PROCS`].
+    pub fn new(jobs: &[JobRecord], procs: u32) -> Option<GanttLayout> {
+        if jobs.is_empty() || procs == 0 || procs > MAX_GANTT_PROCS {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by(|&a, &b| jobs[a].start.total_cmp(&jobs[b].start).then(a.cmp(&b)));
+        let mut free_at = vec![f64::NEG_INFINITY; procs as usize];
+        let mut bands = Vec::new();
+        for &i in &order {
+            let j = &jobs[i];
+            let mut need = j.procs;
+            let mut run: Option<u32> = None;
+            let mut p = 0u32;
+            while p < procs && need > 0 {
+                let slot = &mut free_at[p as usize];
+                if *slot <= j.start {
+                    *slot = j.end;
+                    need -= 1;
+                    run.get_or_insert(p);
+                } else if let Some(s) = run.take() {
+                    bands.push((i, j.start, j.end, s, p - s));
+                }
+                p += 1;
+            }
+            if let Some(s) = run {
+                bands.push((i, j.start, j.end, s, p - s));
+            }
+        }
+        let t0 = jobs.iter().map(|j| j.start).fold(f64::INFINITY, f64::min);
+        let t1 = jobs.iter().map(|j| j.end).fold(f64::NEG_INFINITY, f64::max);
+        Some(GanttLayout {
+            procs,
+            t0,
+            t1: if t1 > t0 { t1 } else { t0 + 1.0 },
+            bands,
+        })
+    }
+
+    /// The job drawn at time `t` (seconds) on processor `p`, if any.
+    pub fn job_at(&self, t: f64, p: f64) -> Option<usize> {
+        self.bands
+            .iter()
+            .find(|&&(_, s, e, p0, n)| {
+                t >= s && t < e && p >= f64::from(p0) && p < f64::from(p0 + n)
+            })
+            .map(|b| b.0)
+    }
+}
+
+/// Pixel rectangle of a chart's plotting area and the data it spans: maps the mouse back to
+/// (time, processor).
+#[derive(Clone, Debug)]
+pub struct PlotArea {
+    pub px: (i32, i32),
+    pub py: (i32, i32),
+    /// Time at the left and right edges, seconds.
+    pub t: (f64, f64),
+    pub procs: f64,
+}
+
+impl PlotArea {
+    /// (time in seconds, processor) at canvas pixel (x, y), if inside the plotting area.
+    pub fn at(&self, x: f64, y: f64) -> Option<(f64, f64)> {
+        let (x0, x1) = (f64::from(self.px.0), f64::from(self.px.1));
+        let (y0, y1) = (f64::from(self.py.0), f64::from(self.py.1));
+        if x < x0 || x > x1 || y < y0 || y > y1 || x1 <= x0 || y1 <= y0 {
+            return None;
+        }
+        let t = self.t.0 + (x - x0) / (x1 - x0) * (self.t.1 - self.t.0);
+        let p = (y1 - y) / (y1 - y0) * self.procs;
+        Some((t, p))
+    }
+}
+
+/// Draws the Gantt chart of one run into the canvas `chart-gantt`; returns its plotting area
+/// (for hover) and the same chart as SVG.
+pub fn draw_gantt(
+    policy: PolicyKind,
+    layout: &GanttLayout,
+    jobs: &[JobRecord],
+) -> Result<(PlotArea, String), String> {
+    let backend =
+        CanvasBackend::new("chart-gantt").ok_or_else(|| "no canvas #chart-gantt".to_string())?;
+    let size = backend.get_size();
+    let root = backend.into_drawing_area();
+    let (xr, yr) = plot_gantt(&root, policy, layout, jobs)?;
+    root.present().map_err(err)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        plot_gantt(&root, policy, layout, jobs)?;
+        root.present().map_err(err)?;
+    }
+    Ok((
+        PlotArea {
+            px: (xr.start, xr.end),
+            py: (yr.start, yr.end),
+            t: (layout.t0, layout.t1),
+            procs: f64::from(layout.procs),
+        },
+        svg,
+    ))
+}
+
+/// Draws a Gantt chart on any plotters backend; returns the plotting area's pixel ranges.
+fn plot_gantt<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    policy: PolicyKind,
+    layout: &GanttLayout,
+    jobs: &[JobRecord],
+) -> Result<(std::ops::Range<i32>, std::ops::Range<i32>), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (div, unit) = time_unit(layout.t1 - layout.t0);
+    let x1 = (layout.t1 - layout.t0) / div;
+    let procs = f64::from(layout.procs);
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            format!("Schedule of {} ({} jobs)", label(policy), jobs.len()),
+            (FONT, 17),
+        )
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(62)
+        .build_cartesian_2d(0.0..x1, 0.0..procs)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("Simulated time since the first start ({unit})"))
+        .y_desc("Processors")
+        .x_labels(10)
+        .y_labels(6)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .disable_mesh()
+        .x_label_formatter(&|v| short_number(*v))
+        .y_label_formatter(&|v| short_number(*v))
+        .draw()
+        .map_err(err)?;
+    let c = colour(policy);
+    let shades = [0.35, 0.5, 0.65, 0.8, 0.95];
+    chart
+        .draw_series(layout.bands.iter().map(|&(i, s, e, p0, n)| {
+            let shade = shades[jobs.get(i).map_or(0, |j| j.id as usize) % shades.len()];
+            Rectangle::new(
+                [
+                    ((s - layout.t0) / div, f64::from(p0)),
+                    ((e - layout.t0) / div, f64::from(p0 + n)),
+                ],
+                c.mix(shade).filled(),
+            )
+        }))
+        .map_err(err)?;
+    Ok(chart.plotting_area().get_pixel_range())
+}
