@@ -56,7 +56,8 @@ pub struct BenchCase {
     pub late_starts: usize,
 }
 
-fn peak_rss_mb() -> f64 {
+/// Peak resident memory of this process in MB (VmHWM), NaN where /proc is missing.
+pub(crate) fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
@@ -67,7 +68,8 @@ fn peak_rss_mb() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-fn cfg_err(message: String) -> Error {
+/// A configuration error with no key (bad command-line value).
+pub(crate) fn cfg_err(message: String) -> Error {
     Error::Config(crate::config::ConfigError {
         key: String::new(),
         message,

@@ -2,6 +2,7 @@
 //! — by default CTC_TZ_4 with EASY backfilling, six CTC sites, about 475,000 jobs — and
 //! prints load time, simulation time, jobs/s and peak memory as a Markdown row.
 
+use super::bench::{cfg_err, peak_rss_mb};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -25,24 +26,6 @@ pub struct BenchGridArgs {
     /// Local policy: easy or conservative.
     #[arg(long, default_value = "easy")]
     pub policy: String,
-}
-
-fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
-}
-
-fn cfg_err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
-        key: String::new(),
-        message,
-    })
 }
 
 /// Runs the benchmark and prints one Markdown table.

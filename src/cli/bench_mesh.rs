@@ -2,6 +2,7 @@
 //! 10,000-job run on a 32 × 32 mesh under Window-240 with MPL allocation (issue 4's target:
 //! ≥ 100,000 jobs/s natively) — printing jobs/s as a Markdown table row per case.
 
+use super::bench::cfg_err;
 use std::time::Instant;
 
 use clap::Args;
@@ -36,13 +37,6 @@ pub struct BenchMeshArgs {
     /// Runs per case (different seeds); the table shows their total.
     #[arg(long, default_value_t = 5)]
     pub runs: u64,
-}
-
-fn cfg_err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
-        key: String::new(),
-        message,
-    })
 }
 
 /// Parses `uniform` / `uniform_decreasing`.

@@ -5,6 +5,7 @@
 //! random busy states (every node busy with probability `busy`, seeded) for request sizes
 //! 1 + (7919 · i mod 40); prints a Markdown table row per case.
 
+use super::bench::cfg_err;
 use std::time::Instant;
 
 use clap::Args;
@@ -30,13 +31,6 @@ pub struct BenchNetworkArgs {
     /// Also time the full `reproduce seed000` sweep.
     #[arg(long)]
     pub sweep: bool,
-}
-
-fn cfg_err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
-        key: String::new(),
-        message,
-    })
 }
 
 /// Runs the cases and prints the table.
