@@ -328,3 +328,62 @@ fn gantt_layout_gives_each_job_its_processors_without_overlap() {
     assert_eq!(layout.job_at((s + e) / 2.0, f64::from(p0) + 0.5), Some(i));
     assert!(GanttLayout::new(&out.jobs, 100_000).is_none());
 }
+
+#[wasm_bindgen_test]
+fn share_links_carry_a_sweep_and_old_links_still_open() {
+    use schedlab::policy::PolicyKind;
+    use schedlab::web::share::Sweep;
+    let exp = Experiment::from_json(EXPERIMENT).expect("default experiment parses");
+    // A link without a sweep (as written before sweeps existed) opens with none.
+    let plain = ShareState::new(exp.clone(), vec![PolicyKind::Easy]);
+    let back = ShareState::from_fragment(&plain.to_fragment())
+        .expect("link opens")
+        .expect("is a share link");
+    assert_eq!(back.sweep, None);
+    let sweep = Sweep {
+        from: 0.5,
+        to: 1.5,
+        step: 0.5,
+    };
+    assert_eq!(sweep.points(), Ok(vec![0.5, 1.0, 1.5]));
+    let state =
+        ShareState::new(exp, vec![PolicyKind::Fcfs, PolicyKind::Easy]).with_sweep(Some(sweep));
+    let back = ShareState::from_fragment(&state.to_fragment())
+        .expect("link opens")
+        .expect("is a share link");
+    assert_eq!(back, state);
+    // Rounding: 0.7 + 3 × 0.1 is exactly 1.
+    let p = Sweep {
+        from: 0.7,
+        to: 1.0,
+        step: 0.1,
+    }
+    .points()
+    .expect("valid");
+    assert_eq!(p.len(), 4);
+    assert_eq!(p[3], 1.0);
+    for bad in [
+        Sweep {
+            from: 0.0,
+            to: 1.0,
+            step: 0.1,
+        },
+        Sweep {
+            from: 1.0,
+            to: 0.5,
+            step: 0.1,
+        },
+        Sweep {
+            from: 0.5,
+            to: 1.0,
+            step: 0.0,
+        },
+        Sweep {
+            from: 0.01,
+            to: 100.0,
+            step: 0.01,
+        },
+    ] {
+        assert!(bad.points().is_err(), "{bad:?}");
+    }
+}

@@ -63,6 +63,8 @@ struct LineSpec<'a> {
     log_x: bool,
     legend: SeriesLabelPosition,
     lines: &'a [(PolicyKind, Vec<(f64, f64)>)],
+    /// Marks every point with a dot (few points, such as a sweep's).
+    markers: bool,
 }
 
 /// A line chart of `lines` (x, y) in the canvas `canvas_id`; returns the same chart as SVG.
@@ -87,16 +89,22 @@ fn line_chart(
         log_x,
         legend,
         lines,
+        markers: false,
     };
+    render(canvas_id, &spec)
+}
+
+/// Draws `spec` in the canvas `canvas_id`; returns the same chart as SVG.
+fn render(canvas_id: &str, spec: &LineSpec<'_>) -> Result<String, String> {
     let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
     let size = backend.get_size();
     let root = backend.into_drawing_area();
-    plot_lines(&root, &spec)?;
+    plot_lines(&root, spec)?;
     root.present().map_err(err)?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        plot_lines(&root, &spec)?;
+        plot_lines(&root, spec)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -143,6 +151,11 @@ fn plot_lines<DB: DrawingBackend>(
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))
                     });
+                if spec.markers {
+                    chart
+                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                        .map_err(err)?;
+                }
             }
             chart
                 .configure_series_labels()
@@ -280,6 +293,49 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
         &cdf,
     )?;
     Ok(vec![util_svg, queue_svg, wait_svg])
+}
+
+/// Draws "metric vs. load factor" into the canvas `chart-sweep`: one line per policy through
+/// its (load factor, value) points; `metric` and `unit` label the y axis. Returns it as SVG.
+pub fn draw_sweep(
+    metric: &str,
+    unit: &str,
+    lines: &[(PolicyKind, Vec<(f64, f64)>)],
+) -> Result<String, String> {
+    let xs = lines.iter().flat_map(|(_, p)| p.iter().map(|q| q.0));
+    let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let (x0, x1) = if x0.is_finite() && x1.is_finite() {
+        (x0, x1)
+    } else {
+        (0.0, 1.0)
+    };
+    // A little room either side, so that the end points' dots are whole.
+    let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 0.1 };
+    let ymax = lines
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(|y| y.is_finite())
+        .fold(0.0, f64::max);
+    let title = format!("{metric} vs. load factor");
+    let y_desc = if unit.is_empty() {
+        metric.to_string()
+    } else {
+        format!("{metric} ({unit})")
+    };
+    let spec = LineSpec {
+        title: &title,
+        x_desc: "Load factor (× arrival rate)",
+        y_desc: &y_desc,
+        x_range: (x0 - pad, x1 + pad),
+        y_range: (0.0, if ymax > 0.0 { ymax * 1.1 } else { 1.0 }),
+        log_x: false,
+        legend: SeriesLabelPosition::UpperLeft,
+        lines,
+        markers: true,
+    };
+    render("chart-sweep", &spec)
 }
 
 /// Largest machine drawn in the Gantt chart (one band of pixels per processor at most).

@@ -8,7 +8,7 @@
 //! and renders the results. The page keeps no simulation state: everything is computed by the
 //! worker through [`crate::run`], like the CLI.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Uint8Array};
@@ -24,7 +24,7 @@ use web_sys::{
 use super::chart;
 use super::format;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
-use super::share::ShareState;
+use super::share::{ShareState, Sweep};
 use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
@@ -198,6 +198,16 @@ struct Ui {
     procs: HtmlInputElement,
     procs_hint: Element,
     load_factor: HtmlInputElement,
+    sweep: HtmlInputElement,
+    sweep_from: HtmlInputElement,
+    sweep_to: HtmlInputElement,
+    sweep_step: HtmlInputElement,
+    sweep_fields: HtmlElement,
+    sweep_hint: HtmlElement,
+    sweep_chart: HtmlElement,
+    sweep_metric: web_sys::HtmlSelectElement,
+    time_charts: HtmlElement,
+    gantt_section: HtmlElement,
     seed: HtmlInputElement,
     policies: Vec<(PolicyKind, HtmlInputElement)>,
     upload: HtmlInputElement,
@@ -244,6 +254,22 @@ struct Batch {
     charts: Vec<ChartData>,
     /// Per-job records of the finished runs (runs of at most `MAX_JOB_RECORDS` jobs).
     records: Vec<Option<Rc<Vec<JobRecord>>>>,
+    /// A load-factor sweep: `runs` holds every (load factor, policy) point, run in parallel on
+    /// the worker pool; `points` their summaries as they arrive (in `runs` order).
+    sweep: Option<Sweep>,
+    points: Vec<Option<serde_json::Value>>,
+    /// Next point of a sweep to hand to a pool worker, and points finished.
+    next: usize,
+    finished: usize,
+    /// `Date.now()` when the batch started (milliseconds).
+    started: f64,
+}
+
+/// A worker of the sweep pool: ready once it said so (and, with a trace, once the trace is
+/// loaded); `running` is the run id and point index it is simulating.
+struct PoolWorker {
+    worker: Worker,
+    running: Option<(u32, usize)>,
 }
 
 #[derive(Default)]
@@ -273,13 +299,22 @@ struct State {
     gantt_runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)>,
     /// The Gantt chart on screen: its layout, jobs and plotting area (for hover).
     gantt: Option<(chart::GanttLayout, Rc<Vec<JobRecord>>, chart::PlotArea)>,
+    /// The sweep on screen (policy, load factor, summary), for the metric picker.
+    sweep_rows: Vec<(PolicyKind, f64, serde_json::Value)>,
 }
 
 struct App {
     ui: Ui,
     state: RefCell<State>,
     worker: RefCell<Option<Worker>>,
+    /// Workers of the running sweep (terminated when it ends).
+    pool: RefCell<Vec<PoolWorker>>,
+    /// Bumped when the pool is torn down: messages of an older pool are ignored.
+    pool_gen: Cell<u32>,
 }
+
+/// Most workers a sweep starts, whatever `navigator.hardwareConcurrency` says.
+pub const MAX_POOL: usize = 16;
 
 fn by_id<T: JsCast>(doc: &Document, id: &str) -> T {
     doc.get_element_by_id(id)
@@ -347,6 +382,16 @@ pub fn start() {
         procs: by_id(&doc, "procs"),
         procs_hint: by_id(&doc, "procs-hint"),
         load_factor: by_id(&doc, "load-factor"),
+        sweep: by_id(&doc, "sweep"),
+        sweep_from: by_id(&doc, "sweep-from"),
+        sweep_to: by_id(&doc, "sweep-to"),
+        sweep_step: by_id(&doc, "sweep-step"),
+        sweep_fields: by_id(&doc, "sweep-fields"),
+        sweep_hint: by_id(&doc, "sweep-hint"),
+        sweep_chart: by_id(&doc, "sweep-chart"),
+        sweep_metric: by_id(&doc, "sweep-metric"),
+        time_charts: by_id(&doc, "time-charts"),
+        gantt_section: by_id(&doc, "gantt"),
         seed: by_id(&doc, "seed"),
         policies: PolicyKind::ALL
             .iter()
@@ -386,16 +431,34 @@ pub fn start() {
             ..State::default()
         }),
         worker: RefCell::new(None),
+        pool: RefCell::new(Vec::new()),
+        pool_gen: Cell::new(0),
     });
-    render_head(&app.ui);
+    render_head(&app.ui, false);
+    let mut options = String::new();
+    for c in COLUMNS.iter().filter(|c| c.kind != Kind::Count) {
+        options.push_str(&format!(
+            r#"<option value="{}">{}</option>"#,
+            c.key,
+            escape(c.label)
+        ));
+    }
+    app.ui.sweep_metric.set_inner_html(&options);
+    app.ui.sweep_metric.set_value("mean_wait");
     wire(&app);
+    update_sweep_fields(&app.ui);
     spawn_worker(&app);
     update_controls(&app);
     open_fragment(&app);
 }
 
-fn render_head(ui: &Ui) {
+fn render_head(ui: &Ui, sweep: bool) {
     let mut html = String::from(r#"<tr><th scope="col" class="policy">Policy</th>"#);
+    if sweep {
+        html.push_str(
+            r#"<th scope="col" class="load" title="Arrival rate multiplier of this run"><span class="label">Load factor</span><span class="unit">×</span></th>"#,
+        );
+    }
     for c in &COLUMNS {
         html.push_str(&format!(
             r#"<th scope="col" data-key="{}" title="{}"><span class="label">{}</span><span class="unit">{}</span></th>"#,
@@ -428,6 +491,18 @@ fn wire(app: &Rc<App>) {
     {
         let app = Rc::clone(app);
         listen(ui.cancel.as_ref(), "click", move |_: Event| on_cancel(&app));
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.sweep.as_ref(), "change", move |_: Event| {
+            update_sweep_fields(&app.ui)
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.sweep_metric.as_ref(), "change", move |_: Event| {
+            draw_sweep_chart(&app)
+        });
     }
     if let Some(close) = ui.doc.get_element_by_id("error-close") {
         listen(close.as_ref(), "click", |_: Event| hide_error());
@@ -597,6 +672,12 @@ fn post(app: &App, msg: &ToWorker) {
 }
 
 fn post_trace(app: &App, name: &str, bytes: &[u8]) {
+    if let Some(w) = app.worker.borrow().as_ref() {
+        post_trace_to(w, name, bytes);
+    }
+}
+
+fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
     let arr = Array::new();
     arr.push(&JsValue::from_str(
         &ToWorker::Trace {
@@ -605,9 +686,15 @@ fn post_trace(app: &App, name: &str, bytes: &[u8]) {
         .to_json(),
     ));
     arr.push(&Uint8Array::from(bytes));
-    if let Some(w) = app.worker.borrow().as_ref() {
-        let _ = w.post_message(&arr);
-    }
+    let _ = w.post_message(&arr);
+}
+
+/// Shows the sweep's from/to/step inputs instead of the single load factor, or the reverse.
+fn update_sweep_fields(ui: &Ui) {
+    let sweep = ui.sweep.checked();
+    ui.sweep_fields.set_hidden(!sweep);
+    ui.sweep_hint.set_hidden(!sweep);
+    ui.load_factor.set_disabled(sweep);
 }
 
 fn set_status(ui: &Ui, state: &str, text: &str) {
@@ -882,6 +969,7 @@ fn current_id(app: &App) -> Option<u32> {
 }
 
 fn end_batch(app: &App, note: &str) {
+    stop_pool(app);
     let finished = app.state.borrow_mut().batch.take();
     if finished.is_some() {
         app.ui.progress_label.set_text_content(Some(note));
@@ -890,6 +978,17 @@ fn end_batch(app: &App, note: &str) {
 }
 
 fn on_cancel(app: &App) {
+    let sweep = app
+        .state
+        .borrow()
+        .batch
+        .as_ref()
+        .is_some_and(|b| b.sweep.is_some());
+    if sweep {
+        // The pool's workers are stopped at once; the results on screen stay.
+        end_batch(app, "Cancelled.");
+        return;
+    }
     let id = current_id(app);
     if let Some(id) = id {
         post(app, &ToWorker::Cancel { id: Some(id) });
@@ -898,7 +997,7 @@ fn on_cancel(app: &App) {
     }
 }
 
-fn on_run(app: &App) {
+fn on_run(app: &Rc<App>) {
     if is_busy(app) || !app.state.borrow().ready {
         return;
     }
@@ -910,6 +1009,15 @@ fn on_run(app: &App) {
             return;
         }
     };
+    if batch.sweep.is_some() {
+        let total = batch.runs.len();
+        app.ui.progress.set_max(total as f64);
+        app.ui.progress.set_value(0.0);
+        app.state.borrow_mut().batch = Some(batch);
+        update_controls(app);
+        start_pool(app, total);
+        return;
+    }
     let first = ToWorker::Run {
         id: batch.id,
         experiment: Box::new(batch.runs[0].1.clone()),
@@ -949,12 +1057,27 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         return Err("Choose at least one policy.".into());
     }
     let seed: u64 = field(&ui.seed, "Seed (a whole number ≥ 0)")?;
-    let load_factor: f64 = field(&ui.load_factor, "Load factor")?;
-    if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
-        return Err(format!(
-            "Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."
-        ));
+    let sweep = if ui.sweep.checked() {
+        Some(Sweep {
+            from: field(&ui.sweep_from, "Sweep from")?,
+            to: field(&ui.sweep_to, "Sweep to")?,
+            step: field(&ui.sweep_step, "Sweep step")?,
+        })
+    } else {
+        None
+    };
+    let loads = match &sweep {
+        Some(s) => s.points()?,
+        None => vec![field(&ui.load_factor, "Load factor")?],
+    };
+    for &load_factor in &loads {
+        if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
+            return Err(format!(
+                "Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."
+            ));
+        }
     }
+    let load_factor = loads.first().copied().unwrap_or(1.0);
     let procs_text = ui.procs.value();
     let procs: Option<u32> = if procs_text.trim().is_empty() {
         None
@@ -1075,20 +1198,36 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         )
     };
     let mut runs = Vec::new();
-    for p in &policies {
-        let mut exp = Experiment::new(workload.clone(), *p);
-        exp.transforms = transforms.clone();
-        exp.machine = machine.clone();
-        exp.seed = seed;
-        exp.name = template.as_ref().and_then(|t| t.name.clone());
-        exp.validate().map_err(|e| e.to_string())?;
-        runs.push((*p, exp));
+    for &lf in &loads {
+        for p in &policies {
+            let mut exp = Experiment::new(workload.clone(), *p);
+            exp.transforms = Transforms {
+                load_factor: lf,
+                ..transforms.clone()
+            };
+            exp.machine = machine.clone();
+            exp.seed = seed;
+            exp.name = template.as_ref().and_then(|t| t.name.clone());
+            exp.validate().map_err(|e| e.to_string())?;
+            runs.push((*p, exp));
+        }
     }
     st.next_id += 1;
-    let mut caption = format!("{what} · load factor {load_factor} · seed {seed}");
+    let load_text = match &sweep {
+        Some(s) => format!(
+            "load factor {} to {} step {} ({} points)",
+            s.from,
+            s.to,
+            s.step,
+            loads.len()
+        ),
+        None => format!("load factor {load_factor}"),
+    };
+    let mut caption = format!("{what} · {load_text} · seed {seed}");
     if let Some(name) = template.as_ref().and_then(|t| t.name.as_deref()) {
         caption = format!("{name} — {caption}");
     }
+    let runs_len = runs.len();
     Ok(Batch {
         runs,
         trace,
@@ -1100,6 +1239,11 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         done: Vec::new(),
         charts: Vec::new(),
         records: Vec::new(),
+        points: vec![None; if sweep.is_some() { runs_len } else { 0 }],
+        sweep,
+        next: 0,
+        finished: 0,
+        started: js_sys::Date::now(),
     })
 }
 
@@ -1114,13 +1258,19 @@ fn on_done(app: &App, id: u32, report: RunReport) {
         if b.rows == 0 {
             // First result of this batch: the previous results make way.
             app.ui.results_body.set_inner_html("");
+            render_head(&app.ui, false);
             app.ui.caption.set_text_content(Some(&b.caption));
             app.ui.empty.set_hidden(true);
             app.ui.share.set_hidden(true);
             app.ui.exports.set_hidden(true);
             app.ui.charts.set_hidden(true);
         }
-        add_row(&app.ui, policy, &report);
+        add_row(
+            &app.ui,
+            policy,
+            None,
+            &serde_json::to_value(&report.output.summary).unwrap_or_default(),
+        );
         b.done.push((
             policy,
             id,
@@ -1170,13 +1320,15 @@ fn on_done(app: &App, id: u32, report: RunReport) {
     }
 }
 
-fn add_row(ui: &Ui, policy: PolicyKind, report: &RunReport) {
-    let summary = serde_json::to_value(&report.output.summary).unwrap_or_default();
+fn add_row(ui: &Ui, policy: PolicyKind, load: Option<f64>, summary: &serde_json::Value) {
     let mut html = format!(
         r#"<th scope="row" class="policy" title="{}">{}</th>"#,
         escape(policy_label(policy)),
         escape(policy_short(policy))
     );
+    if let Some(lf) = load {
+        html.push_str(&format!(r#"<td class="load">{lf}</td>"#));
+    }
     for c in &COLUMNS {
         let v = summary.get(c.key);
         let raw = raw_value(v);
@@ -1205,6 +1357,9 @@ fn add_row(ui: &Ui, policy: PolicyKind, report: &RunReport) {
         Err(_) => return,
     };
     let _ = row.set_attribute("data-policy", policy.as_str());
+    if let Some(lf) = load {
+        let _ = row.set_attribute("data-load", &lf.to_string());
+    }
     row.set_inner_html(&html);
     let _ = ui.results_body.append_child(&row);
 }
@@ -1308,6 +1463,13 @@ fn apply_share(app: &Rc<App>, state: ShareState) {
     ui.seed.set_value(&exp.seed.to_string());
     ui.load_factor
         .set_value(&exp.transforms.load_factor.to_string());
+    ui.sweep.set_checked(state.sweep.is_some());
+    if let Some(s) = &state.sweep {
+        ui.sweep_from.set_value(&s.from.to_string());
+        ui.sweep_to.set_value(&s.to.to_string());
+        ui.sweep_step.set_value(&s.step.to_string());
+    }
+    update_sweep_fields(ui);
     let MachineSpec::Flat {
         procs: machine_procs,
     } = exp.machine;
@@ -1473,7 +1635,13 @@ fn publish_link(app: &App) {
         let Some((_, first)) = b.runs.first() else {
             return;
         };
-        ShareState::new(first.clone(), b.runs.iter().map(|(p, _)| *p).collect())
+        let mut policies: Vec<PolicyKind> = Vec::new();
+        for (p, _) in &b.runs {
+            if !policies.contains(p) {
+                policies.push(*p);
+            }
+        }
+        ShareState::new(first.clone(), policies).with_sweep(b.sweep)
     };
     let fragment = state.to_fragment();
     if fragment.is_empty() {
@@ -1551,18 +1719,22 @@ fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
 /// After a completed batch: download links for the summary (CSV, JSON, made here) and buttons
 /// for each run's per-job CSV and SWF schedule (made by the worker on request).
 fn render_exports(app: &App) {
-    let (done, experiments) = {
+    let (done, experiments, sweep) = {
         let st = app.state.borrow();
         let Some(b) = st.batch.as_ref() else {
             return;
         };
         let exps: Vec<Experiment> = b.runs.iter().map(|(_, e)| e.clone()).collect();
-        (b.done.clone(), exps)
+        (b.done.clone(), exps, b.sweep.is_some())
     };
     for url in std::mem::take(&mut app.state.borrow_mut().blob_urls) {
         let _ = web_sys::Url::revoke_object_url(&url);
     }
-    let mut csv = String::from("policy");
+    let mut csv = String::from(if sweep {
+        "policy,load_factor"
+    } else {
+        "policy"
+    });
     for c in &COLUMNS {
         csv.push(',');
         csv.push_str(c.key);
@@ -1571,6 +1743,13 @@ fn render_exports(app: &App) {
     let mut json = Vec::new();
     for (i, (policy, _, summary)) in done.iter().enumerate() {
         csv.push_str(policy.as_str());
+        if sweep {
+            let lf = experiments
+                .get(i)
+                .map(|e| e.transforms.load_factor)
+                .unwrap_or(f64::NAN);
+            csv.push_str(&format!(",{lf}"));
+        }
         for c in &COLUMNS {
             csv.push(',');
             csv.push_str(&raw_value(summary.get(c.key)));
@@ -1590,7 +1769,8 @@ fn render_exports(app: &App) {
 <a href="{csv_url}" download="schedlab-summary.csv" data-testid="export-summary-csv">Summary CSV</a>
 <a href="{json_url}" download="schedlab-summary.json" data-testid="export-summary-json">Summary JSON</a>"#
     );
-    for (policy, id, _) in &done {
+    // (A sweep's runs were made by its pool, gone now: no per-run files.)
+    for (policy, id, _) in done.iter().filter(|_| !sweep) {
         let p = policy.as_str();
         html.push_str(&format!(
             r#"<span class="exports-run"><span class="exports-policy">{short}</span><button type="button" class="link" data-export="jobs_csv" data-run="{id}" data-testid="export-jobs-{p}" title="One line per job: id, submit, start, end, processors, …">jobs CSV</button><button type="button" class="link" data-export="swf" data-run="{id}" data-testid="export-swf-{p}" title="The simulated schedule in the Standard Workload Format">schedule SWF</button></span>"#,
@@ -1655,6 +1835,19 @@ fn save_export(app: &App, id: u32, format: ExportFormat, text: &str) {
 /// After a completed batch: the charts of its runs.
 fn draw_charts(app: &App) {
     app.ui.charts.set_hidden(false);
+    let sweep = app
+        .state
+        .borrow()
+        .batch
+        .as_ref()
+        .is_some_and(|b| b.sweep.is_some());
+    app.ui.sweep_chart.set_hidden(!sweep);
+    app.ui.time_charts.set_hidden(sweep);
+    app.ui.gantt_section.set_hidden(sweep);
+    if sweep {
+        draw_sweep_chart(app);
+        return;
+    }
     let st = app.state.borrow();
     let Some(b) = st.batch.as_ref() else {
         return;
@@ -1845,4 +2038,289 @@ fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
         }
         None => link.set_hidden(true),
     }
+}
+
+/// Draws "metric vs. load factor" of the sweep on screen, for the metric in the picker.
+fn draw_sweep_chart(app: &App) {
+    let key = app.ui.sweep_metric.value();
+    let Some(col) = COLUMNS.iter().find(|c| c.key == key) else {
+        return;
+    };
+    let scale = if col.kind == Kind::Percent {
+        100.0
+    } else {
+        1.0
+    };
+    let lines = {
+        let st = app.state.borrow();
+        let mut lines: Vec<(PolicyKind, Vec<(f64, f64)>)> = Vec::new();
+        for (p, lf, summary) in &st.sweep_rows {
+            let y = summary
+                .get(col.key)
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN)
+                * scale;
+            if !y.is_finite() {
+                continue;
+            }
+            match lines.iter_mut().find(|(q, _)| q == p) {
+                Some((_, pts)) => pts.push((*lf, y)),
+                None => lines.push((*p, vec![(*lf, y)])),
+            }
+        }
+        lines
+    };
+    if lines.is_empty() {
+        return;
+    }
+    match chart::draw_sweep(col.label, col.unit, &lines) {
+        Ok(svg) => svg_link(app, "chart-sweep", Some(&svg)),
+        Err(m) => show_error(&format!("The sweep chart could not be drawn: {m}")),
+    }
+    png_link(&app.ui, "chart-sweep", true);
+}
+
+/// Starts the sweep's worker pool: up to `navigator.hardwareConcurrency` workers (at most
+/// [`MAX_POOL`], at most one per point), each running points until none is left.
+fn start_pool(app: &Rc<App>, points: usize) {
+    stop_pool(app);
+    let cores = web_sys::window()
+        .and_then(|w| {
+            js_sys::Reflect::get(&w.navigator(), &JsValue::from_str("hardwareConcurrency")).ok()
+        })
+        .and_then(|v| v.as_f64())
+        .filter(|c| c.is_finite() && *c >= 1.0)
+        .map(|c| c as usize)
+        .unwrap_or(2);
+    let n = cores.min(MAX_POOL).min(points).max(1);
+    let gen = app.pool_gen.get();
+    for i in 0..n {
+        let worker = match Worker::new(WORKER_URL) {
+            Ok(w) => w,
+            Err(e) => {
+                if i == 0 {
+                    show_error(&format!(
+                        "The sweep's simulators could not be started: {}",
+                        js_message(&e)
+                    ));
+                    end_batch(app, "Stopped: no simulator for the sweep.");
+                    return;
+                }
+                break;
+            }
+        };
+        {
+            let app = Rc::clone(app);
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                if app.pool_gen.get() != gen {
+                    return;
+                }
+                let text = ev.data().as_string().unwrap_or_default();
+                match FromWorker::from_json(&text) {
+                    Ok(msg) => on_pool_message(&app, i, msg),
+                    Err(m) => {
+                        show_error(&m);
+                        end_batch(&app, "Stopped by an error.");
+                    }
+                }
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            on_message.forget();
+        }
+        {
+            let app = Rc::clone(app);
+            let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+                ev.prevent_default();
+                if app.pool_gen.get() != gen {
+                    return;
+                }
+                show_error(&format!("A sweep simulator failed: {}", ev.message()));
+                end_batch(&app, "Stopped: a simulator failed.");
+            });
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            on_error.forget();
+        }
+        app.pool.borrow_mut().push(PoolWorker {
+            worker,
+            running: None,
+        });
+    }
+    sweep_progress(app);
+}
+
+/// Terminates the pool's workers (their late messages are ignored).
+fn stop_pool(app: &App) {
+    app.pool_gen.set(app.pool_gen.get().wrapping_add(1));
+    for w in app.pool.borrow_mut().drain(..) {
+        w.worker.terminate();
+    }
+}
+
+/// "Sweep: points done / total" in the progress bar.
+fn sweep_progress(app: &App) {
+    let st = app.state.borrow();
+    let Some(b) = st.batch.as_ref() else {
+        return;
+    };
+    let total = b.runs.len();
+    let workers = app.pool.borrow().len();
+    app.ui.progress.set_max(total.max(1) as f64);
+    app.ui.progress.set_value(b.finished as f64);
+    let elapsed = (js_sys::Date::now() - b.started) / 1000.0;
+    let eta = if b.finished > 0 && b.finished < total {
+        let left = elapsed / b.finished as f64 * (total - b.finished) as f64;
+        format!(" · about {} s left", format::fixed(left, 0))
+    } else {
+        String::new()
+    };
+    app.ui.progress_label.set_text_content(Some(&format!(
+        "Sweep: {} / {} points done · {} worker{}{eta}",
+        b.finished,
+        total,
+        workers,
+        if workers == 1 { "" } else { "s" }
+    )));
+}
+
+/// Hands pool worker `i` the next point of the sweep, if one is left.
+fn dispatch(app: &App, i: usize) {
+    let msg = {
+        let mut guard = app.state.borrow_mut();
+        let st = &mut *guard;
+        let Some(b) = st.batch.as_mut().filter(|b| b.sweep.is_some()) else {
+            return;
+        };
+        if b.next >= b.runs.len() {
+            return;
+        }
+        let index = b.next;
+        b.next += 1;
+        st.next_id += 1;
+        let id = st.next_id;
+        if let Some(w) = app.pool.borrow_mut().get_mut(i) {
+            w.running = Some((id, index));
+        }
+        ToWorker::Run {
+            id,
+            experiment: Box::new(b.runs[index].1.clone()),
+            trace: b.trace.clone(),
+        }
+    };
+    if let Some(w) = app.pool.borrow().get(i) {
+        let _ = w.worker.post_message(&JsValue::from_str(&msg.to_json()));
+    }
+}
+
+fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
+    match msg {
+        FromWorker::Ready { .. } => {
+            // With a trace, the worker first gets the file; it runs once it has read it.
+            let trace = {
+                let st = app.state.borrow();
+                let wanted = st.batch.as_ref().and_then(|b| b.trace.clone());
+                wanted.and_then(|name| {
+                    st.trace
+                        .as_ref()
+                        .filter(|t| t.info.name == name)
+                        .map(|t| (name, Rc::clone(&t.bytes)))
+                })
+            };
+            match trace {
+                Some((name, bytes)) => {
+                    if let Some(w) = app.pool.borrow().get(i) {
+                        post_trace_to(&w.worker, &name, &bytes);
+                    }
+                }
+                None => dispatch(app, i),
+            }
+        }
+        FromWorker::TraceLoaded(_) => dispatch(app, i),
+        FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
+        FromWorker::Exported { .. } => {}
+        FromWorker::Done { id, report } => {
+            let running = app.pool.borrow().get(i).and_then(|w| w.running);
+            let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {
+                return;
+            };
+            if let Some(w) = app.pool.borrow_mut().get_mut(i) {
+                w.running = None;
+            }
+            let complete = {
+                let mut st = app.state.borrow_mut();
+                let Some(b) = st.batch.as_mut().filter(|b| b.sweep.is_some()) else {
+                    return;
+                };
+                if let Some(slot) = b.points.get_mut(index) {
+                    *slot = Some(serde_json::to_value(&report.output.summary).unwrap_or_default());
+                }
+                b.finished += 1;
+                b.wall_ms += report.wall_ms;
+                b.finished == b.runs.len()
+            };
+            sweep_progress(app);
+            if complete {
+                finish_sweep(app);
+            } else {
+                dispatch(app, i);
+            }
+        }
+        FromWorker::Error { message, .. } => {
+            show_error(&message);
+            end_batch(app, "Stopped by an error.");
+        }
+    }
+}
+
+/// All points of the sweep are in: the table (one row per policy and load factor), the
+/// chart, the downloads and the share link.
+fn finish_sweep(app: &App) {
+    stop_pool(app);
+    let rows: Vec<(PolicyKind, f64, serde_json::Value)> = {
+        let mut st = app.state.borrow_mut();
+        let Some(b) = st.batch.as_mut() else {
+            return;
+        };
+        let rows: Vec<(PolicyKind, f64, serde_json::Value)> = b
+            .runs
+            .iter()
+            .zip(&b.points)
+            .map(|((p, e), s)| (*p, e.transforms.load_factor, s.clone().unwrap_or_default()))
+            .collect();
+        b.done = rows.iter().map(|(p, _, s)| (*p, 0, s.clone())).collect();
+        b.rows = rows.len();
+        rows
+    };
+    let ui = &app.ui;
+    ui.results_body.set_inner_html("");
+    render_head(ui, true);
+    if let Some(caption) = app.state.borrow().batch.as_ref().map(|b| b.caption.clone()) {
+        ui.caption.set_text_content(Some(&caption));
+    }
+    ui.empty.set_hidden(true);
+    for (p, lf, s) in &rows {
+        add_row(ui, *p, Some(*lf), s);
+    }
+    {
+        let mut st = app.state.borrow_mut();
+        st.sweep_rows = rows;
+        st.gantt_runs.clear();
+        st.gantt = None;
+    }
+    publish_link(app);
+    render_exports(app);
+    draw_charts(app);
+    let (n, ms) = app
+        .state
+        .borrow()
+        .batch
+        .as_ref()
+        .map(|b| (b.runs.len(), js_sys::Date::now() - b.started))
+        .unwrap_or((0, 0.0));
+    end_batch(
+        app,
+        &format!(
+            "Done: sweep of {n} runs in {} s.",
+            format::fixed(ms / 1000.0, 2)
+        ),
+    );
 }

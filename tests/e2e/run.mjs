@@ -246,6 +246,8 @@ async function main() {
     log(`timing: page load → simulator ready ${readyMs} ms; Run → 3 results and charts ${Date.now() - tRun} ms `
       + '(informational, not checked)');
     let table = await readTable(page);
+    const defaultTable = JSON.parse(JSON.stringify(table));
+    const defaultForm = { jobs: await page.inputValue('#jobs'), procs: await page.inputValue('#procs') };
     const allNumbers = Object.values(table).every((row) => KEYS.every((k) => Number.isFinite(row[k])));
     check(Object.keys(table).length === 3 && allNumbers, 'default run: 3 rows of numbers',
       JSON.stringify(table));
@@ -373,6 +375,7 @@ async function main() {
     }
 
     // 3. A real trace, EASY vs FCFS, against the native CLI.
+    let traceTable = null;
     const tracePath = join(TRACES, TRACE_NAME);
     if (!existsSync(tracePath)) {
       log(`NOTICE: ${tracePath} is absent; skipping the trace steps`);
@@ -384,6 +387,7 @@ async function main() {
       await page.click('[data-testid="run"]');
       await waitIdleWithRows(page, 2, 180000);
       table = await readTable(page);
+      traceTable = JSON.parse(JSON.stringify(table));
       if (!existsSync(BIN)) {
         check(false, 'native CLI available for comparison', `${BIN} not found (build it with cargo build)`);
       } else {
@@ -505,6 +509,130 @@ async function main() {
     check(/Cancelled/.test(await page.textContent('#progress-label')), 'cancel: progress line says Cancelled');
     check(await page.innerHTML('[data-testid="results"]') === before5, 'cancel: results kept');
     await shot(page, '07-cancelled.png');
+
+    // 8. A load-factor sweep of the default experiment: 3 load factors × 2 policies = 6 rows,
+    // run on a pool of workers; the load factor 1 rows equal the single runs; the chart
+    // "metric vs. load factor" is drawn; the share link restores and reruns the sweep.
+    {
+      await page.fill('#jobs', defaultForm.jobs);
+      await page.fill('#procs', defaultForm.procs);
+      await page.fill('#seed', '42');
+      await setPolicies(page, ['fcfs', 'easy']);
+      await page.check('#sweep');
+      // Bad sweeps: inline errors, nothing runs.
+      await page.fill('#sweep-from', '1');
+      await page.fill('#sweep-to', '0.5');
+      await page.fill('#sweep-step', '0.5');
+      await page.click('[data-testid="run"]');
+      const eTo = await errorText(page);
+      check(/to/.test(eTo) && /≥/.test(eTo), 'sweep: "to" below "from" is an inline error', eTo);
+      await page.fill('#sweep-from', '0.01');
+      await page.fill('#sweep-to', '100');
+      await page.fill('#sweep-step', '0.01');
+      await page.click('[data-testid="run"]');
+      const eMany = await errorText(page);
+      check(/at most 50/.test(eMany), 'sweep: more than 50 points is an inline error', eMany);
+      await page.click('#error-close', { timeout: 5000 });
+      await page.fill('#sweep-from', '0.5');
+      await page.fill('#sweep-to', '1.5');
+      await page.fill('#sweep-step', '0.5');
+      await shot(page, '08a-sweep-form.png');
+      const tSweep = Date.now();
+      await page.click('[data-testid="run"]');
+      await page.waitForFunction(
+        () => /Sweep: \d+ \/ 6 points/.test(document.querySelector('#progress-label').textContent),
+        null, { timeout: 60000, polling: 50 },
+      );
+      const sweepLabel = await page.textContent('#progress-label');
+      check(/Sweep: \d+ \/ 6 points done · \d+ workers?/.test(sweepLabel), 'sweep: progress shows points done / total', sweepLabel);
+      await waitIdleWithRows(page, 6, 180000);
+      log(`timing: sweep of 6 runs ${Date.now() - tSweep} ms (informational)`);
+      const rows = await page.$$eval('[data-testid="results"] tbody tr', (trs) => trs.map((tr) => {
+        const row = { policy: tr.dataset.policy, load: Number(tr.dataset.load) };
+        for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = Number(td.dataset.value);
+        return row;
+      }));
+      const pairs = rows.map((r) => `${r.policy}@${r.load}`).sort().join(',');
+      check(rows.length === 6 && pairs === 'easy@0.5,easy@1,easy@1.5,fcfs@0.5,fcfs@1,fcfs@1.5',
+        'sweep: 6 rows, one per (policy, load factor)', pairs);
+      for (const p of ['fcfs', 'easy']) {
+        const r = rows.find((x) => x.policy === p && x.load === 1);
+        const d = compareRow(r, defaultTable[p]);
+        check(d.length === 0, `sweep: ${p} at load factor 1 equals the single run`, d.join('; '));
+      }
+      const waits = (p) => rows.filter((x) => x.policy === p).sort((a, b) => a.load - b.load).map((x) => x.mean_wait);
+      check(waits('fcfs')[0] < waits('fcfs')[2], 'sweep: FCFS waits grow with the load', JSON.stringify(waits('fcfs')));
+      const hidden = await page.$eval('#sweep-chart', (e) => e.hidden);
+      const sweepInk = await page.$eval('#chart-sweep', (c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) ink += 1;
+        }
+        return ink / (c.width * c.height);
+      });
+      check(!hidden && sweepInk > 0.01 && sweepInk < 0.9, 'sweep: chart canvas is non-blank', String(sweepInk));
+      const fcfsInk = await colourPixels(page, 'chart-sweep', [0xd1, 0x49, 0x5b]);
+      const easyInk = await colourPixels(page, 'chart-sweep', [0x2e, 0x6f, 0xdf]);
+      check(fcfsInk > 20 && easyInk > 20, 'sweep: chart has a line per policy', `${fcfsInk} ${easyInk}`);
+      await page.selectOption('#sweep-metric', 'utilization');
+      const svg = await download(page, '#svg-chart-sweep');
+      check(/Utilization vs\. load factor/.test(svg.text) && /Load factor/.test(svg.text),
+        'sweep: metric picker redraws the chart (SVG title and axis)', svg.text.slice(0, 200));
+      await page.selectOption('#sweep-metric', 'mean_wait');
+      await page.$eval('[data-testid="results"]', (e) => e.scrollIntoView());
+      await shot(page, '08-sweep-table.png');
+      await page.$eval('[data-testid="chart"]', (e) => e.scrollIntoView());
+      await shot(page, '08-sweep.png');
+      await page.evaluate(() => window.scrollTo(0, 0));
+
+      // The share link carries the sweep: a fresh tab restores the form and reruns it.
+      const link = await shareHref(page);
+      const errors = [];
+      const tab = await openTab(browser, link, errors);
+      await waitIdleWithRows(tab, 6, 180000);
+      const swept = await tab.isChecked('#sweep');
+      const fields = [await tab.inputValue('#sweep-from'), await tab.inputValue('#sweep-to'), await tab.inputValue('#sweep-step')];
+      const rows2 = await tab.$$eval('[data-testid="results"] tbody tr', (trs) => trs.map((tr) => {
+        const row = { policy: tr.dataset.policy, load: Number(tr.dataset.load) };
+        for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = Number(td.dataset.value);
+        return row;
+      }));
+      check(swept && fields.join(',') === '0.5,1.5,0.5' && JSON.stringify(rows2) === JSON.stringify(rows) && errors.length === 0,
+        'sweep: share link restores the sweep and gives the same numbers', `${swept} ${fields} ${errors.join(' | ')}`);
+      await tab.close();
+
+      // Cancel stops the pool at once; the sweep's results stay.
+      const beforeCancel = await page.innerHTML('[data-testid="results"]');
+      await page.fill('#jobs', '200000');
+      await page.click('[data-testid="run"]');
+      await page.waitForSelector('body[data-state="running"]', { timeout: 10000 });
+      await page.waitForTimeout(300);
+      await page.click('[data-testid="cancel"]');
+      await page.waitForSelector('body[data-state="idle"]', { timeout: 10000 });
+      check(/Cancelled/.test(await page.textContent('#progress-label'))
+        && await page.innerHTML('[data-testid="results"]') === beforeCancel,
+      'sweep: cancel stops the pool and keeps the results');
+
+      // A sweep of the uploaded trace: every pool worker gets the file; load factor 1 gives
+      // the trace run's numbers (checked against the CLI above).
+      if (traceTable) {
+        await page.check('#wl-trace');
+        await page.fill('#sweep-from', '0.5');
+        await page.fill('#sweep-to', '1');
+        await page.fill('#sweep-step', '0.5');
+        await page.click('[data-testid="run"]');
+        await waitIdleWithRows(page, 4, 180000);
+        const tr = await page.$$eval('[data-testid="results"] tbody tr', (trs) => trs.map((t) => {
+          const row = { policy: t.dataset.policy, load: Number(t.dataset.load) };
+          for (const td of t.querySelectorAll('td[data-key]')) row[td.dataset.key] = Number(td.dataset.value);
+          return row;
+        }));
+        const diffs = ['fcfs', 'easy'].flatMap((p) => compareRow(tr.find((x) => x.policy === p && x.load === 1), traceTable[p]));
+        check(tr.length === 4 && diffs.length === 0, 'sweep of the trace: 4 rows, load factor 1 equals the trace run',
+          `${tr.length} rows; ${diffs.join('; ')}`);
+      }
+    }
 
     check(pageErrors.length === 0, 'no errors in the browser console', pageErrors.join(' | '));
     rmSync(tmp, { recursive: true, force: true });
