@@ -116,6 +116,8 @@ fn protocol_messages_round_trip() {
             max_job_procs: 64,
             header_procs: Some(128),
             sha256: "ab".repeat(32),
+            span_seconds: 86_400.0 * 92.0,
+            time_zone: Some("US/Pacific".into()),
         }),
         FromWorker::Progress {
             id: 7,

@@ -839,6 +839,12 @@ fn render_trace_label(app: &App) {
             if i.dropped > 0 {
                 details.push_str(&format!(" · {} dropped", format::count(i.dropped as u64)));
             }
+            if i.span_seconds > 0.0 {
+                details.push_str(&format!(" · spans {:.0} days", i.span_seconds / 86_400.0));
+            }
+            if let Some(tz) = &i.time_zone {
+                details.push_str(&format!(" · {tz}"));
+            }
             details.push_str(&format!(" · {}", format::bytes(i.bytes)));
             ui.trace_label.set_inner_html(&format!(
                 r#"<strong class="trace-name">{}</strong><small>{}</small><small class="replace">Drop or <u>browse</u> to replace</small>"#,

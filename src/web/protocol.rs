@@ -115,6 +115,12 @@ pub struct TraceInfo {
     /// Lower-case hex SHA-256 of the file as uploaded (share links name traces by it).
     #[serde(default)]
     pub sha256: String,
+    /// Seconds from the first to the last submit time.
+    #[serde(default)]
+    pub span_seconds: f64,
+    /// The header's time zone (`TimeZoneString`), if any.
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 /// The result of one run as sent to the page.

@@ -244,6 +244,11 @@ fn load_trace(name: String, bytes: Vec<u8>) {
                 max_job_procs: w.max_procs(),
                 header_procs,
                 sha256: sha256_hex(&bytes),
+                span_seconds: match (w.jobs.first(), w.jobs.last()) {
+                    (Some(a), Some(b)) => b.submit - a.submit,
+                    _ => 0.0,
+                },
+                time_zone: w.header.time_zone_string.clone(),
             };
             TRACE.with(|t| {
                 *t.borrow_mut() = Some(StoredTrace {
