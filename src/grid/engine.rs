@@ -25,7 +25,7 @@ use super::local::{LocalPolicy, LocalScheduler};
 use super::site::{GridError, Sharing, Site};
 use crate::machine::{FlatMachine, MachineError};
 use crate::policy::Context;
-use crate::sim::{EventQueue, JobId, JobOutcome, Progress, Time};
+use crate::sim::{EventQueue, JobId, JobOutcome, Time};
 use crate::workload::Job;
 
 /// A site without its workload (what results and reports need).
@@ -240,30 +240,6 @@ impl GridSimulation {
             .iter()
             .map(|s| s.machine.total() - s.machine.free())
             .collect()
-    }
-
-    /// How far the run is.
-    pub fn progress(&self) -> Progress {
-        Progress {
-            completed: self.completed,
-            started: self.started,
-            total: self.jobs.len(),
-            now: self.now,
-        }
-    }
-
-    /// `true` once every job has arrived and completed.
-    pub fn is_finished(&self) -> bool {
-        self.next_arrival >= self.jobs.len() && self.completions.is_empty()
-    }
-
-    /// Time of the next instant, if any.
-    pub fn next_time(&self) -> Option<Time> {
-        let arrival = self.jobs.get(self.next_arrival).map(|j| j.submit);
-        match (arrival, self.completions.peek_time()) {
-            (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
-            (a, c) => a.or(c),
-        }
     }
 
     fn machine_error(&self, s: usize, error: MachineError) -> GridError {

@@ -157,30 +157,6 @@ impl Simulation {
         &self.jobs
     }
 
-    /// How far the run is.
-    pub fn progress(&self) -> Progress {
-        Progress {
-            completed: self.completed,
-            started: self.started,
-            total: self.jobs.len(),
-            now: self.now,
-        }
-    }
-
-    /// `true` once every job has completed (or nothing more can happen).
-    pub fn is_finished(&self) -> bool {
-        self.next_arrival >= self.jobs.len() && self.completions.is_empty()
-    }
-
-    /// Time of the next instant, if any.
-    pub fn next_time(&self) -> Option<Time> {
-        let arrival = self.jobs.get(self.next_arrival).map(|j| j.submit);
-        match (arrival, self.completions.peek_time()) {
-            (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
-            (a, c) => a.or(c),
-        }
-    }
-
     fn context<'a>(now: Time, jobs: &'a [Job], machine: &'a FlatMachine) -> Context<'a> {
         Context {
             now,

@@ -17,7 +17,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{JobOutcome, Progress, StepReport};
+use super::engine::{JobOutcome, StepReport};
 use super::event::EventQueue;
 use super::{JobId, Time};
 use crate::alloc::{AllocatorKind, SubmeshAllocator};
@@ -321,30 +321,6 @@ impl<P: MeshPolicy> MeshSimulation<P> {
             .get(job)
             .copied()
             .filter(|o| !o.start.is_nan())
-    }
-
-    /// How far the run is.
-    pub fn progress(&self) -> Progress {
-        Progress {
-            completed: self.completed,
-            started: self.started,
-            total: self.jobs.len(),
-            now: self.now,
-        }
-    }
-
-    /// `true` once every job has completed (or nothing more can happen).
-    pub fn is_finished(&self) -> bool {
-        self.next_arrival >= self.jobs.len() && self.completions.is_empty()
-    }
-
-    /// Time of the next instant, if any.
-    pub fn next_time(&self) -> Option<Time> {
-        let arrival = self.jobs.get(self.next_arrival).map(|j| j.submit);
-        match (arrival, self.completions.peek_time()) {
-            (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
-            (a, c) => a.or(c),
-        }
     }
 
     fn context<'a>(now: Time, jobs: &'a [Job], mesh: &Mesh, running: usize) -> MeshContext<'a> {

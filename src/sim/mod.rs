@@ -24,12 +24,37 @@ pub type Time = f64;
 /// Index of a job in the workload's `jobs` vector (arrival order), not the SWF job number.
 pub type JobId = usize;
 
-/// Adds the stepping methods every engine shares — `step_until(t)`, `step_instants(n)`, `run`
-/// and `run_to_end` — to an engine type that has `step() -> Result<Option<_>, E>`,
-/// `next_time()`, `is_finished()` and `into_result()`.
+/// Adds what every engine shares — `progress`, `is_finished`, `next_time`, `step_until(t)`,
+/// `step_instants(n)`, `run` and `run_to_end` — to an engine type with the fields `jobs`,
+/// `next_arrival`, `completions` (an [`EventQueue`]), `completed`, `started` and `now`, and
+/// the methods `step() -> Result<Option<_>, E>` and `into_result()`.
 macro_rules! impl_stepping {
     ([$($generics:tt)*] $engine:ty, $error:ty, $result:ty) => {
         impl<$($generics)*> $engine {
+            /// How far the run is.
+            pub fn progress(&self) -> $crate::sim::Progress {
+                $crate::sim::Progress {
+                    completed: self.completed,
+                    started: self.started,
+                    total: self.jobs.len(),
+                    now: self.now,
+                }
+            }
+
+            /// `true` once every job has arrived and every completion is processed.
+            pub fn is_finished(&self) -> bool {
+                self.next_arrival >= self.jobs.len() && self.completions.is_empty()
+            }
+
+            /// Time of the next instant, if any.
+            pub fn next_time(&self) -> Option<$crate::sim::Time> {
+                let arrival = self.jobs.get(self.next_arrival).map(|j| j.submit);
+                match (arrival, self.completions.peek_time()) {
+                    (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
+                    (a, c) => a.or(c),
+                }
+            }
+
             /// Processes every instant with time ≤ `t`. Returns `true` when the run is over.
             pub fn step_until(&mut self, t: $crate::sim::Time) -> Result<bool, $error> {
                 while let Some(next) = self.next_time() {
