@@ -193,7 +193,7 @@ impl Experiment {
                 }
             }
             WorkloadSpec::Synthetic(model) => {
-                model.validate().map_err(|m| err("workload.synthetic", m))?;
+                model.validate().map_err(keyed)?;
             }
         }
         self.transforms.validate().map_err(keyed)?;

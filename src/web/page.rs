@@ -33,6 +33,33 @@ use crate::workload::transform::Transforms;
 
 /// Script of the worker, as written by Trunk's loader shim for the `worker` binary.
 pub const WORKER_URL: &str = "./worker_loader.js";
+/// The Lublin–Feitelson parameters the form edits: key in `LublinParams` (and in the
+/// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
+/// constant. Defaults are read from `LublinParams::default()`.
+const MODEL_PARAMS: [(&str, &str, &str); 16] = [
+    ("serial_prob", "Serial prob.", "serial_prob: probability of a serial (1-processor) job (SERIAL_PROB_BATCH)"),
+    ("pow2_prob", "Power-of-2 prob.", "pow2_prob: probability of a power-of-two parallel size (POW2_PROB_BATCH)"),
+    ("uprob", "Size uprob", "uprob: probability of the lower stage [ulow, umed) of the two-stage uniform size (UPROB_BATCH)"),
+    ("a1", "Run a1", "a1: shape of the first run-time gamma (A1_BATCH)"),
+    ("b1", "Run b1", "b1: scale of the first run-time gamma (B1_BATCH)"),
+    ("a2", "Run a2", "a2: shape of the second run-time gamma (A2_BATCH)"),
+    ("b2", "Run b2", "b2: scale of the second run-time gamma (B2_BATCH)"),
+    ("pa", "Mix pa", "pa: slope of the gamma mixing probability p = pa · size + pb (PA_BATCH)"),
+    ("pb", "Mix pb", "pb: intercept of the gamma mixing probability p = pa · size + pb (PB_BATCH)"),
+    ("aarr", "Arrival aarr", "aarr: shape of the rush-hour log-interarrival gamma (AARR_BATCH)"),
+    ("barr", "Arrival barr", "barr: scale of the rush-hour log-interarrival gamma (BARR_BATCH)"),
+    ("anum", "Daily anum", "anum: shape of the daily-cycle gamma (ANUM_BATCH)"),
+    ("bnum", "Daily bnum", "bnum: scale of the daily-cycle gamma, in half-hour buckets (BNUM_BATCH)"),
+    ("arar", "Rush ratio arar", "arar: arrive-rush-to-all ratio multiplying aarr (ARAR_BATCH)"),
+    ("start_hour", "Start hour", "start_hour: hour of day at time 0, 0–23 (START)"),
+    ("estimate_factor", "Estimate factor", "estimate_factor: user estimate = ⌈run time × factor⌉ (not in the model; 1 = exact)"),
+];
+
+/// Keys of `MODEL_PARAMS` that hold whole numbers.
+fn is_integer_param(key: &str) -> bool {
+    key == "start_hour"
+}
+
 /// Largest synthetic workload the form accepts.
 pub const MAX_JOBS: usize = 1_000_000;
 /// Largest machine the form accepts.
@@ -195,6 +222,9 @@ struct Ui {
     wl_synthetic: HtmlInputElement,
     wl_trace: HtmlInputElement,
     jobs: HtmlInputElement,
+    /// The collapsible block of model parameters and its inputs, in `MODEL_PARAMS` order.
+    model_params: Element,
+    params: Vec<(&'static str, HtmlInputElement)>,
     procs: HtmlInputElement,
     procs_hint: Element,
     load_factor: HtmlInputElement,
@@ -370,6 +400,9 @@ pub fn start() {
     let doc = web_sys::window()
         .and_then(|w| w.document())
         .expect("no document");
+    let defaults = LublinParams::default();
+    let fields: Element = by_id(&doc, "model-params-fields");
+    fields.set_inner_html(&param_fields_html(&defaults));
     let ui = Ui {
         body: doc.body().expect("no body"),
         status: by_id(&doc, "worker-status"),
@@ -379,6 +412,11 @@ pub fn start() {
         wl_synthetic: by_id(&doc, "wl-synthetic"),
         wl_trace: by_id(&doc, "wl-trace"),
         jobs: by_id(&doc, "jobs"),
+        model_params: by_id(&doc, "model-params"),
+        params: MODEL_PARAMS
+            .iter()
+            .map(|&(key, _, _)| (key, by_id(&doc, &format!("mp-{key}"))))
+            .collect(),
         procs: by_id(&doc, "procs"),
         procs_hint: by_id(&doc, "procs-hint"),
         load_factor: by_id(&doc, "load-factor"),
@@ -421,7 +459,6 @@ pub fn start() {
         doc,
     };
     // Defaults come from the model, so the form's default experiment is the documented one.
-    let defaults = LublinParams::default();
     ui.jobs.set_value(&defaults.jobs.to_string());
     ui.procs.set_value(&defaults.procs.to_string());
     let app = Rc::new(App {
@@ -450,6 +487,74 @@ pub fn start() {
     spawn_worker(&app);
     update_controls(&app);
     open_fragment(&app);
+}
+
+/// The model parameters as JSON values by key (numbers shown as serde_json writes them).
+fn param_values(params: &LublinParams) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(params) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// The inputs of the model parameters, prefilled with `defaults`.
+fn param_fields_html(defaults: &LublinParams) -> String {
+    let values = param_values(defaults);
+    let mut html = String::new();
+    for (key, label, title) in MODEL_PARAMS {
+        let value = values.get(key).map(|v| v.to_string()).unwrap_or_default();
+        let (step, mode) = if is_integer_param(key) {
+            ("1", "numeric")
+        } else {
+            ("any", "decimal")
+        };
+        html.push_str(&format!(
+            r#"<label title="{t}"><span>{l}</span><input id="mp-{key}" data-param="{key}" data-testid="param-{key}" type="number" step="{step}" inputmode="{mode}" value="{v}" aria-label="{l} ({key})"></label>"#,
+            t = escape(title),
+            l = escape(label),
+            v = escape(&value),
+        ));
+    }
+    html
+}
+
+/// Puts `params` into the model-parameter inputs; opens the block when any differs from its
+/// default (so a share link's changes are visible).
+fn set_param_inputs(ui: &Ui, params: &LublinParams) {
+    let values = param_values(params);
+    let defaults = param_values(&LublinParams::default());
+    let mut changed = false;
+    for (key, input) in &ui.params {
+        let v = values.get(*key);
+        input.set_value(&v.map(|v| v.to_string()).unwrap_or_default());
+        changed |= v != defaults.get(*key);
+    }
+    if changed {
+        let _ = ui.model_params.set_attribute("open", "");
+    }
+}
+
+/// Reads the model-parameter inputs over `base`; a value that cannot be read names its key.
+fn read_param_inputs(ui: &Ui, base: LublinParams) -> Result<LublinParams, String> {
+    let mut values = param_values(&base);
+    for (key, input) in &ui.params {
+        let what = format!("workload.synthetic.{key}");
+        let v = if is_integer_param(key) {
+            serde_json::Value::from(field::<u32>(input, &what)?)
+        } else {
+            let x: f64 = field(input, &what)?;
+            if !x.is_finite() {
+                return Err(format!(
+                    "{what}: {:?} is not a finite number.",
+                    input.value()
+                ));
+            }
+            serde_json::Value::from(x)
+        };
+        values.insert((*key).to_string(), v);
+    }
+    serde_json::from_value(serde_json::Value::Object(values))
+        .map_err(|e| format!("Model parameters: {e}"))
 }
 
 fn render_head(ui: &Ui, sweep: bool) {
@@ -502,6 +607,16 @@ fn wire(app: &Rc<App>) {
         let app = Rc::clone(app);
         listen(ui.sweep_metric.as_ref(), "change", move |_: Event| {
             draw_sweep_chart(&app)
+        });
+    }
+    if let Some(reset) = ui.doc.get_element_by_id("model-params-reset") {
+        let app = Rc::clone(app);
+        listen(reset.as_ref(), "click", move |_: Event| {
+            let defaults = LublinParams::default();
+            let values = param_values(&defaults);
+            for (key, input) in &app.ui.params {
+                input.set_value(&values.get(*key).map(|v| v.to_string()).unwrap_or_default());
+            }
         });
     }
     if let Some(close) = ui.doc.get_element_by_id("error-close") {
@@ -731,6 +846,9 @@ fn update_controls(app: &App) {
     ui.wl_trace.set_disabled(busy || st.trace.is_none());
     let synthetic = ui.wl_synthetic.checked();
     ui.jobs.set_disabled(busy || !synthetic);
+    for (_, input) in &ui.params {
+        input.set_disabled(busy || !synthetic);
+    }
     let _ = ui
         .dropzone
         .class_list()
@@ -1159,7 +1277,7 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         let params = LublinParams {
             jobs,
             procs,
-            ..base
+            ..read_param_inputs(ui, base)?
         };
         let what = format!(
             "Lublin–Feitelson synthetic workload, {} jobs, {} processors",
@@ -1487,6 +1605,7 @@ fn apply_share(app: &Rc<App>, state: ShareState) {
                 SyntheticModel::Lublin(p) => {
                     ui.jobs.set_value(&p.jobs.to_string());
                     ui.procs.set_value(&p.procs.to_string());
+                    set_param_inputs(ui, p);
                 }
                 _ => {
                     ui.jobs.set_value("");

@@ -4,7 +4,8 @@
 // native CLI, number for number; checks that bad input (machine too small, corrupt file,
 // empty file) is reported inline while the previous results stay; cancels a long run; opens
 // the share links of both runs in fresh tabs (same numbers; the trace link asks for its file and
-// refuses another one) and damaged or future-version links (error, page usable).
+// refuses another one) and damaged or future-version links (error, page usable); edits the
+// model parameters (changed run, share link round trip, inline error naming the key).
 // Screenshots go to test-output/e2e/. Prints `e2e: N passed, M failed`; exits 1 on failure.
 //
 // Environment: SCHEDLAB_BIN (native CLI, default target/debug/schedlab), SCHEDLAB_DIST
@@ -667,6 +668,62 @@ async function main() {
         check(tr.length === 4 && diffs.length === 0, 'sweep of the trace: 4 rows, load factor 1 equals the trace run',
           `${tr.length} rows; ${diffs.join('; ')}`);
       }
+    }
+
+    // 9. Model parameters: collapsed by default, prefilled with the model's defaults; a changed
+    // serial_prob changes the run, travels in the share link and comes back in a fresh tab;
+    // an invalid value names its key.
+    {
+      const tab = await openTab(browser, url, pageErrors);
+      check(!(await tab.$eval('#model-params', (d) => d.open)), 'model parameters: collapsed by default');
+      check(await tab.inputValue('#mp-serial_prob') === '0.2927' && await tab.inputValue('#mp-a2') === '639.1'
+        && await tab.inputValue('#mp-start_hour') === '0',
+      'model parameters: prefilled with the defaults');
+      const titled = await tab.$$eval('#model-params-fields input', (els) => els.map((e) => [e.dataset.param, e.closest('label').title]));
+      check(titled.length >= 16 && titled.every(([k, t]) => t.startsWith(`${k}:`)),
+        'model parameters: every input has a tooltip naming its constant', JSON.stringify(titled));
+      await tab.click('#model-params summary');
+      await tab.fill('#mp-serial_prob', '0.5');
+      await setPolicies(tab, ['easy']);
+      // serial_prob + pow2_prob is one probability split (a single uniform decides both), so
+      // 0.5 with the default pow2_prob 0.6686 is refused, naming both keys; lower pow2_prob.
+      await tab.click('[data-testid="run"]');
+      await tab.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null,
+        { timeout: 10000, polling: 100 });
+      const eSum = await errorText(tab);
+      check(/serial_prob/.test(eSum) && /pow2_prob/.test(eSum) && await tab.$$eval('[data-testid="results"] tbody tr', (r) => r.length) === 0,
+        'model parameters: serial_prob 0.5 with the default pow2_prob is refused, naming both keys', eSum);
+      await tab.fill('#mp-pow2_prob', '0.3');
+      await tab.click('[data-testid="run"]');
+      await waitIdleWithRows(tab, 1, 180000);
+      const tp = await readTable(tab);
+      const same = compareRow(tp.easy, defaultTable.easy);
+      check(same.length > 0 && KEYS.every((k) => Number.isFinite(tp.easy?.[k])),
+        'model parameters: serial_prob 0.5 (pow2_prob 0.3) changes the EASY run', JSON.stringify(tp));
+      await shot(tab, '09-model-params.png');
+      const link9 = await shareHref(tab);
+      const json9 = JSON.parse(Buffer.from(link9.split('#x=')[1].split('.')[0], 'base64url').toString());
+      const j9 = JSON.stringify(json9);
+      check(j9.includes('"serial_prob":0.5') && j9.includes('"pow2_prob":0.3') && !/"(a1|uprob|estimate_factor|start_hour)"/.test(j9),
+        'model parameters: share link carries the changed values only', j9);
+      const tab2 = await openTab(browser, link9, pageErrors);
+      await waitIdleWithRows(tab2, 1, 180000);
+      check(await tab2.inputValue('#mp-serial_prob') === '0.5' && await tab2.inputValue('#mp-pow2_prob') === '0.3'
+        && await tab2.inputValue('#mp-a1') === '6.57' && await tab2.$eval('#model-params', (d) => d.open),
+      'model parameters: share link restores serial_prob 0.5 (and pow2_prob 0.3) in a fresh tab');
+      const tq = await readTable(tab2);
+      check(JSON.stringify(tq) === JSON.stringify(tp), 'model parameters: reopened link gives identical numbers',
+        `${JSON.stringify(tq)} vs ${JSON.stringify(tp)}`);
+      await tab2.close();
+      await tab.fill('#mp-serial_prob', '2');
+      await tab.click('[data-testid="run"]');
+      await tab.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null,
+        { timeout: 10000, polling: 100 });
+      const e9 = await errorText(tab);
+      check(/serial_prob/.test(e9) && await tab.isEnabled('[data-testid="run"]'),
+        'model parameters: serial_prob 2 is reported inline, naming serial_prob', e9);
+      await shot(tab, '09b-model-params-error.png');
+      await tab.close();
     }
 
     check(pageErrors.length === 0, 'no errors in the browser console', pageErrors.join(' | '));
