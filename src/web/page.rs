@@ -65,7 +65,7 @@ pub const MAX_JOBS: usize = 1_000_000;
 /// Largest machine the form accepts.
 pub const MAX_PROCS: u32 = 1 << 20;
 /// Largest trace file the page reads into memory.
-pub const MAX_TRACE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
+pub const MAX_TRACE_BYTES: f64 = 512.0e6;
 
 /// How a summary value is shown.
 #[derive(Clone, Copy, PartialEq)]
@@ -915,8 +915,10 @@ fn upload(app: &Rc<App>, file: File) {
     let name = file.name();
     if file.size() > MAX_TRACE_BYTES {
         show_error(&format!(
-            "{name}: the file is too large for the browser ({}); use the command-line tool.",
-            format::bytes(file.size() as usize)
+            "{name}: the file is too large for the browser ({}, limit {}); use the \
+             command-line tool.",
+            format::bytes(file.size() as usize),
+            format::bytes(MAX_TRACE_BYTES as usize)
         ));
         return;
     }

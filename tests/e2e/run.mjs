@@ -14,7 +14,7 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -492,6 +492,20 @@ async function main() {
     const e6 = await errorText(page);
     check(/empty/i.test(e6), 'empty upload: error shown', e6);
     check(await page.innerHTML('[data-testid="results"]') === before5, 'empty upload: results kept');
+
+    // 6b. A 2 GB file (sparse: no disk used): refused by size before reading, naming the limit.
+    const huge = join(tmp, 'huge.swf');
+    writeFileSync(huge, '');
+    truncateSync(huge, 2 * 1024 * 1024 * 1024);
+    await page.click('#error-close', { timeout: 5000 });
+    await page.setInputFiles('[data-testid="upload"]', huge, { timeout: 30000 });
+    await page.waitForFunction(() => /too large/.test(document.querySelector('#error-text').textContent),
+      null, { timeout: 30000, polling: 100 });
+    const e7 = await errorText(page);
+    check(/huge\.swf/.test(e7) && /too large/.test(e7) && /512/.test(e7),
+      '2 GB upload: error names the file and the limit', e7);
+    check(await page.innerHTML('[data-testid="results"]') === before5, '2 GB upload: results kept');
+    rmSync(huge, { force: true });
 
     // 7. Cancel a long run: stops promptly, results kept.
     await page.click('#error-close', { timeout: 5000 });
