@@ -49,12 +49,15 @@ section "trunk build --release"
 trunk build --release
 ls -l dist/*.wasm
 
-section "end-to-end test (headless Chromium)"
+section "end-to-end tests (headless Chromium)"
+# run.mjs (flat machine, uploads, share links) first, then every other suite in tests/e2e/.
 e2e_log=$(mktemp)
 trap 'rm -f "$e2e_log"' EXIT
 status=0
-SCHEDLAB_BIN="${CARGO_TARGET_DIR:-target}/debug/schedlab" node tests/e2e/run.mjs 2>&1 | tee "$e2e_log" || status=$?
+for suite in tests/e2e/run.mjs $(ls tests/e2e/*.mjs | grep -v -e '/run.mjs$' -e '/harness.mjs$' | sort); do
+  SCHEDLAB_BIN="${CARGO_TARGET_DIR:-target}/debug/schedlab" node "$suite" 2>&1 | tee -a "$e2e_log" || status=$?
+done
 
 print_timings
-tail -n 1 "$e2e_log"
+grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' "$e2e_log" || true
 exit "$status"

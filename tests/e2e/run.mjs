@@ -12,75 +12,21 @@
 // (default dist), SCHEDLAB_TRACES (default ../shared/traces), CHROMIUM (default
 // /usr/bin/chromium).
 
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import {
+  BIN, ROOT, TRACES, check, launchBrowser, log, openTab, runSuite, serveDist, shot,
+} from './harness.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = resolve(ROOT, process.env.SCHEDLAB_DIST ?? 'dist');
-const TARGET = resolve(ROOT, process.env.CARGO_TARGET_DIR ?? 'target');
-const BIN = resolve(ROOT, process.env.SCHEDLAB_BIN ?? join(TARGET, 'debug', 'schedlab'));
-const TRACES = resolve(ROOT, process.env.SCHEDLAB_TRACES ?? join('..', 'shared', 'traces'));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(ROOT, 'test-output', 'e2e');
 const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
 const KEYS = [
   'jobs', 'dropped', 'mean_wait', 'max_wait', 'mean_turnaround', 'mean_slowdown',
   'mean_bounded_slowdown', 'utilization', 'makespan', 'awrt', 'awwt', 'awsd',
 ];
 const TOTAL_BUDGET_MS = 10 * 60 * 1000;
-
-let passed = 0;
-let server = null;
-let failed = 0;
-const t0 = Date.now();
-
-function log(msg) {
-  const s = ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
-  console.log(`[e2e ${s}s] ${msg}`);
-}
-
-function check(ok, what, detail = '') {
-  if (ok) {
-    passed += 1;
-    log(`PASS ${what}`);
-  } else {
-    failed += 1;
-    log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
-  }
-  return ok;
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
-
-async function waitForHttp(url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (r.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 // The results table as { policy: { key: number } }, from the raw data-value attributes.
 async function readTable(page) {
@@ -115,11 +61,6 @@ async function waitIdleWithRows(page, rows, timeoutMs) {
   );
 }
 
-async function shot(page, name) {
-  await page.screenshot({ path: join(SHOTS, name), fullPage: false, timeout: 15000 });
-  log(`screenshot test-output/e2e/${name}`);
-}
-
 async function errorText(page) {
   return page.$eval('[data-testid="error"]', (e) => (e.hidden ? '' : e.textContent.trim()));
 }
@@ -128,19 +69,6 @@ async function setPolicies(page, wanted) {
   for (const p of ['fcfs', 'easy', 'conservative']) {
     await page.setChecked(`#policy-${p}`, wanted.includes(p), { timeout: 5000 });
   }
-}
-
-// A fresh tab on `link`, with console errors collected into `errors`.
-async function openTab(browser, link, errors) {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  p.setDefaultTimeout(30000);
-  p.on('pageerror', (e) => errors.push(String(e)));
-  p.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await p.goto(link, { timeout: 30000 });
-  await p.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
-  return p;
 }
 
 // Loads `link` in `p` as a new document (not a same-page fragment change) and waits for the
@@ -202,27 +130,11 @@ async function shareHref(page) {
 }
 
 async function main() {
-  if (!existsSync(join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}/index.html is missing: run \`trunk build --release\` first`);
-  }
-  mkdirSync(SHOTS, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'schedlab-e2e-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  log(`serving ${DIST} at ${url}`);
-  server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', DIST], {
-    stdio: 'ignore',
-  });
+  const url = await serveDist();
   let browser;
   try {
-    await waitForHttp(url, 15000);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      timeout: 60000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--no-first-run'],
-    });
+    browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     page.setDefaultTimeout(30000);
     const pageErrors = [];
@@ -744,22 +656,7 @@ async function main() {
     rmSync(tmp, { recursive: true, force: true });
   } finally {
     if (browser) await browser.close().catch(() => {});
-    server.kill('SIGTERM');
-    server = null;
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.log(`e2e: ${passed} passed, ${failed + 1} failed (timed out after ${TOTAL_BUDGET_MS / 1000} s)`);
-  if (server) server.kill('SIGTERM');
-  process.exit(1);
-}, TOTAL_BUDGET_MS);
-
-try {
-  await main();
-} catch (e) {
-  check(false, 'e2e test ran to the end', e && e.stack ? e.stack : String(e));
-}
-clearTimeout(watchdog);
-console.log(`e2e: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await runSuite('e2e', TOTAL_BUDGET_MS, main);

@@ -1,0 +1,137 @@
+// Shared pieces of the end-to-end suites (run.mjs, mesh.mjs, grid.mjs): paths from the
+// environment, PASS/FAIL bookkeeping, serving dist/ with python3's http.server on a free port,
+// launching Debian's Chromium headless, screenshots, and a watchdog. Each suite calls
+// `runSuite(name, budgetMs, main)`, which prints `<name>: N passed, M failed` and exits 1 on
+// failure.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = resolve(ROOT, process.env.SCHEDLAB_DIST ?? 'dist');
+export const TARGET = resolve(ROOT, process.env.CARGO_TARGET_DIR ?? 'target');
+export const BIN = resolve(ROOT, process.env.SCHEDLAB_BIN ?? join(TARGET, 'debug', 'schedlab'));
+export const TRACES = resolve(ROOT, process.env.SCHEDLAB_TRACES ?? join('..', 'shared', 'traces'));
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const SHOTS = join(ROOT, 'test-output', 'e2e');
+
+const counts = { passed: 0, failed: 0 };
+let server = null;
+let suiteName = 'e2e';
+const t0 = Date.now();
+
+export function log(msg) {
+  const s = ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
+  console.log(`[${suiteName} ${s}s] ${msg}`);
+}
+
+export function check(ok, what, detail = '') {
+  if (ok) {
+    counts.passed += 1;
+    log(`PASS ${what}`);
+  } else {
+    counts.failed += 1;
+    log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
+  }
+  return ok;
+}
+
+export function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+export async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, name), fullPage: false, timeout: 15000 });
+  log(`screenshot test-output/e2e/${name}`);
+}
+
+/// Serves dist/ on a free port; returns its URL (the server is stopped by `runSuite`).
+export async function serveDist() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error(`${DIST}/index.html is missing: run \`trunk build --release\` first`);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  log(`serving ${DIST} at ${url}`);
+  server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', DIST], {
+    stdio: 'ignore',
+  });
+  await waitForHttp(url, 15000);
+  return url;
+}
+
+export function stopServer() {
+  if (server) server.kill('SIGTERM');
+  server = null;
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    timeout: 60000,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run'],
+  });
+}
+
+/// A fresh 1280×720 tab on `url` whose console errors and page errors go into `errors`;
+/// waits for the simulation worker's "ready".
+export async function openTab(browser, url, errors) {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  p.setDefaultTimeout(30000);
+  p.on('pageerror', (e) => errors.push(String(e)));
+  p.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await p.goto(url, { timeout: 30000 });
+  await p.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
+  return p;
+}
+
+/// Runs `main` under a watchdog of `budgetMs`, prints the tally and exits.
+export async function runSuite(name, budgetMs, main) {
+  suiteName = name;
+  const watchdog = setTimeout(() => {
+    console.log(`${name}: ${counts.passed} passed, ${counts.failed + 1} failed (timed out after ${budgetMs / 1000} s)`);
+    stopServer();
+    process.exit(1);
+  }, budgetMs);
+  try {
+    await main();
+  } catch (e) {
+    check(false, `${name} ran to the end`, e && e.stack ? e.stack : String(e));
+  } finally {
+    stopServer();
+  }
+  clearTimeout(watchdog);
+  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed`);
+  process.exit(counts.failed === 0 ? 0 : 1);
+}
