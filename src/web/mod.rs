@@ -7,12 +7,14 @@
 //!   [`crate::run`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
+//! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
 pub mod chart;
 pub mod format;
+pub mod modes;
 pub mod page;
 pub mod protocol;
 pub mod share;

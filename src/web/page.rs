@@ -482,6 +482,7 @@ pub fn start() {
     }
     app.ui.sweep_metric.set_inner_html(&options);
     app.ui.sweep_metric.set_value("mean_wait");
+    super::modes::wire(&app.ui.doc);
     wire(&app);
     update_sweep_fields(&app.ui);
     spawn_worker(&app);

@@ -1,0 +1,79 @@
+//! The machine-mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
+//! "2D mesh" (seeds 000 and 003) and "Grid" (seed 002). Each mode owns one panel of
+//! `index.html` (`#flat-mode`, `#mesh-mode`, `#grid-mode`); switching shows its panel, hides the
+//! others and sets `body[data-mode]`. A share link opens its own mode (`#x=` flat, `#m=` mesh,
+//! `#g=` grid).
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, HtmlElement};
+
+/// The three modes, in tab order.
+pub const MODES: [&str; 3] = ["flat", "mesh", "grid"];
+
+/// Shows mode `mode` (one of [`MODES`]); unknown names are ignored.
+pub fn show_mode(doc: &Document, mode: &str) {
+    if !MODES.contains(&mode) {
+        return;
+    }
+    for m in MODES {
+        let on = m == mode;
+        if let Some(panel) = doc.get_element_by_id(&format!("{m}-mode")) {
+            if let Ok(panel) = panel.dyn_into::<HtmlElement>() {
+                panel.set_hidden(!on);
+            }
+        }
+        if let Some(tab) = doc.get_element_by_id(&format!("mode-{m}")) {
+            let _ = tab.set_attribute("aria-selected", if on { "true" } else { "false" });
+        }
+    }
+    if let Some(body) = doc.body() {
+        let _ = body.set_attribute("data-mode", mode);
+    }
+}
+
+/// The mode a share-link fragment asks for: `#x=…` flat, `#m=…` mesh, `#g=…` grid; other
+/// fragments (`#about`) ask for none.
+pub fn mode_of_fragment(hash: &str) -> Option<&'static str> {
+    let h = hash.trim_start_matches('#');
+    if h.starts_with("x=") {
+        Some("flat")
+    } else if h.starts_with("m=") {
+        Some("mesh")
+    } else if h.starts_with("g=") {
+        Some("grid")
+    } else {
+        None
+    }
+}
+
+/// Wires the tab buttons and opens the mode of the current URL fragment.
+pub fn wire(doc: &Document) {
+    for m in MODES {
+        let Some(tab) = doc.get_element_by_id(&format!("mode-{m}")) else {
+            continue;
+        };
+        let d = doc.clone();
+        let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| show_mode(&d, m));
+        let _ = tab.add_event_listener_with_callback("click", cb.as_ref().unchecked_ref());
+        cb.forget();
+    }
+    let hash = || {
+        web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default()
+    };
+    if let Some(m) = mode_of_fragment(&hash()) {
+        show_mode(doc, m);
+    }
+    if let Some(w) = web_sys::window() {
+        let d = doc.clone();
+        let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if let Some(m) = mode_of_fragment(&hash()) {
+                show_mode(&d, m);
+            }
+        });
+        let _ = w.add_event_listener_with_callback("hashchange", cb.as_ref().unchecked_ref());
+        cb.forget();
+    }
+}
