@@ -8,6 +8,7 @@ pub mod config;
 pub mod error;
 pub mod grid;
 pub mod machine;
+pub mod mesh_run;
 pub mod metrics;
 pub mod network;
 pub mod policy;

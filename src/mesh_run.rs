@@ -1,0 +1,786 @@
+//! A 2D-mesh experiment as JSON, and running it: the machine M(W, H) of seed 003 §2 with a
+//! contiguous allocator (First Fit, Best Fit, MPL) under a mesh policy (FCFS, OO, OOCB-k,
+//! Window-K, Delay — seed 003 §4–5), or the machine of seed 000 §4.1 (I/O nodes on one side)
+//! with a non-contiguous allocator (Random, Paging, MBS, MC, MC-Elongated, PLAS, Hilbert) run
+//! FCFS under the flow-level contention model of [`crate::network::flow`]. Both report the
+//! core summary plus the layout metrics of seed 000 §2.2–2.3. The CLI (`schedlab mesh`) and
+//! the web app's 2D-mesh mode go through [`run_mesh`]; the format is documented in
+//! `docs/experiment-format.md`.
+//!
+//! ```json
+//! {"workload": {"synthetic": {"model": "mesh003", "jobs": 1000}},
+//!  "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1}
+//! ```
+//!
+//! Which engine runs is decided by the allocator: contiguous allocators use the trace's run
+//! times (seed 003 has no network model); non-contiguous allocators make service times depend
+//! on the layouts through the flow model (κ and the traffic ratio under `network`) and run
+//! FCFS, as seed 000 does.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::alloc::{AllocatorKind, NodeAllocatorKind};
+use crate::config::{ConfigError, WorkloadSpec};
+use crate::error::Error;
+use crate::machine::mesh::Submesh;
+use crate::metrics::{JobRecord, Summary};
+use crate::network::flow::{self, job_links, FlowConfig, FlowJob};
+use crate::network::metrics::{above_below, balance_factor, nodes_affected};
+use crate::network::{IoSide, Network, NetworkConfig};
+use crate::policy::mesh::MeshPolicyKind;
+use crate::run::TraceInput;
+use crate::sim::mesh_engine::MeshSimulation;
+use crate::sim::JobOutcome;
+use crate::workload::shape::{apply_shapes, ShapeReport, ShapeRule};
+use crate::workload::swf::{read_swf, ReadOptions};
+use crate::workload::transform::{TransformReport, Transforms};
+use crate::workload::Workload;
+
+/// The format version this build reads.
+pub const MESH_FORMAT_VERSION: u32 = 1;
+/// Largest mesh side accepted.
+pub const MAX_MESH_SIDE: u32 = 256;
+/// κ of the flow model by default (the value of `schedlab reproduce seed000`).
+pub const DEFAULT_KAPPA: f64 = 0.001;
+/// Link-load metrics of a run are computed only while the routes to walk stay below this many
+/// (node pairs × hops, estimated); bigger runs report them as absent.
+pub const LINK_METRICS_BUDGET: f64 = 4.0e8;
+
+fn one() -> u32 {
+    MESH_FORMAT_VERSION
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+fn default_kappa() -> f64 {
+    DEFAULT_KAPPA
+}
+
+/// A mesh allocator: contiguous (submesh) or non-contiguous (node set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MeshAllocatorKind {
+    Contiguous(AllocatorKind),
+    Nodes(NodeAllocatorKind),
+}
+
+impl Default for MeshAllocatorKind {
+    fn default() -> Self {
+        MeshAllocatorKind::Contiguous(AllocatorKind::Mpl)
+    }
+}
+
+impl MeshAllocatorKind {
+    /// Every allocator, contiguous first, in the order the app lists them.
+    pub fn all() -> Vec<MeshAllocatorKind> {
+        let mut v: Vec<MeshAllocatorKind> = AllocatorKind::ALL
+            .iter()
+            .map(|&k| MeshAllocatorKind::Contiguous(k))
+            .collect();
+        v.extend(
+            NodeAllocatorKind::ALL
+                .iter()
+                .map(|&k| MeshAllocatorKind::Nodes(k)),
+        );
+        v
+    }
+
+    /// The name used in files (`mpl`, `first_fit`, `mc_elongated`, `paging_0`, `hilbert_bf`).
+    pub fn as_str(self) -> String {
+        match self {
+            MeshAllocatorKind::Contiguous(k) => k.as_str().to_string(),
+            MeshAllocatorKind::Nodes(k) => k.as_str(),
+        }
+    }
+
+    /// Parses a contiguous or non-contiguous allocator name.
+    pub fn parse(s: &str) -> Result<MeshAllocatorKind, String> {
+        if let Ok(k) = AllocatorKind::parse(s) {
+            return Ok(MeshAllocatorKind::Contiguous(k));
+        }
+        NodeAllocatorKind::parse(s)
+            .map(MeshAllocatorKind::Nodes)
+            .map_err(|_| {
+                format!(
+                    "unknown allocator {s:?} (expected first_fit, best_fit, mpl, random, paging, \
+                     paging_<i>, mbs, mc, mc_elongated, plas, hilbert_ff, hilbert_bf or hilbert_ss)"
+                )
+            })
+    }
+
+    /// `true` for First Fit, Best Fit and MPL.
+    pub fn is_contiguous(self) -> bool {
+        matches!(self, MeshAllocatorKind::Contiguous(_))
+    }
+
+    /// Name as in the papers (`MPL`, `MC-Elongated`, `Paging(0)`).
+    pub fn label(self) -> String {
+        match self {
+            MeshAllocatorKind::Contiguous(AllocatorKind::FirstFit) => "First Fit".into(),
+            MeshAllocatorKind::Contiguous(AllocatorKind::BestFit) => "Best Fit".into(),
+            MeshAllocatorKind::Contiguous(AllocatorKind::Mpl) => "MPL".into(),
+            MeshAllocatorKind::Nodes(k) => match k {
+                NodeAllocatorKind::Random => "Random".into(),
+                NodeAllocatorKind::Paging(i) => format!("Paging({i})"),
+                NodeAllocatorKind::Mbs => "MBS".into(),
+                NodeAllocatorKind::Mc => "MC".into(),
+                NodeAllocatorKind::McElongated => "MC-Elongated".into(),
+                NodeAllocatorKind::Plas => "PLAS".into(),
+                NodeAllocatorKind::Hilbert(f) => format!("Hilbert {}", f.as_str().to_uppercase()),
+            },
+        }
+    }
+}
+
+impl Serialize for MeshAllocatorKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for MeshAllocatorKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        MeshAllocatorKind::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Mesh policies as strings in files (`fcfs`, `oo`, `oocb-8`, `window-240`, `delay`).
+mod policy_name {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(p: &MeshPolicyKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&p.label().to_ascii_lowercase())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MeshPolicyKind, D::Error> {
+        let s = String::deserialize(d)?;
+        MeshPolicyKind::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+fn fcfs() -> MeshPolicyKind {
+    MeshPolicyKind::Fcfs
+}
+
+/// The I/O line and the traffic of seed 000 §4.1.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshNetworkSpec {
+    /// Side of the I/O nodes (default west).
+    #[serde(default)]
+    pub io_side: IoSide,
+    /// Number of I/O nodes (default one per row, or per column for north/south).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_count: Option<u32>,
+    /// ρ: the fraction of I/O in every job's communication, 0 ..= 1 (default 0.5).
+    #[serde(default = "half")]
+    pub traffic_io: f64,
+    /// κ: slowdown per message on a job's most loaded link (default 0.001).
+    #[serde(default = "default_kappa")]
+    pub kappa: f64,
+}
+
+impl Default for MeshNetworkSpec {
+    fn default() -> Self {
+        MeshNetworkSpec {
+            io_side: IoSide::West,
+            io_count: None,
+            traffic_io: 0.5,
+            kappa: DEFAULT_KAPPA,
+        }
+    }
+}
+
+/// One mesh run: workload, transforms, mesh, allocator, policy, network, seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshExperiment {
+    #[serde(default = "one")]
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub workload: WorkloadSpec,
+    #[serde(default)]
+    pub transforms: Transforms,
+    /// W: columns of compute nodes.
+    pub width: u32,
+    /// H: rows of compute nodes.
+    pub height: u32,
+    /// Default MPL.
+    #[serde(default)]
+    pub allocator: MeshAllocatorKind,
+    /// Default FCFS; non-contiguous allocators run FCFS only.
+    #[serde(default = "fcfs", with = "policy_name")]
+    pub policy: MeshPolicyKind,
+    /// How sizes become w × h requests for contiguous allocators (jobs that already carry a
+    /// shape fitting the mesh — the `mesh003` model — keep it).
+    #[serde(default)]
+    pub shape_rule: ShapeRule,
+    #[serde(default)]
+    pub network: MeshNetworkSpec,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+impl MeshExperiment {
+    /// Parses and validates a mesh experiment from JSON text.
+    pub fn from_json(text: &str) -> Result<MeshExperiment, ConfigError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let exp: MeshExperiment =
+            serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
+                key: e.path().to_string(),
+                message: e.inner().to_string(),
+            })?;
+        exp.validate()?;
+        Ok(exp)
+    }
+
+    /// The experiment as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks what serde cannot: version, sizes, ranges, the policy–allocator pairing.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let err = |key: &str, message: String| ConfigError {
+            key: key.to_string(),
+            message,
+        };
+        if self.version != MESH_FORMAT_VERSION {
+            return Err(err(
+                "version",
+                format!(
+                    "format version {} is not supported (this build reads version {})",
+                    self.version, MESH_FORMAT_VERSION
+                ),
+            ));
+        }
+        for (key, v) in [("width", self.width), ("height", self.height)] {
+            if v == 0 || v > MAX_MESH_SIDE {
+                return Err(err(
+                    key,
+                    format!("must be between 1 and {MAX_MESH_SIDE} (got {v})"),
+                ));
+            }
+        }
+        let probe = crate::config::Experiment {
+            workload: self.workload.clone(),
+            transforms: self.transforms.clone(),
+            ..crate::config::Experiment::new(self.workload.clone(), crate::policy::PolicyKind::Fcfs)
+        };
+        probe.validate()?;
+        if !self.allocator.is_contiguous() && self.policy != MeshPolicyKind::Fcfs {
+            return Err(err(
+                "policy",
+                format!(
+                    "{} is a non-contiguous allocator, which runs FCFS under the contention \
+                     model (seed 000); got {}",
+                    self.allocator.label(),
+                    self.policy.label()
+                ),
+            ));
+        }
+        let n = &self.network;
+        if !(n.traffic_io.is_finite() && (0.0..=1.0).contains(&n.traffic_io)) {
+            return Err(err(
+                "network.traffic_io",
+                format!("must be between 0 and 1 (got {})", n.traffic_io),
+            ));
+        }
+        if !(n.kappa.is_finite() && (0.0..=1.0).contains(&n.kappa)) {
+            return Err(err(
+                "network.kappa",
+                format!("must be between 0 and 1 (got {})", n.kappa),
+            ));
+        }
+        self.network_model()
+            .map_err(|m| err("network.io_count", m))?;
+        Ok(())
+    }
+
+    /// The compute mesh with its I/O line.
+    pub fn network_model(&self) -> Result<Network, String> {
+        Network::new(NetworkConfig {
+            width: self.width,
+            height: self.height,
+            io_side: self.network.io_side,
+            io_count: self.network.io_count,
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// One job of a mesh run: what the per-job CSV holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshJobRecord {
+    /// The core per-job record (wait, turnaround, slowdowns; `end − start` is the service).
+    #[serde(flatten)]
+    pub record: JobRecord,
+    /// Submesh width and height (contiguous allocators), 0 × 0 otherwise.
+    pub w: u32,
+    pub h: u32,
+    /// nodes_affected of its layout (seed 000 §2.2).
+    pub nodes_affected: u64,
+    /// Its balance factor around the middle I/O link (§2.3).
+    pub balance: u64,
+    /// System balance factor right after it started.
+    pub system_balance: u64,
+}
+
+impl MeshJobRecord {
+    /// Header of [`mesh_jobs_csv`].
+    pub const CSV_HEADER: &'static str = "id,submit,start,end,procs,run_time,estimate,wait,\
+        turnaround,slowdown,bounded_slowdown,service,w,h,nodes_affected,balance,system_balance";
+}
+
+/// Where a job ran and when: what the mesh view draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobLayout {
+    /// Index of the job in [`MeshRunOutput::jobs`].
+    pub job: usize,
+    pub start: f64,
+    pub end: f64,
+    /// Its submesh (x1, y1, w, h) for contiguous allocators (nodes then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rect: Option<[u32; 4]>,
+    /// Its nodes (x, y), 1-based, for non-contiguous allocators.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<[u32; 2]>,
+}
+
+impl JobLayout {
+    /// Its nodes (x, y), whichever way they are stored.
+    pub fn node_list(&self) -> Vec<(u32, u32)> {
+        match self.rect {
+            Some([x, y, w, h]) => (y..y + h)
+                .flat_map(|yy| (x..x + w).map(move |xx| (xx, yy)))
+                .collect(),
+            None => self.nodes.iter().map(|&[x, y]| (x, y)).collect(),
+        }
+    }
+}
+
+/// Means of the layout metrics over a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MeshMetrics {
+    /// `contiguous` or `flow`.
+    pub engine: String,
+    /// Mean service time end − start (seed 000 Table 2).
+    pub mean_service: f64,
+    pub mean_nodes_affected: f64,
+    pub mean_balance: f64,
+    pub mean_system_balance: f64,
+    /// The most loaded link at any time (messages weighted by the traffic ratio), when
+    /// computed (see [`LINK_METRICS_BUDGET`]).
+    pub max_link_load: Option<f64>,
+    /// The most loaded link of the I/O line at any time, when computed.
+    pub io_hot_spot: Option<f64>,
+}
+
+/// Everything a mesh run produces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshRunOutput {
+    pub allocator: String,
+    pub policy: String,
+    pub width: u32,
+    pub height: u32,
+    pub summary: Summary,
+    pub mesh: MeshMetrics,
+    pub transform: TransformReport,
+    pub shapes: ShapeReport,
+    /// Per job, in arrival order.
+    pub jobs: Vec<MeshJobRecord>,
+    /// Per job, same order.
+    pub layouts: Vec<JobLayout>,
+}
+
+/// The per-job CSV of a mesh run.
+pub fn mesh_jobs_csv(out: &MeshRunOutput) -> String {
+    let mut s = String::with_capacity(out.jobs.len() * 96 + 200);
+    s.push_str(MeshJobRecord::CSV_HEADER);
+    s.push('\n');
+    for j in &out.jobs {
+        let r = &j.record;
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{}\n",
+            r.csv_line(),
+            r.end - r.start,
+            j.w,
+            j.h,
+            j.nodes_affected,
+            j.balance,
+            j.system_balance,
+        ));
+    }
+    s
+}
+
+/// A mesh run that could not be done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshRunError(pub String);
+
+impl fmt::Display for MeshRunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "mesh run failed: {}", self.0)
+    }
+}
+
+/// Loads and transforms the workload and gives every job a size (and a shape for contiguous
+/// allocators) that fits the mesh.
+pub fn prepare_mesh(
+    exp: &MeshExperiment,
+    trace: Option<TraceInput<'_>>,
+) -> Result<(Workload, TransformReport, ShapeReport), Error> {
+    exp.validate()?;
+    let mut workload = match &exp.workload {
+        WorkloadSpec::Swf(src) => {
+            let Some(input) = trace else {
+                let what = src
+                    .path
+                    .clone()
+                    .or_else(|| src.name.clone())
+                    .unwrap_or_default();
+                return Err(Error::MissingTrace(format!(
+                    "the experiment reads the trace {what:?}, which was not supplied"
+                )));
+            };
+            let opts = ReadOptions {
+                source: input.name.clone(),
+                lenient: src.lenient,
+                max_bytes: None,
+            };
+            read_swf(input.reader, &opts)?
+        }
+        WorkloadSpec::Synthetic(model) => model.generate(exp.seed),
+    };
+    let transform = exp.transforms.apply(&mut workload);
+    let (w, h) = (exp.width, exp.height);
+    let mut shapes = ShapeReport::default();
+    if exp.allocator.is_contiguous() {
+        let shaped = workload.jobs.iter().all(|j| {
+            j.shape
+                .is_some_and(|(a, b)| a >= 1 && b >= 1 && a <= w && b <= h)
+        });
+        if shaped {
+            shapes.shaped = workload.jobs.len();
+        } else {
+            shapes = apply_shapes(&mut workload, w, h, exp.shape_rule);
+        }
+    } else {
+        workload.fit_to_machine(w * h);
+        for j in &mut workload.jobs {
+            j.shape = None;
+        }
+    }
+    if workload.jobs.is_empty() {
+        return Err(Error::EmptyWorkload(format!(
+            "no job left to simulate on the {w} × {h} mesh (dropped: {})",
+            crate::run::describe_drops(&workload.dropped)
+        )));
+    }
+    Ok((workload, transform, shapes))
+}
+
+/// Runs a mesh experiment end to end.
+pub fn run_mesh(
+    exp: &MeshExperiment,
+    trace: Option<TraceInput<'_>>,
+) -> Result<MeshRunOutput, Error> {
+    let (workload, transform, shapes) = prepare_mesh(exp, trace)?;
+    let net = exp.network_model().map_err(|m| {
+        Error::Config(ConfigError {
+            key: "network".into(),
+            message: m,
+        })
+    })?;
+    let fail = |m: String| {
+        Error::Config(ConfigError {
+            key: String::new(),
+            message: m,
+        })
+    };
+    let jobs = workload.jobs;
+    let (outcomes, layouts, engine) = match exp.allocator {
+        MeshAllocatorKind::Contiguous(kind) => {
+            let sim =
+                MeshSimulation::by_kind(jobs.clone(), exp.width, exp.height, kind, exp.policy)
+                    .map_err(|e| Error::Mesh {
+                        context: exp.policy.label(),
+                        error: e,
+                    })?
+                    .without_log();
+            let result = sim.run_to_end().map_err(|e| Error::Mesh {
+                context: exp.policy.label(),
+                error: e,
+            })?;
+            let layouts = result
+                .placements
+                .iter()
+                .zip(&result.outcomes)
+                .enumerate()
+                .map(|(i, (p, o))| JobLayout {
+                    job: i,
+                    start: o.start,
+                    end: o.end,
+                    rect: p.map(rect_of),
+                    nodes: Vec::new(),
+                })
+                .collect::<Vec<_>>();
+            (result.outcomes, layouts, "contiguous")
+        }
+        MeshAllocatorKind::Nodes(kind) => {
+            let fjobs: Vec<FlowJob> = jobs
+                .iter()
+                .map(|j| FlowJob {
+                    submit: j.submit,
+                    size: j.procs,
+                    compute: j.run_time,
+                })
+                .collect();
+            let mut alloc = kind.build(&net, exp.seed);
+            let cfg = FlowConfig {
+                traffic_io: exp.network.traffic_io,
+                kappa: exp.network.kappa,
+            };
+            let recs = flow::simulate(&net, &fjobs, alloc.as_mut(), cfg)
+                .map_err(|e| fail(e.to_string()))?;
+            if recs.len() != jobs.len() {
+                return Err(fail(format!(
+                    "the flow engine finished {} of {} jobs",
+                    recs.len(),
+                    jobs.len()
+                )));
+            }
+            let outcomes = recs
+                .iter()
+                .map(|r| JobOutcome {
+                    start: r.start,
+                    end: r.end,
+                })
+                .collect();
+            let layouts = recs
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| JobLayout {
+                    job: i,
+                    start: r.start,
+                    end: r.end,
+                    rect: None,
+                    nodes: r.nodes.iter().map(|&(x, y)| [x, y]).collect(),
+                })
+                .collect();
+            (outcomes, layouts, "flow")
+        }
+    };
+    let records: Vec<JobRecord> = jobs
+        .iter()
+        .zip(&outcomes)
+        .map(|(j, o)| JobRecord::of(j, o))
+        .collect();
+    let dropped = workload.dropped.total();
+    let summary = Summary::from_records(&records, exp.width * exp.height, dropped);
+    let system = system_balance_at_starts(&net, &layouts);
+    let mut mesh_jobs = Vec::with_capacity(records.len());
+    for ((record, layout), sys) in records.into_iter().zip(&layouts).zip(&system) {
+        let nodes = layout.node_list();
+        let (w, h) = match layout.rect {
+            Some([_, _, w, h]) => (w, h),
+            None => (0, 0),
+        };
+        mesh_jobs.push(MeshJobRecord {
+            record,
+            w,
+            h,
+            nodes_affected: nodes_affected(&nodes),
+            balance: balance_factor(&net, &nodes),
+            system_balance: *sys,
+        });
+    }
+    let n = mesh_jobs.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&MeshJobRecord) -> f64| mesh_jobs.iter().map(f).sum::<f64>() / n;
+    let (max_link_load, io_hot_spot) = match peak_link_loads(&net, &layouts, exp.network.traffic_io)
+    {
+        Some((a, b)) => (Some(a), Some(b)),
+        None => (None, None),
+    };
+    let mesh = MeshMetrics {
+        engine: engine.to_string(),
+        mean_service: mean(&|j| j.record.end - j.record.start),
+        mean_nodes_affected: mean(&|j| j.nodes_affected as f64),
+        mean_balance: mean(&|j| j.balance as f64),
+        mean_system_balance: mean(&|j| j.system_balance as f64),
+        max_link_load,
+        io_hot_spot,
+    };
+    Ok(MeshRunOutput {
+        allocator: exp.allocator.as_str(),
+        policy: exp.policy.label(),
+        width: exp.width,
+        height: exp.height,
+        summary,
+        mesh,
+        transform,
+        shapes,
+        jobs: mesh_jobs,
+        layouts,
+    })
+}
+
+fn rect_of(s: Submesh) -> [u32; 4] {
+    [s.x1, s.y1, s.x2 - s.x1 + 1, s.y2 - s.y1 + 1]
+}
+
+/// Starts and ends in time order, ends first at equal times: (time, is_start, job).
+fn events(layouts: &[JobLayout]) -> Vec<(f64, bool, usize)> {
+    let mut ev: Vec<(f64, bool, usize)> = Vec::with_capacity(2 * layouts.len());
+    for (i, l) in layouts.iter().enumerate() {
+        ev.push((l.start, true, i));
+        ev.push((l.end, false, i));
+    }
+    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    ev
+}
+
+/// The system balance factor (§2.3) right after each job started: |Σ above − Σ below| over
+/// the running jobs' nodes.
+fn system_balance_at_starts(net: &Network, layouts: &[JobLayout]) -> Vec<u64> {
+    let per_job: Vec<(i64, i64)> = layouts
+        .iter()
+        .map(|l| {
+            let (a, b) = above_below(net, &l.node_list());
+            (a as i64, b as i64)
+        })
+        .collect();
+    let mut out = vec![0; layouts.len()];
+    let (mut above, mut below) = (0i64, 0i64);
+    for (_, start, i) in events(layouts) {
+        let (a, b) = per_job[i];
+        if start {
+            above += a;
+            below += b;
+            out[i] = above.abs_diff(below);
+        } else {
+            above -= a;
+            below -= b;
+        }
+    }
+    out
+}
+
+/// Messages a job's traffic sends over each link, weighted by the traffic ratio ρ:
+/// ρ · (complete-bipartite writes) + (1 − ρ) · (all-to-all), as in the flow model.
+pub fn weighted_job_links(net: &Network, nodes: &[(u32, u32)], rho: f64) -> Vec<(usize, f64)> {
+    job_links(net, nodes)
+        .into_iter()
+        .map(|(l, a, b)| (l, rho * b as f64 + (1.0 - rho) * a as f64))
+        .filter(|&(_, w)| w > 0.0)
+        .collect()
+}
+
+/// The link loads at time `t`: the weighted messages of every job running at `t`
+/// (start ≤ t < end), indexed by [`Network::link_index`].
+pub fn link_loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f64> {
+    let mut loads = vec![0.0; net.link_slots()];
+    for l in layouts.iter().filter(|l| l.start <= t && t < l.end) {
+        for (i, w) in weighted_job_links(net, &l.node_list(), rho) {
+            loads[i] += w;
+        }
+    }
+    loads
+}
+
+/// The highest link load and the highest I/O-line link load over the run, or `None` when the
+/// routes to walk exceed [`LINK_METRICS_BUDGET`].
+fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> Option<(f64, f64)> {
+    let io = net.io_nodes().len() as f64;
+    let span = f64::from(net.width() + net.height());
+    let cost: f64 = layouts
+        .iter()
+        .map(|l| {
+            let n = match l.rect {
+                Some([_, _, w, h]) => f64::from(w * h),
+                None => l.nodes.len() as f64,
+            };
+            n * (n + io) * span
+        })
+        .sum();
+    if cost > LINK_METRICS_BUDGET {
+        return None;
+    }
+    let io_line: Vec<bool> = (0..net.link_slots())
+        .map(|i| {
+            let l = net.link_at(i);
+            net.is_io_line(l.from) && net.is_io_line(l.to())
+        })
+        .collect();
+    let per_job: Vec<Vec<(usize, f64)>> = layouts
+        .iter()
+        .map(|l| weighted_job_links(net, &l.node_list(), rho))
+        .collect();
+    let mut loads = vec![0.0f64; net.link_slots()];
+    let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
+    for (_, start, i) in events(layouts) {
+        for &(l, w) in &per_job[i] {
+            if start {
+                loads[l] += w;
+                peak = peak.max(loads[l]);
+                if io_line[l] {
+                    io_peak = io_peak.max(loads[l]);
+                }
+            } else {
+                loads[l] -= w;
+            }
+        }
+    }
+    Some((peak, io_peak))
+}
+
+/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL.
+pub fn preset_window_seed003() -> MeshExperiment {
+    use crate::workload::synthetic::{Mesh003Params, SideDistribution, SyntheticModel};
+    let params = Mesh003Params {
+        jobs: 1000,
+        sides: SideDistribution::Uniform,
+        arrival_rate: 1.5,
+        ..Mesh003Params::default()
+    };
+    MeshExperiment {
+        version: MESH_FORMAT_VERSION,
+        name: Some("Window-based scheduling (seed 003)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::Mesh003(params)),
+        transforms: Transforms::default(),
+        width: 32,
+        height: 32,
+        allocator: MeshAllocatorKind::Contiguous(AllocatorKind::Mpl),
+        policy: MeshPolicyKind::Window(240),
+        shape_rule: ShapeRule::Square,
+        network: MeshNetworkSpec::default(),
+        seed: 1,
+    }
+}
+
+/// Seed 000's experiment: 22 × 16 mesh (16 rows), 16 west I/O nodes, the Table 1 workload
+/// (exponential sizes, mean 16), MC-Elongated, traffic ratio `traffic_io`.
+pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
+    use crate::workload::synthetic::{Exp000Params, SyntheticModel};
+    MeshExperiment {
+        version: MESH_FORMAT_VERSION,
+        name: Some("Communication vs. I/O contention (seed 000)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::Exp000(Exp000Params::default())),
+        transforms: Transforms::default(),
+        width: 22,
+        height: 16,
+        allocator: MeshAllocatorKind::Nodes(NodeAllocatorKind::McElongated),
+        policy: MeshPolicyKind::Fcfs,
+        shape_rule: ShapeRule::Square,
+        network: MeshNetworkSpec {
+            traffic_io,
+            ..MeshNetworkSpec::default()
+        },
+        seed: 2000,
+    }
+}

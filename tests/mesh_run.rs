@@ -1,0 +1,126 @@
+//! Mesh experiments end to end (`schedlab::mesh_run`): JSON format and errors, both engines,
+//! layout metrics, determinism, invariants of the produced layouts.
+
+use schedlab::mesh_run::{
+    link_loads_at, mesh_jobs_csv, preset_contention_seed000, preset_window_seed003, run_mesh,
+    MeshAllocatorKind, MeshExperiment, MeshRunOutput,
+};
+
+/// No node is used by two jobs at once; every job starts after its submit time.
+fn check_layouts(out: &MeshRunOutput) {
+    let (w, h) = (out.width, out.height);
+    let mut ev: Vec<(f64, bool, usize)> = Vec::new();
+    for (i, l) in out.layouts.iter().enumerate() {
+        ev.push((l.start, true, i));
+        ev.push((l.end, false, i));
+        let r = &out.jobs[i].record;
+        assert!(r.start >= r.submit, "job {} starts before its submit", r.id);
+        assert_eq!(l.node_list().len() as u32, r.procs, "job {} size", r.id);
+    }
+    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut owner = vec![usize::MAX; (w * h) as usize];
+    for (_, start, i) in ev {
+        for (x, y) in out.layouts[i].node_list() {
+            assert!((1..=w).contains(&x) && (1..=h).contains(&y));
+            let k = ((y - 1) * w + (x - 1)) as usize;
+            if start {
+                assert_eq!(owner[k], usize::MAX, "node ({x}, {y}) used twice");
+                owner[k] = i;
+            } else {
+                owner[k] = usize::MAX;
+            }
+        }
+    }
+}
+
+#[test]
+fn window_preset_runs_contiguous_and_is_deterministic() {
+    let mut exp = preset_window_seed003();
+    if let schedlab::config::WorkloadSpec::Synthetic(
+        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+    ) = &mut exp.workload
+    {
+        p.jobs = 300;
+    }
+    let a = run_mesh(&exp, None).unwrap();
+    let b = run_mesh(&MeshExperiment::from_json(&exp.to_json()).unwrap(), None).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.mesh.engine, "contiguous");
+    assert_eq!(a.jobs.len(), 300);
+    assert!(a.layouts.iter().all(|l| l.rect.is_some()));
+    // A w × h rectangle: nodes_affected is its area.
+    for j in &a.jobs {
+        assert_eq!(j.nodes_affected, u64::from(j.w * j.h));
+        assert!((j.record.end - j.record.start - j.record.run_time).abs() < 1e-9);
+    }
+    check_layouts(&a);
+    let csv = mesh_jobs_csv(&a);
+    assert_eq!(csv.lines().count(), 301);
+    assert!(csv.starts_with("id,submit,start,end,procs,"));
+    assert_eq!(csv.lines().nth(1).unwrap().split(',').count(), 17);
+}
+
+#[test]
+fn contention_preset_runs_flow_engine_with_layout_metrics() {
+    let exp = preset_contention_seed000(0.8);
+    let out = run_mesh(&exp, None).unwrap();
+    assert_eq!(out.mesh.engine, "flow");
+    assert_eq!(out.jobs.len(), 1000);
+    check_layouts(&out);
+    // Contention only slows jobs down.
+    assert!(out
+        .jobs
+        .iter()
+        .all(|j| j.record.end - j.record.start >= j.record.run_time - 1e-9));
+    assert!(out.mesh.mean_service > 0.0);
+    let peak = out.mesh.max_link_load.unwrap();
+    assert!(peak > 0.0 && out.mesh.io_hot_spot.unwrap() <= peak);
+    // The loads at any instant never exceed the run's peak.
+    let net = exp.network_model().unwrap();
+    let t = out.layouts[500].start;
+    let loads = link_loads_at(&net, &out.layouts, 0.8, t);
+    let now = loads.iter().cloned().fold(0.0, f64::max);
+    assert!(now > 0.0 && now <= peak + 1e-9);
+}
+
+#[test]
+fn bad_mesh_experiments_name_the_key() {
+    let cases = [
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":0,"height":16}"#,
+            "width",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"mc_elongated","policy":"window-10"}"#,
+            "policy",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"nope"}"#,
+            "allocator",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"traffic_io":2}}"#,
+            "network.traffic_io",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"io_count":40}}"#,
+            "network.io_count",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"policy":"window-0"}"#,
+            "policy",
+        ),
+    ];
+    for (json, key) in cases {
+        let e = MeshExperiment::from_json(json).unwrap_err();
+        assert_eq!(e.key, key, "{json}: {e}");
+    }
+}
+
+#[test]
+fn allocator_names_round_trip() {
+    for k in MeshAllocatorKind::all() {
+        assert_eq!(MeshAllocatorKind::parse(&k.as_str()), Ok(k));
+    }
+    assert_eq!(MeshAllocatorKind::all().len(), 12);
+}
