@@ -191,3 +191,56 @@ fn errors_exit_2_and_name_the_problem() {
     assert_eq!(v["jobs"], 1);
     assert_eq!(v["dropped"], 1);
 }
+
+/// `schedlab mesh`: a hand-sized contiguous run on a trace, the per-job CSV with layout
+/// columns, overrides, and errors naming the key.
+#[test]
+fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
+    let d = temp_dir("mesh");
+    std::fs::write(d.join("small.swf"), SMALL_SWF).unwrap();
+    let exp = d.join("mesh.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "small.swf"}}, "width": 4, "height": 2,
+            "allocator": "first_fit", "policy": "fcfs"}"#,
+    )
+    .unwrap();
+    let csv = d.join("jobs.csv");
+    let (code, out, err) = schedlab(&[
+        "mesh",
+        exp.to_str().unwrap(),
+        "--jobs-csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Job 4 has no run time (dropped by the reader); the other four run.
+    assert_eq!(v["summary"]["jobs"], 4);
+    assert_eq!(v["mesh"]["engine"], "contiguous");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    // Square transformation on 4 × 2: 4 → 2 × 2, 8 → 4 × 2, 2 → 1 × 2.
+    let shapes: Vec<(&str, &str)> = rows.iter().map(|r| (r[12], r[13])).collect();
+    assert_eq!(shapes, [("2", "2"), ("4", "2"), ("1", "2"), ("2", "2")]);
+    // FCFS: job 2 (the whole mesh) waits for job 1 (ends at 10); job 3 waits behind it.
+    assert_eq!(rows[1][2], "10");
+    assert_eq!(rows[2][2], "15");
+    let (code, _, err) = schedlab(&[
+        "mesh",
+        exp.to_str().unwrap(),
+        "--allocator",
+        "plas",
+        "--policy",
+        "oo",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("policy"), "{err}");
+    let (code, _, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--traffic-io", "1.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("network.traffic_io"), "{err}");
+}

@@ -1,10 +1,12 @@
-//! The native command line: `schedlab run` (an experiment file or flags), `schedlab bench`.
+//! The native command line: `schedlab run` (an experiment file or flags), `schedlab mesh`,
+//! `schedlab reproduce`, `schedlab bench`.
 //! Errors go to stderr with exit code 2.
 
 pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
+pub mod mesh;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
@@ -42,6 +44,9 @@ pub enum Command {
     BenchCase(bench::BenchCaseArgs),
     /// Reproduce a paper's tables, e.g. `schedlab reproduce seed002 [--json]`.
     Reproduce(ReproduceArgs),
+    /// Run one 2D-mesh experiment (seed 003 window scheduling or seed 000 contention) and
+    /// print its summary and layout metrics as JSON.
+    Mesh(mesh::MeshArgs),
     /// Time the grid engine on one seed-002 configuration (default CTC_TZ_4, EASY).
     BenchGrid(bench_grid::BenchGridArgs),
     /// Time the mesh engine (seed 003): 10,000 jobs on 32 × 32, Window-240, MPL by default.
@@ -165,6 +170,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Bench(a) => bench::bench_command(&a),
         Command::BenchCase(a) => bench::bench_case_command(&a),
         Command::Reproduce(a) => reproduce_command(&a),
+        Command::Mesh(a) => mesh::mesh_command(&a),
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),

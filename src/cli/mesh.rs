@@ -1,0 +1,106 @@
+//! `schedlab mesh EXP.json`: one 2D-mesh experiment ([`crate::mesh_run`]; seed 003's
+//! contiguous allocation and window scheduling, or seed 000's non-contiguous allocation under
+//! the contention model). Prints `{"summary": …, "mesh": …}` as JSON — the numbers the web
+//! app's 2D-mesh mode shows — and optionally writes the per-job CSV and the full report.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{io_err, write_file};
+use crate::config::{ConfigError, SwfSource, WorkloadSpec};
+use crate::error::Error;
+use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshAllocatorKind, MeshExperiment};
+use crate::policy::mesh::MeshPolicyKind;
+use crate::run::TraceInput;
+
+/// `schedlab mesh`.
+#[derive(Args, Debug)]
+pub struct MeshArgs {
+    /// Mesh experiment (JSON, see docs/experiment-format.md, "Mesh experiments").
+    pub experiment: PathBuf,
+    /// Override the allocator (first_fit, best_fit, mpl, random, paging, mbs, mc,
+    /// mc_elongated, plas, hilbert_ff, hilbert_bf, hilbert_ss).
+    #[arg(long)]
+    pub allocator: Option<String>,
+    /// Override the policy (fcfs, oo, oocb-<k>, window-<K>, delay).
+    #[arg(long)]
+    pub policy: Option<String>,
+    /// Override the traffic ratio: fraction of I/O, 0 ..= 1.
+    #[arg(long)]
+    pub traffic_io: Option<f64>,
+    /// Write one CSV row per job (with service time and layout metrics).
+    #[arg(long)]
+    pub jobs_csv: Option<PathBuf>,
+    /// Write the whole output (summary, layout metrics, per-job records, layouts) as JSON.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+fn key_err(key: &str, message: String) -> Error {
+    Error::Config(ConfigError {
+        key: key.into(),
+        message,
+    })
+}
+
+/// Reads the experiment file and applies the overrides.
+pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option<PathBuf>), Error> {
+    let text = std::fs::read_to_string(&a.experiment).map_err(|e| io_err(&a.experiment, e))?;
+    let mut exp = MeshExperiment::from_json(&text)?;
+    if let Some(s) = &a.allocator {
+        exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;
+    }
+    if let Some(s) = &a.policy {
+        exp.policy = MeshPolicyKind::parse(s).map_err(|e| key_err("policy", e.to_string()))?;
+    }
+    if let Some(r) = a.traffic_io {
+        exp.network.traffic_io = r;
+    }
+    exp.validate()?;
+    let base = a.experiment.parent().map(PathBuf::from).unwrap_or_default();
+    let trace = match &exp.workload {
+        WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
+        _ => None,
+    };
+    Ok((exp, trace))
+}
+
+/// Runs `schedlab mesh`.
+pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
+    let (exp, trace_path) = mesh_experiment_from_args(a)?;
+    let trace = match &trace_path {
+        Some(p) => {
+            let f = File::open(p).map_err(|e| io_err(p, e))?;
+            Some(TraceInput {
+                name: p.display().to_string(),
+                reader: Box::new(std::io::BufReader::new(f)),
+            })
+        }
+        None => None,
+    };
+    let out = run_mesh(&exp, trace)?;
+    if let Some(path) = &a.jobs_csv {
+        let csv = mesh_jobs_csv(&out);
+        write_file(path, |w| w.write_all(csv.as_bytes()))?;
+    }
+    if let Some(path) = &a.report {
+        let text = serde_json::to_string(&out).map_err(|e| io_err(path, e))?;
+        write_file(path, |w| writeln!(w, "{text}"))?;
+    }
+    let brief = serde_json::json!({
+        "allocator": out.allocator,
+        "policy": out.policy,
+        "summary": out.summary,
+        "mesh": out.mesh,
+        "shapes": out.shapes,
+    });
+    let text = serde_json::to_string_pretty(&brief).map_err(|e| Error::Io {
+        path: "stdout".into(),
+        message: e.to_string(),
+    })?;
+    println!("{text}");
+    Ok(())
+}
