@@ -108,6 +108,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
         "seed000" | "000" => reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
             json: a.json,
             threads,
+            traces: a.traces.clone(),
         }),
         "seed003" | "003" => reproduce_seed003::reproduce(&reproduce_seed003::Seed003Options {
             traces: a.traces.clone(),

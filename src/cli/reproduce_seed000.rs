@@ -6,7 +6,14 @@
 //! is calibrated (with MC-Elongated) so that utilisation lands at 65 % (Table 2: 60–70 %);
 //! then every strategy runs the same workload. Prints mean service time and rank next to
 //! Table 2, and mean nodes_affected (Fig. 9) and balance factor (Fig. 10) per strategy.
-//! The SDSC Paragon trace part of the issue is not done.
+//!
+//! Workload II (the SDSC Paragon trace, Table 1) is stood in for by the first 90 days of
+//! `SDSC-Par-1996-3.1-cln.swf.gz` when it is in the traces folder (the paper's 6087-job,
+//! three-month trace is not published separately): jobs larger than the 352-node mesh dropped,
+//! run time as computation time, ratios 100 / 75 / 50 / 25 / 0 % I/O (§4.2: increments of 25 %
+//! for the SDSC workload), arrivals sped up by a load factor calibrated (with MC-Elongated) to
+//! 65 % utilisation. It runs through [`crate::mesh_run`], the path of the app's 2D-mesh mode.
+//! The paper prints no numbers for it ("very similar" to Table 2), so `paper` is null.
 
 use std::collections::BTreeMap;
 
@@ -25,7 +32,16 @@ pub struct Seed000Options {
     pub json: bool,
     /// Worker threads.
     pub threads: usize,
+    /// Folder of the SWF traces (the SDSC Paragon part runs when its trace is there).
+    pub traces: std::path::PathBuf,
 }
+
+/// The trace standing in for Workload II.
+pub const SDSC_TRACE: &str = "SDSC-Par-1996-3.1-cln.swf.gz";
+/// Days of the trace used (the paper's trace spans three months).
+pub const SDSC_DAYS: f64 = 90.0;
+/// Traffic ratios of the SDSC experiment (§4.2: increments of 25 %).
+pub const SDSC_RATIOS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 
 /// Traffic ratios (fraction of I/O) of Table 2.
 pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
@@ -278,6 +294,7 @@ pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
     }
     let mut out = String::new();
     if o.json {
+        sdsc_part(o, &mut rows, &mut out)?;
         for r in &rows {
             let line = serde_json::to_string(r).map_err(|e| err(e.to_string()))?;
             out.push_str(&line);
@@ -328,7 +345,189 @@ pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
             );
         }
     }
+    sdsc_part(o, &mut rows, &mut out)?;
     emit(&out)
+}
+
+/// One ratio of the SDSC experiment: (load factor, utilisation, summaries per strategy).
+type SdscRatio = (f64, Vec<crate::mesh_run::MeshRunOutput>);
+
+fn sdsc_experiment(
+    kind: NodeAllocatorKind,
+    rho: f64,
+    load_factor: f64,
+) -> crate::mesh_run::MeshExperiment {
+    use crate::mesh_run::{MeshAllocatorKind, MeshExperiment, MeshNetworkSpec};
+    let mut exp = MeshExperiment {
+        workload: crate::config::WorkloadSpec::Swf(crate::config::SwfSource {
+            path: Some(SDSC_TRACE.into()),
+            ..Default::default()
+        }),
+        allocator: MeshAllocatorKind::Nodes(kind),
+        network: MeshNetworkSpec {
+            traffic_io: rho,
+            kappa: KAPPA,
+            ..MeshNetworkSpec::default()
+        },
+        ..crate::mesh_run::preset_contention_seed000(rho)
+    };
+    exp.name = Some("seed 000 Workload II stand-in".into());
+    exp.transforms.time_window = Some(crate::workload::transform::TimeWindow {
+        start: 0.0,
+        end: SDSC_DAYS * 86_400.0,
+    });
+    exp.transforms.load_factor = load_factor;
+    exp
+}
+
+fn sdsc_run(
+    bytes: &[u8],
+    kind: NodeAllocatorKind,
+    rho: f64,
+    load_factor: f64,
+) -> Result<crate::mesh_run::MeshRunOutput, Error> {
+    let exp = sdsc_experiment(kind, rho, load_factor);
+    crate::mesh_run::run_mesh(
+        &exp,
+        Some(crate::run::TraceInput::from_bytes(SDSC_TRACE, bytes)),
+    )
+}
+
+/// Load factor giving ≈ [`TARGET_UTIL`] with MC-Elongated at ratio `rho`.
+fn sdsc_calibrate(bytes: &[u8], rho: f64) -> Result<f64, Error> {
+    let mut lf = 1.0;
+    for _ in 0..5 {
+        let util = sdsc_run(bytes, NodeAllocatorKind::McElongated, rho, lf)?
+            .summary
+            .utilization;
+        if util <= 0.0 {
+            break;
+        }
+        lf *= TARGET_UTIL / util;
+    }
+    Ok(lf)
+}
+
+/// Runs the SDSC experiment on `threads` threads: ratio index → (load factor, outputs).
+pub fn run_sdsc(bytes: &[u8], threads: usize) -> Result<BTreeMap<usize, SdscRatio>, Error> {
+    let threads = threads.max(1);
+    let work: Vec<usize> = (0..SDSC_RATIOS.len()).collect();
+    let outcome: Vec<Result<(usize, SdscRatio), Error>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(work.len()))
+            .map(|t| {
+                let chunk: Vec<usize> = work.iter().copied().skip(t).step_by(threads).collect();
+                s.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|r| {
+                            let rho = SDSC_RATIOS[r];
+                            let lf = sdsc_calibrate(bytes, rho)?;
+                            let outs = STRATEGIES
+                                .iter()
+                                .map(|&k| sdsc_run(bytes, k, rho, lf))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            Ok((r, (lf, outs)))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec![Err(err("a worker thread panicked".into()))])
+            })
+            .collect()
+    });
+    let mut results = BTreeMap::new();
+    for r in outcome {
+        let (i, v) = r?;
+        results.insert(i, v);
+    }
+    Ok(results)
+}
+
+/// The SDSC part: JSON rows (figure `sdsc`) and the text tables; a note when the trace is
+/// missing.
+fn sdsc_part(o: &Seed000Options, rows: &mut Vec<Row>, out: &mut String) -> Result<(), Error> {
+    let path = o.traces.join(SDSC_TRACE);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => {
+            if !o.json {
+                outln!(
+                    out,
+                    "\nWorkload II (SDSC Paragon): skipped, {} cannot be read: {e}",
+                    path.display()
+                );
+            }
+            return Ok(());
+        }
+    };
+    let results = run_sdsc(&bytes, o.threads)?;
+    if !o.json {
+        outln!(
+            out,
+            "\nWorkload II stand-in: first {SDSC_DAYS} days of {SDSC_TRACE} on 16 × 22 (paper: \
+             no numbers, \"very similar\" to Table 2)"
+        );
+    }
+    for (&r, (lf, outs)) in &results {
+        let pct = libm::round(SDSC_RATIOS[r] * 100.0) as u32;
+        let services: Vec<f64> = outs.iter().map(|x| x.mesh.mean_service).collect();
+        let rk = ranks(&services);
+        if !o.json {
+            outln!(
+                out,
+                "\n{pct:>3} % I/O — load factor {lf:.2}, {} jobs",
+                outs.first().map_or(0, |x| x.summary.jobs)
+            );
+            outln!(
+                out,
+                "{:<14} {:>10} {:>4} {:>6} {:>9} {:>8}",
+                "strategy",
+                "service",
+                "rank",
+                "util",
+                "nodes_aff",
+                "balance"
+            );
+        }
+        for (k, x) in outs.iter().enumerate() {
+            let policy = STRATEGIES[k].as_str();
+            for (metric, ours) in [
+                ("mean_service", x.mesh.mean_service),
+                ("rank", f64::from(rk[k])),
+                ("utilization", x.summary.utilization),
+                ("load_factor", *lf),
+                ("nodes_affected", x.mesh.mean_nodes_affected),
+                ("balance_factor", x.mesh.mean_balance),
+            ] {
+                rows.push(Row {
+                    figure: "sdsc",
+                    policy: policy.clone(),
+                    traffic_io: pct,
+                    metric,
+                    ours,
+                    paper: None,
+                });
+            }
+            if !o.json {
+                outln!(
+                    out,
+                    "{:<14} {:>10.1} {:>4} {:>6.3} {:>9.1} {:>8.2}",
+                    policy,
+                    x.mesh.mean_service,
+                    rk[k],
+                    x.summary.utilization,
+                    x.mesh.mean_nodes_affected,
+                    x.mesh.mean_balance
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
