@@ -119,6 +119,28 @@ fn keyed(m: String) -> ConfigError {
     }
 }
 
+/// Parses JSON text into `T`; an error names the key path (`workload.synthetic.jobs`).
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
+        key: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
+/// Rejects a document of another format version, naming the key `version`.
+pub fn check_version(found: u32, supported: u32) -> Result<(), ConfigError> {
+    if found == supported {
+        return Ok(());
+    }
+    Err(ConfigError {
+        key: "version".into(),
+        message: format!(
+            "format version {found} is not supported (this build reads version {supported})"
+        ),
+    })
+}
+
 impl Experiment {
     /// An experiment on the workload `workload` with everything else at its default.
     pub fn new(workload: WorkloadSpec, policy: PolicyKind) -> Experiment {
@@ -146,11 +168,7 @@ impl Experiment {
 
     /// Parses and validates an experiment from JSON text.
     pub fn from_json(text: &str) -> Result<Experiment, ConfigError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let exp: Experiment = serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
-            key: e.path().to_string(),
-            message: e.inner().to_string(),
-        })?;
+        let exp: Experiment = parse_json(text)?;
         exp.validate()?;
         Ok(exp)
     }
@@ -166,15 +184,7 @@ impl Experiment {
             key: key.to_string(),
             message,
         };
-        if self.version != FORMAT_VERSION {
-            return Err(err(
-                "version",
-                format!(
-                    "format version {} is not supported (this build reads version {})",
-                    self.version, FORMAT_VERSION
-                ),
-            ));
-        }
+        check_version(self.version, FORMAT_VERSION)?;
         match &self.workload {
             WorkloadSpec::Swf(src) => {
                 if src.path.is_none() && src.name.is_none() {

@@ -34,7 +34,6 @@ use crate::run::TraceInput;
 use crate::sim::mesh_engine::MeshSimulation;
 use crate::sim::JobOutcome;
 use crate::workload::shape::{apply_shapes, ShapeReport, ShapeRule};
-use crate::workload::swf::{read_swf, ReadOptions};
 use crate::workload::transform::{TransformReport, Transforms};
 use crate::workload::Workload;
 
@@ -229,12 +228,7 @@ pub struct MeshExperiment {
 impl MeshExperiment {
     /// Parses and validates a mesh experiment from JSON text.
     pub fn from_json(text: &str) -> Result<MeshExperiment, ConfigError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let exp: MeshExperiment =
-            serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
-                key: e.path().to_string(),
-                message: e.inner().to_string(),
-            })?;
+        let exp: MeshExperiment = crate::config::parse_json(text)?;
         exp.validate()?;
         Ok(exp)
     }
@@ -250,15 +244,7 @@ impl MeshExperiment {
             key: key.to_string(),
             message,
         };
-        if self.version != MESH_FORMAT_VERSION {
-            return Err(err(
-                "version",
-                format!(
-                    "format version {} is not supported (this build reads version {})",
-                    self.version, MESH_FORMAT_VERSION
-                ),
-            ));
-        }
+        crate::config::check_version(self.version, MESH_FORMAT_VERSION)?;
         for (key, v) in [("width", self.width), ("height", self.height)] {
             if v == 0 || v > MAX_MESH_SIDE {
                 return Err(err(
@@ -436,27 +422,7 @@ pub fn prepare_mesh(
     trace: Option<TraceInput<'_>>,
 ) -> Result<(Workload, TransformReport, ShapeReport), Error> {
     exp.validate()?;
-    let mut workload = match &exp.workload {
-        WorkloadSpec::Swf(src) => {
-            let Some(input) = trace else {
-                let what = src
-                    .path
-                    .clone()
-                    .or_else(|| src.name.clone())
-                    .unwrap_or_default();
-                return Err(Error::MissingTrace(format!(
-                    "the experiment reads the trace {what:?}, which was not supplied"
-                )));
-            };
-            let opts = ReadOptions {
-                source: input.name.clone(),
-                lenient: src.lenient,
-                max_bytes: None,
-            };
-            read_swf(input.reader, &opts)?
-        }
-        WorkloadSpec::Synthetic(model) => model.generate(exp.seed),
-    };
+    let (mut workload, _) = crate::run::load_workload(&exp.workload, exp.seed, trace)?;
     let transform = exp.transforms.apply(&mut workload);
     let (w, h) = (exp.width, exp.height);
     let mut shapes = ShapeReport::default();
@@ -533,14 +499,7 @@ pub fn run_mesh(
             (result.outcomes, layouts, "contiguous")
         }
         MeshAllocatorKind::Nodes(kind) => {
-            let fjobs: Vec<FlowJob> = jobs
-                .iter()
-                .map(|j| FlowJob {
-                    submit: j.submit,
-                    size: j.procs,
-                    compute: j.run_time,
-                })
-                .collect();
+            let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
             let mut alloc = kind.build(&net, exp.seed);
             let cfg = FlowConfig {
                 traffic_io: exp.network.traffic_io,

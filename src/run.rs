@@ -38,10 +38,14 @@ pub struct Prepared {
     pub transform: TransformReport,
 }
 
-/// Loads, transforms and fits the experiment's workload.
-pub fn prepare(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<Prepared, Error> {
-    exp.validate()?;
-    let (mut workload, model_procs) = match &exp.workload {
+/// Reads the trace, or generates the synthetic workload with `seed`; returns the jobs and,
+/// for a model, the machine size it was parameterised for.
+pub fn load_workload(
+    spec: &WorkloadSpec,
+    seed: u64,
+    trace: Option<TraceInput<'_>>,
+) -> Result<(Workload, Option<u32>), Error> {
+    match spec {
         WorkloadSpec::Swf(src) => {
             let Some(input) = trace else {
                 let what = src
@@ -58,13 +62,16 @@ pub fn prepare(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<Prepar
                 lenient: src.lenient,
                 max_bytes: None,
             };
-            (read_swf(input.reader, &opts)?, None)
+            Ok((read_swf(input.reader, &opts)?, None))
         }
-        WorkloadSpec::Synthetic(model) => {
-            let w = model.generate(exp.seed);
-            (w, Some(model.machine_procs()))
-        }
-    };
+        WorkloadSpec::Synthetic(model) => Ok((model.generate(seed), Some(model.machine_procs()))),
+    }
+}
+
+/// Loads, transforms and fits the experiment's workload.
+pub fn prepare(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<Prepared, Error> {
+    exp.validate()?;
+    let (mut workload, model_procs) = load_workload(&exp.workload, exp.seed, trace)?;
     let transform = exp.transforms.apply(&mut workload);
     let procs = match exp.machine {
         MachineSpec::Flat { procs: Some(p) } => p,

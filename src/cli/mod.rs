@@ -7,6 +7,7 @@ pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
 pub mod mesh;
+pub mod parallel;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;

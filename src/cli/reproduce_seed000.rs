@@ -145,15 +145,7 @@ fn jobs_for(mean_interarrival: f64) -> Vec<FlowJob> {
         mean_interarrival,
         ..Exp000Params::default()
     };
-    p.generate(SEED)
-        .jobs
-        .iter()
-        .map(|j| FlowJob {
-            submit: j.submit,
-            size: j.procs,
-            compute: j.run_time,
-        })
-        .collect()
+    p.generate(SEED).jobs.iter().map(FlowJob::of).collect()
 }
 
 fn run(net: &Network, kind: NodeAllocatorKind, rho: f64, ia: f64) -> Result<FlowSummary, Error> {
@@ -208,53 +200,20 @@ fn emit(out: &str) -> Result<(), Error> {
     }
 }
 
-/// (ratio index, calibrated interarrival time, summary per strategy).
-type RatioResult = (usize, f64, Vec<FlowSummary>);
-
 /// Calibrates and runs every ratio × strategy: ratio index → (interarrival, summaries).
 pub fn run_sweep(threads: usize) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
     let net = Network::seed000();
-    let threads = threads.max(1);
-    // (ratio index) → (interarrival, summaries per strategy)
-    let mut results: BTreeMap<usize, (f64, Vec<FlowSummary>)> = BTreeMap::new();
     let work: Vec<usize> = (0..RATIOS.len()).collect();
-    let outcome: Vec<Result<RatioResult, Error>> = std::thread::scope(|s| {
-        let chunks: Vec<Vec<usize>> = (0..threads.min(work.len()))
-            .map(|t| work.iter().copied().skip(t).step_by(threads).collect())
-            .collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                let net = &net;
-                s.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|r| {
-                            let rho = RATIOS[r];
-                            let (ia, _) = calibrate(net, rho)?;
-                            let sums = STRATEGIES
-                                .iter()
-                                .map(|&k| run(net, k, rho, ia))
-                                .collect::<Result<Vec<_>, _>>()?;
-                            Ok((r, ia, sums))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![Err(err("a worker thread panicked".into()))])
-            })
-            .collect()
-    });
-    for r in outcome {
-        let (i, ia, sums) = r?;
-        results.insert(i, (ia, sums));
-    }
-    Ok(results)
+    let done = super::parallel::par_map(&work, threads, |&r| {
+        let rho = RATIOS[r];
+        let (ia, _) = calibrate(&net, rho)?;
+        let sums = STRATEGIES
+            .iter()
+            .map(|&k| run(&net, k, rho, ia))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((ia, sums))
+    })?;
+    Ok(work.into_iter().zip(done).collect())
 }
 
 /// Runs the reproduction and prints it.
@@ -410,42 +369,17 @@ fn sdsc_calibrate(bytes: &[u8], rho: f64) -> Result<f64, Error> {
 
 /// Runs the SDSC experiment on `threads` threads: ratio index → (load factor, outputs).
 pub fn run_sdsc(bytes: &[u8], threads: usize) -> Result<BTreeMap<usize, SdscRatio>, Error> {
-    let threads = threads.max(1);
     let work: Vec<usize> = (0..SDSC_RATIOS.len()).collect();
-    let outcome: Vec<Result<(usize, SdscRatio), Error>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(work.len()))
-            .map(|t| {
-                let chunk: Vec<usize> = work.iter().copied().skip(t).step_by(threads).collect();
-                s.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|r| {
-                            let rho = SDSC_RATIOS[r];
-                            let lf = sdsc_calibrate(bytes, rho)?;
-                            let outs = STRATEGIES
-                                .iter()
-                                .map(|&k| sdsc_run(bytes, k, rho, lf))
-                                .collect::<Result<Vec<_>, _>>()?;
-                            Ok((r, (lf, outs)))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![Err(err("a worker thread panicked".into()))])
-            })
-            .collect()
-    });
-    let mut results = BTreeMap::new();
-    for r in outcome {
-        let (i, v) = r?;
-        results.insert(i, v);
-    }
-    Ok(results)
+    let done = super::parallel::par_map(&work, threads, |&r| {
+        let rho = SDSC_RATIOS[r];
+        let lf = sdsc_calibrate(bytes, rho)?;
+        let outs = STRATEGIES
+            .iter()
+            .map(|&k| sdsc_run(bytes, k, rho, lf))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((lf, outs))
+    })?;
+    Ok(work.into_iter().zip(done).collect())
 }
 
 /// The SDSC part: JSON rows (figure `sdsc`) and the text tables; a note when the trace is

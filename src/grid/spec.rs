@@ -134,12 +134,7 @@ impl From<GridError> for GridRunError {
 impl GridExperiment {
     /// Parses and validates a grid experiment from JSON text.
     pub fn from_json(text: &str) -> Result<GridExperiment, ConfigError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let exp: GridExperiment =
-            serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
-                key: e.path().to_string(),
-                message: e.inner().to_string(),
-            })?;
+        let exp: GridExperiment = crate::config::parse_json(text)?;
         exp.validate()?;
         Ok(exp)
     }

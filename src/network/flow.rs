@@ -40,6 +40,17 @@ pub struct FlowJob {
     pub compute: f64,
 }
 
+impl FlowJob {
+    /// The flow job of a workload job: its submit time, size, and run time as computation.
+    pub fn of(job: &crate::workload::Job) -> FlowJob {
+        FlowJob {
+            submit: job.submit,
+            size: job.procs,
+            compute: job.run_time,
+        }
+    }
+}
+
 /// What happened to one job.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowRecord {
@@ -430,16 +441,7 @@ mod tests {
             jobs: 150,
             ..Default::default()
         };
-        let jobs: Vec<FlowJob> = params
-            .generate(3)
-            .jobs
-            .iter()
-            .map(|j| FlowJob {
-                submit: j.submit,
-                size: j.procs,
-                compute: j.run_time,
-            })
-            .collect();
+        let jobs: Vec<FlowJob> = params.generate(3).jobs.iter().map(FlowJob::of).collect();
         let cfg = FlowConfig {
             traffic_io: 0.6,
             kappa: 0.002,
