@@ -1,4 +1,5 @@
-//! The native command line: `schedlab run` (an experiment file or flags), `schedlab mesh`,
+//! The native command line: `schedlab run` (an experiment file or flags), `schedlab mesh`
+//! (a 2D-mesh experiment), `schedlab grid` (a grid experiment, single vs job sharing),
 //! `schedlab reproduce`, `schedlab bench`.
 //! Errors go to stderr with exit code 2.
 
@@ -6,6 +7,7 @@ pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
+pub mod grid;
 pub mod mesh;
 pub mod parallel;
 pub mod reproduce_seed000;
@@ -54,6 +56,8 @@ pub enum Command {
     BenchMesh(bench_mesh::BenchMeshArgs),
     /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
     BenchNetwork(bench_network::BenchNetworkArgs),
+    /// Run a grid experiment (JSON) with single sites and with job sharing; compare them.
+    Grid(grid::GridArgs),
 }
 
 /// `schedlab reproduce SEED`.
@@ -176,6 +180,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
+        Command::Grid(a) => grid::grid_command(&a),
     };
     match outcome {
         Ok(()) => 0,

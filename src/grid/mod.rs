@@ -15,7 +15,9 @@
 //!   the migration matrix;
 //! - [`spec`]: a grid experiment as JSON (sites with trace or synthetic workloads), run in one
 //!   call;
-//! - [`paper`]: the configurations of Table III and the paper's numbers (Tables II, IV–VI).
+//! - [`paper`]: the configurations of Table III and the paper's numbers (Tables II, IV–VI);
+//! - [`view`]: single vs job sharing compared (what the web app's Grid mode and `schedlab grid`
+//!   show), site clocks, the grid share link's envelope.
 //!
 //! The choices the paper leaves open are documented in `docs/grid.md`.
 
@@ -28,6 +30,7 @@ pub mod metrics;
 pub mod paper;
 pub mod site;
 pub mod spec;
+pub mod view;
 
 pub use align::{align_workload, AlignedWorkload};
 pub use dispatch::{choose_site, Offer};

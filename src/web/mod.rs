@@ -8,12 +8,17 @@
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
+//! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
+//!   its worker side (single sites vs job sharing in slices) and its charts.
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
 pub mod chart;
 pub mod format;
+pub mod grid_chart;
+pub mod grid_page;
+pub mod grid_worker;
 pub mod modes;
 pub mod page;
 pub mod protocol;

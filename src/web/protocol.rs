@@ -14,6 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::Experiment;
+use crate::grid::view::GridComparison;
+use crate::grid::GridExperiment;
 use crate::metrics::JobRecord;
 use crate::run::RunOutput;
 
@@ -46,6 +48,17 @@ pub enum ToWorker {
     /// Write a file of finished run `id` (the worker keeps the last [`KEPT_RUNS`] runs);
     /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
     Export { id: u32, format: ExportFormat },
+    /// Grid mode: run a grid experiment in every configuration of
+    /// [`crate::grid::view::CONFIGURATIONS`] (single sites, then job sharing). `traces` names
+    /// the traces sent earlier that its SWF sites read (`workload.swf.name`); answered by
+    /// [`FromWorker::GridProgress`] messages, then [`FromWorker::GridDone`],
+    /// [`FromWorker::Cancelled`] or [`FromWorker::Error`] with the same `id`.
+    RunGrid {
+        id: u32,
+        experiment: Box<GridExperiment>,
+        #[serde(default)]
+        traces: Vec<String>,
+    },
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.
@@ -96,6 +109,26 @@ pub enum FromWorker {
         #[serde(default)]
         fatal: bool,
     },
+    /// Grid run `id`: configuration `run` (index in [`crate::grid::view::CONFIGURATIONS`]) is
+    /// at grid time `sim_time` seconds; `completed` of `total` jobs are done over all
+    /// configurations.
+    GridProgress {
+        id: u32,
+        run: usize,
+        sim_time: f64,
+        completed: usize,
+        total: usize,
+    },
+    /// Grid run `id` finished.
+    GridDone { id: u32, report: Box<GridReport> },
+}
+
+/// The result of a grid comparison as sent to the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridReport {
+    pub comparison: GridComparison,
+    /// Wall-clock time of the runs in the worker, milliseconds.
+    pub wall_ms: f64,
 }
 
 /// What the worker learnt from an uploaded trace.

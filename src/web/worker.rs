@@ -1,6 +1,7 @@
 //! The simulation worker (a dedicated Web Worker running the `worker` binary).
 //!
-//! It keeps the last successfully read trace, runs one experiment at a time through the same
+//! It keeps the successfully read traces by name (the newest ones, see [`KEPT_TRACES`]), runs
+//! one experiment at a time through the same
 //! [`crate::run`] functions as the CLI, and simulates in slices of about
 //! [`SLICE_MS`] milliseconds: between slices it yields to the event loop (a `MessageChannel`
 //! round trip, which unlike a resolved promise lets queued `message` events — a
@@ -40,6 +41,12 @@ struct StoredTrace {
     bytes: Rc<[u8]>,
 }
 
+/// Most traces the worker keeps (a grid has one per site); older ones are also dropped once
+/// the kept bytes exceed [`KEPT_TRACE_BYTES`] (the newest trace is always kept).
+pub const KEPT_TRACES: usize = crate::grid::spec::MAX_SITES;
+/// Bytes of traces kept beyond the newest one.
+pub const KEPT_TRACE_BYTES: usize = 600_000_000;
+
 /// A trace file: its name (for messages) and its bytes (plain or gzip SWF).
 pub type NamedTrace = (String, Rc<[u8]>);
 
@@ -50,7 +57,8 @@ type FinishedRun = (u32, Rc<SimResult>, Rc<SwfHeader>);
 type YieldChannel = (MessageChannel, Closure<dyn FnMut(MessageEvent)>);
 
 thread_local! {
-    static TRACE: RefCell<Option<StoredTrace>> = const { RefCell::new(None) };
+    /// Traces read successfully, oldest first (one per name).
+    static TRACES: RefCell<VecDeque<StoredTrace>> = const { RefCell::new(VecDeque::new()) };
     /// The run allowed to continue; cancelling clears it.
     static ACTIVE: Cell<Option<u32>> = const { Cell::new(None) };
     /// Channel used to yield to the event loop (created on first use).
@@ -150,6 +158,11 @@ fn on_message(ev: MessageEvent) {
             });
         }
         ToWorker::Cancel { id } => cancel(id),
+        ToWorker::RunGrid {
+            id,
+            experiment,
+            traces,
+        } => super::grid_worker::start(id, *experiment, traces),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {
@@ -208,15 +221,15 @@ pub fn cancel(id: Option<u32>) {
 }
 
 /// The stored trace called `name`, if a name is given.
-fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, String> {
+pub(super) fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, String> {
     let Some(want) = name else {
         return Ok(None);
     };
-    TRACE
+    TRACES
         .with(|t| {
             t.borrow()
-                .as_ref()
-                .filter(|s| s.name == want)
+                .iter()
+                .find(|s| s.name == want)
                 .map(|s| (s.name.clone(), Rc::clone(&s.bytes)))
         })
         .map(Some)
@@ -250,11 +263,20 @@ fn load_trace(name: String, bytes: Vec<u8>) {
                 },
                 time_zone: w.header.time_zone_string.clone(),
             };
-            TRACE.with(|t| {
-                *t.borrow_mut() = Some(StoredTrace {
+            TRACES.with(|t| {
+                let mut t = t.borrow_mut();
+                t.retain(|s| s.name != name);
+                t.push_back(StoredTrace {
                     name,
                     bytes: bytes.into(),
-                })
+                });
+                let mut total: usize = t.iter().map(|s| s.bytes.len()).sum();
+                while t.len() > 1
+                    && (t.len() > KEPT_TRACES
+                        || total - t.back().map_or(0, |s| s.bytes.len()) > KEPT_TRACE_BYTES)
+                {
+                    total -= t.pop_front().map_or(0, |s| s.bytes.len());
+                }
             });
             post(&FromWorker::TraceLoaded(info));
         }
@@ -276,7 +298,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Lets the event loop run queued tasks (incoming messages) before the next slice.
-async fn yield_to_event_loop() {
+pub(super) async fn yield_to_event_loop() {
     let promise = Promise::new(&mut |resolve, _reject| {
         YIELD_WAITERS.with(|w| w.borrow_mut().push_back(resolve));
         YIELD.with(|y| {
@@ -310,7 +332,7 @@ async fn yield_to_event_loop() {
     let _ = JsFuture::from(promise).await;
 }
 
-fn is_active(id: u32) -> bool {
+pub(super) fn is_active(id: u32) -> bool {
     ACTIVE.with(Cell::get) == Some(id)
 }
 

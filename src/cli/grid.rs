@@ -1,0 +1,127 @@
+//! `schedlab grid EXPERIMENT.json`: runs a grid experiment (seed 002 §III–V, format in
+//! `docs/grid.md`) twice — every site on its own, then with job sharing — and prints the
+//! comparison the web app's Grid mode shows: utilisation, AWRT, AWWT, AWSD per site and
+//! overall, and AWRT in % of single (Table IV style). `--json` prints the
+//! [`GridComparison`] exactly as the page's JSON download.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::config::{SwfSource, WorkloadSpec};
+use crate::error::Error;
+use crate::grid::view::{percent_of, run_comparison, sharing_label, GridComparison};
+use crate::grid::{GridExperiment, GridRunError, Sharing};
+
+/// `schedlab grid`.
+#[derive(Args, Debug)]
+pub struct GridArgs {
+    /// Grid experiment (JSON, see docs/grid.md); trace paths are relative to its folder.
+    pub experiment: PathBuf,
+    /// Print the comparison as JSON (what the web app's "JSON" download holds).
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn grid_err(e: GridRunError) -> Error {
+    match e {
+        GridRunError::Config(c) => Error::Config(c),
+        other => Error::Config(crate::config::ConfigError {
+            key: "grid".into(),
+            message: other.to_string(),
+        }),
+    }
+}
+
+/// Runs the comparison and prints it.
+pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
+    let path = &a.experiment;
+    let text = std::fs::read_to_string(path).map_err(|e| io_err(path, e))?;
+    let exp = GridExperiment::from_json(&text)?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut paths = Vec::with_capacity(exp.sites.len());
+    for s in &exp.sites {
+        paths.push(match &s.workload {
+            WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
+            _ => None,
+        });
+    }
+    // Open every trace up front, so a missing file is reported as an I/O error with its path.
+    for p in paths.iter().flatten() {
+        File::open(p).map_err(|e| io_err(p, e))?;
+    }
+    let cmp = run_comparison(&exp, |i| {
+        let p = paths.get(i)?.as_ref()?;
+        let f = File::open(p).ok()?;
+        Some((
+            p.display().to_string(),
+            Box::new(BufReader::new(f)) as Box<dyn std::io::Read>,
+        ))
+    })
+    .map_err(grid_err)?;
+    if a.json {
+        println!("{}", cmp.to_json());
+    } else {
+        print_tables(&cmp);
+    }
+    for r in &cmp.runs {
+        if !r.violations.is_empty() {
+            eprintln!(
+                "schedlab: {}: {} invariant violations",
+                sharing_label(r.sharing),
+                r.violations.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn print_tables(cmp: &GridComparison) {
+    let single = cmp.run(Sharing::Single);
+    for r in &cmp.runs {
+        let m = &r.metrics;
+        println!(
+            "{} ({}, {} jobs migrated)",
+            sharing_label(r.sharing),
+            m.policy.as_str(),
+            m.migrated
+        );
+        println!(
+            "{:<20} {:>8} {:>8} {:>12} {:>12} {:>10} {:>9}",
+            "site", "jobs", "util %", "AWRT (s)", "AWWT (s)", "AWSD", "AWRT %"
+        );
+        for (i, s) in m.sites.iter().enumerate() {
+            let b = single.and_then(|x| x.metrics.sites.get(i));
+            println!(
+                "{:<20} {:>8} {:>8.2} {:>12.0} {:>12.0} {:>10.2} {:>9.1}",
+                s.name,
+                s.submitted.jobs,
+                100.0 * s.executed.utilization,
+                s.submitted.awrt,
+                s.submitted.awwt,
+                s.submitted.awsd,
+                percent_of(s.submitted.awrt, b.map_or(f64::NAN, |b| b.submitted.awrt))
+            );
+        }
+        let o = &m.overall;
+        println!(
+            "{:<20} {:>8} {:>8.2} {:>12.0} {:>12.0} {:>10.2} {:>9.1}\n",
+            "overall",
+            o.jobs,
+            100.0 * o.utilization,
+            o.awrt,
+            o.awwt,
+            o.awsd,
+            percent_of(o.awrt, single.map_or(f64::NAN, |x| x.metrics.overall.awrt))
+        );
+    }
+}
