@@ -379,6 +379,19 @@ pub fn show_error(message: &str) {
     }
 }
 
+/// Shows `message` in the banner above every mode's panel (internal errors, whichever tab is
+/// open).
+fn show_fatal(message: &str) {
+    if let Some(b) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("fatal"))
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        b.set_text_content(Some(message));
+        b.set_hidden(false);
+    }
+}
+
 fn hide_error() {
     if let Some(b) = web_sys::window()
         .and_then(|w| w.document())
@@ -393,9 +406,9 @@ fn hide_error() {
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        show_error(&format!(
-            "Internal error — please reload the page and report this: {info}"
-        ));
+        let message = format!("Internal error — please reload the page and report this: {info}");
+        show_error(&message);
+        show_fatal(&message);
     }));
     let doc = web_sys::window()
         .and_then(|w| w.document())
