@@ -8,12 +8,18 @@
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
+//! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
+//!   share links; the mesh canvas (jobs, I/O nodes, link-contention heatmap) and its charts;
+//!   its runs in the worker.
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
 pub mod chart;
 pub mod format;
+pub mod mesh_page;
+pub mod mesh_view;
+pub mod mesh_worker;
 pub mod modes;
 pub mod page;
 pub mod protocol;

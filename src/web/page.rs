@@ -488,6 +488,7 @@ pub fn start() {
     spawn_worker(&app);
     update_controls(&app);
     open_fragment(&app);
+    super::mesh_page::start();
 }
 
 /// The model parameters as JSON values by key (numbers shown as serde_json writes them).
@@ -1052,6 +1053,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         }
         FromWorker::Done { id, report } => on_done(app, id, *report),
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
+        FromWorker::MeshDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
@@ -2364,7 +2366,7 @@ fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         }
         FromWorker::TraceLoaded(_) => dispatch(app, i),
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
-        FromWorker::Exported { .. } => {}
+        FromWorker::Exported { .. } | FromWorker::MeshDone { .. } => {}
         FromWorker::Done { id, report } => {
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {

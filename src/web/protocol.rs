@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::Experiment;
+use crate::mesh_run::{MeshExperiment, MeshRunOutput};
 use crate::metrics::JobRecord;
 use crate::run::RunOutput;
 
@@ -46,6 +47,18 @@ pub enum ToWorker {
     /// Write a file of finished run `id` (the worker keeps the last [`KEPT_RUNS`] runs);
     /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
     Export { id: u32, format: ExportFormat },
+    /// Run one 2D-mesh experiment ([`crate::mesh_run::run_mesh`], as `schedlab mesh` does);
+    /// answered by [`FromWorker::MeshDone`] or [`FromWorker::Error`] with the same `id`.
+    /// `trace` names a trace sent earlier. `lite` leaves the per-job data out of the report
+    /// (traffic-ratio sweeps need only the summary).
+    RunMesh {
+        id: u32,
+        experiment: Box<MeshExperiment>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        lite: bool,
+    },
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.
@@ -96,6 +109,29 @@ pub enum FromWorker {
         #[serde(default)]
         fatal: bool,
     },
+    /// 2D-mesh run `id` finished.
+    MeshDone { id: u32, report: Box<MeshReport> },
+}
+
+/// Jobs (records and layouts) sent with a mesh result at most; the per-job CSV always has
+/// every job.
+pub const MAX_MESH_JOBS: usize = 5000;
+
+/// The result of one 2D-mesh run as sent to the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshReport {
+    /// The run, with `jobs` and `layouts` cut to the first [`MAX_MESH_JOBS`] jobs (empty for a
+    /// `lite` run).
+    pub output: MeshRunOutput,
+    /// Jobs of the run.
+    pub total_jobs: usize,
+    /// `true` when `jobs` and `layouts` hold fewer than `total_jobs` jobs.
+    pub truncated: bool,
+    /// The per-job CSV of every job (`schedlab mesh --jobs-csv`); empty for a `lite` run.
+    #[serde(default)]
+    pub jobs_csv: String,
+    /// Wall-clock time of the run in the worker, milliseconds.
+    pub wall_ms: f64,
 }
 
 /// What the worker learnt from an uploaded trace.

@@ -150,6 +150,7 @@ fn on_message(ev: MessageEvent) {
             });
         }
         ToWorker::Cancel { id } => cancel(id),
+        msg @ ToWorker::RunMesh { .. } => super::mesh_worker::handle(msg),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {
@@ -208,7 +209,7 @@ pub fn cancel(id: Option<u32>) {
 }
 
 /// The stored trace called `name`, if a name is given.
-fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, String> {
+pub(super) fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, String> {
     let Some(want) = name else {
         return Ok(None);
     };
