@@ -13,6 +13,7 @@
 //! [`metrics`] has the layout metrics (nodes_affected, balance factor, link and hot-spot loads).
 
 pub mod flow;
+pub mod heat;
 pub mod metrics;
 
 use std::fmt;

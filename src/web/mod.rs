@@ -10,6 +10,9 @@
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
+//! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
+//!   share links; the mesh canvas (jobs, I/O nodes, link-contention heatmap) and its charts;
+//!   its runs in the worker.
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
@@ -19,6 +22,9 @@ pub mod format;
 pub mod grid_chart;
 pub mod grid_page;
 pub mod grid_worker;
+pub mod mesh_page;
+pub mod mesh_view;
+pub mod mesh_worker;
 pub mod modes;
 pub mod page;
 pub mod protocol;

@@ -502,6 +502,7 @@ pub fn start() {
     update_controls(&app);
     open_fragment(&app);
     super::grid_page::start(&app.ui.doc);
+    super::mesh_page::start();
 }
 
 /// The model parameters as JSON values by key (numbers shown as serde_json writes them).
@@ -1066,7 +1067,9 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         }
         FromWorker::Done { id, report } => on_done(app, id, *report),
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
-        FromWorker::GridProgress { .. } | FromWorker::GridDone { .. } => {}
+        FromWorker::GridProgress { .. }
+        | FromWorker::GridDone { .. }
+        | FromWorker::MeshDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
@@ -2381,7 +2384,8 @@ fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
         FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
-        | FromWorker::GridDone { .. } => {}
+        | FromWorker::GridDone { .. }
+        | FromWorker::MeshDone { .. } => {}
         FromWorker::Done { id, report } => {
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::Experiment;
 use crate::grid::view::GridComparison;
 use crate::grid::GridExperiment;
+use crate::mesh_run::{MeshExperiment, MeshRunOutput};
 use crate::metrics::JobRecord;
 use crate::run::RunOutput;
 
@@ -58,6 +59,18 @@ pub enum ToWorker {
         experiment: Box<GridExperiment>,
         #[serde(default)]
         traces: Vec<String>,
+    },
+    /// Run one 2D-mesh experiment ([`crate::mesh_run::run_mesh`], as `schedlab mesh` does);
+    /// answered by [`FromWorker::MeshDone`] or [`FromWorker::Error`] with the same `id`.
+    /// `trace` names a trace sent earlier. `lite` leaves the per-job data out of the report
+    /// (traffic-ratio sweeps need only the summary).
+    RunMesh {
+        id: u32,
+        experiment: Box<MeshExperiment>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        lite: bool,
     },
 }
 
@@ -121,6 +134,8 @@ pub enum FromWorker {
     },
     /// Grid run `id` finished.
     GridDone { id: u32, report: Box<GridReport> },
+    /// 2D-mesh run `id` finished.
+    MeshDone { id: u32, report: Box<MeshReport> },
 }
 
 /// The result of a grid comparison as sent to the page.
@@ -128,6 +143,27 @@ pub enum FromWorker {
 pub struct GridReport {
     pub comparison: GridComparison,
     /// Wall-clock time of the runs in the worker, milliseconds.
+    pub wall_ms: f64,
+}
+
+/// Jobs (records and layouts) sent with a mesh result at most; the per-job CSV always has
+/// every job.
+pub const MAX_MESH_JOBS: usize = 5000;
+
+/// The result of one 2D-mesh run as sent to the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshReport {
+    /// The run, with `jobs` and `layouts` cut to the first [`MAX_MESH_JOBS`] jobs (empty for a
+    /// `lite` run).
+    pub output: MeshRunOutput,
+    /// Jobs of the run.
+    pub total_jobs: usize,
+    /// `true` when `jobs` and `layouts` hold fewer than `total_jobs` jobs.
+    pub truncated: bool,
+    /// The per-job CSV of every job (`schedlab mesh --jobs-csv`); empty for a `lite` run.
+    #[serde(default)]
+    pub jobs_csv: String,
+    /// Wall-clock time of the run in the worker, milliseconds.
     pub wall_ms: f64,
 }
 

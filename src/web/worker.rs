@@ -163,6 +163,7 @@ fn on_message(ev: MessageEvent) {
             experiment,
             traces,
         } => super::grid_worker::start(id, *experiment, traces),
+        msg @ ToWorker::RunMesh { .. } => super::mesh_worker::handle(msg),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {

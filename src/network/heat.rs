@@ -1,0 +1,434 @@
+//! Pure helpers of the web app's 2D-mesh view (no web dependency, so they are tested natively):
+//! the link-contention heatmap of seed 000 §2.1 and §4.1 (Mache, Lo and Garg: all-to-all
+//! communication plus complete-bipartite writes to the I/O line, XY routing, weighted by the
+//! traffic ratio ρ as in [`crate::mesh_run::weighted_job_links`]), the colours of jobs and of
+//! link loads, and the event timeline the scrubber steps through (submits, starts and ends of
+//! the submeshes of seed 003 §2 or the node sets of seed 000 §3).
+//!
+//! [`pair_link_counts`] counts the messages every link carries in closed form (prefix sums over
+//! the extended grid) instead of walking every route: O(links + nodes) per job instead of
+//! O(nodes² × hops), with exactly the integer counts of
+//! [`crate::network::flow::job_links`], so a frame of the view costs a few thousand operations
+//! per running job even for 32 × 32 submeshes.
+
+use super::{Dir, Network};
+use crate::mesh_run::JobLayout;
+
+/// Messages on every link (indexed by [`Network::link_index`]) when every node of `from`
+/// sends one message to every node of `to` along its XY route (X in the sender's row, then Y
+/// in the receiver's column). A pair with equal ends sends nothing. Every node must be a node
+/// of `net` (compute node or I/O-line position); others are ignored.
+pub fn pair_link_counts(net: &Network, from: &[(u32, u32)], to: &[(u32, u32)]) -> Vec<u64> {
+    let ew = net.width() as usize + 2;
+    let eh = net.height() as usize + 2;
+    let inside = |&&(x, y): &&(u32, u32)| (x as usize) < ew && (y as usize) < eh;
+    // Senders per row and column index; receivers per column and row index.
+    let mut a_grid = vec![0u64; ew * eh];
+    let mut b_grid = vec![0u64; ew * eh];
+    for &(x, y) in from.iter().filter(inside) {
+        a_grid[y as usize * ew + x as usize] += 1;
+    }
+    for &(x, y) in to.iter().filter(inside) {
+        b_grid[y as usize * ew + x as usize] += 1;
+    }
+    // Receivers with x ≤ c, senders with y ≤ r (prefix sums over columns / rows).
+    let mut b_x_le = vec![0u64; ew];
+    let mut a_y_le = vec![0u64; eh];
+    for y in 0..eh {
+        for x in 0..ew {
+            b_x_le[x] += b_grid[y * ew + x];
+            a_y_le[y] += a_grid[y * ew + x];
+        }
+    }
+    for c in 1..ew {
+        b_x_le[c] += b_x_le[c - 1];
+    }
+    for r in 1..eh {
+        a_y_le[r] += a_y_le[r - 1];
+    }
+    let b_total = b_x_le[ew - 1];
+    let a_total = a_y_le[eh - 1];
+    let mut counts = vec![0u64; net.link_slots()];
+    let idx = |x: usize, y: usize, d: Dir| (y * ew + x) * 4 + d as usize;
+    // East (c, y) → (c + 1, y): senders in row y with x ≤ c, receivers with x ≥ c + 1.
+    // West (c + 1, y) → (c, y): senders in row y with x ≥ c + 1, receivers with x ≤ c.
+    for y in 0..eh {
+        let row = &a_grid[y * ew..(y + 1) * ew];
+        let row_total: u64 = row.iter().sum();
+        if row_total == 0 {
+            continue;
+        }
+        let mut le = 0u64;
+        for c in 0..ew - 1 {
+            le += row[c];
+            let ge = row_total - le;
+            counts[idx(c, y, Dir::East)] = le * (b_total - b_x_le[c]);
+            counts[idx(c + 1, y, Dir::West)] = ge * b_x_le[c];
+        }
+    }
+    // North (x, r) → (x, r + 1): senders with y ≤ r, receivers in column x with y ≥ r + 1.
+    // South (x, r + 1) → (x, r): senders with y ≥ r + 1, receivers in column x with y ≤ r.
+    for x in 0..ew {
+        let col_total: u64 = (0..eh).map(|y| b_grid[y * ew + x]).sum();
+        if col_total == 0 {
+            continue;
+        }
+        let mut le = 0u64;
+        for r in 0..eh - 1 {
+            le += b_grid[r * ew + x];
+            let ge = col_total - le;
+            counts[idx(x, r, Dir::North)] = a_y_le[r] * ge;
+            counts[idx(x, r + 1, Dir::South)] = (a_total - a_y_le[r]) * le;
+        }
+    }
+    counts
+}
+
+/// A job's weighted messages per link (dense, indexed by [`Network::link_index`]):
+/// ρ · (writes to every I/O node) + (1 − ρ) · (all-to-all), the same values as
+/// [`crate::mesh_run::weighted_job_links`] gives for its non-zero links.
+pub fn weighted_link_vector(net: &Network, nodes: &[(u32, u32)], rho: f64) -> Vec<f64> {
+    let io: Vec<(u32, u32)> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
+    let a = pair_link_counts(net, nodes, nodes);
+    let b = pair_link_counts(net, nodes, &io);
+    a.iter()
+        .zip(&b)
+        .map(|(&a, &b)| {
+            if a == 0 && b == 0 {
+                0.0
+            } else {
+                rho * b as f64 + (1.0 - rho) * a as f64
+            }
+        })
+        .collect()
+}
+
+/// The link loads at time `t` (jobs running at `t`: start ≤ t < end), summed in job order —
+/// equal to [`crate::mesh_run::link_loads_at`], computed in closed form.
+pub fn loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f64> {
+    let mut loads = vec![0.0; net.link_slots()];
+    for l in layouts.iter().filter(|l| l.start <= t && t < l.end) {
+        for (s, w) in loads
+            .iter_mut()
+            .zip(weighted_link_vector(net, &l.node_list(), rho))
+        {
+            if w > 0.0 {
+                *s += w;
+            }
+        }
+    }
+    loads
+}
+
+/// The highest link load at any instant of the run (at every start, after the jobs ending at
+/// that instant left); 0 for an empty run.
+pub fn peak_load(net: &Network, layouts: &[JobLayout], rho: f64) -> f64 {
+    let mut ev: Vec<(f64, bool, usize)> = Vec::with_capacity(2 * layouts.len());
+    for (i, l) in layouts.iter().enumerate() {
+        if l.end > l.start {
+            ev.push((l.start, true, i));
+            ev.push((l.end, false, i));
+        }
+    }
+    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut loads = vec![0.0f64; net.link_slots()];
+    let mut peak = 0.0f64;
+    for (_, start, i) in ev {
+        let v = weighted_link_vector(net, &layouts[i].node_list(), rho);
+        for (s, w) in loads.iter_mut().zip(v) {
+            if start {
+                *s += w;
+                peak = peak.max(*s);
+            } else {
+                *s -= w;
+            }
+        }
+    }
+    peak
+}
+
+/// A stable colour for job `id`, as RGB: hues from cyan through blue and violet to magenta
+/// (160°–330°, stepped by the golden ratio so that consecutive jobs differ), never the
+/// yellows and reds of the heat scale; lightness alternates between two levels.
+pub fn job_colour(id: u64) -> [u8; 3] {
+    let f = (id as f64 * 0.618_033_988_749_895).fract();
+    let h = 160.0 + 170.0 * f;
+    let l = match id % 3 {
+        0 => 0.70,
+        1 => 0.58,
+        _ => 0.48,
+    };
+    hsl_to_rgb(h, 0.55, l)
+}
+
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> [u8; 3] {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = (h.rem_euclid(360.0)) / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let to = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    [to(r), to(g), to(b)]
+}
+
+/// Stops of the heat scale (fraction of the peak → colour): yellow, orange, red, dark red
+/// (saturated from the start, so that lightly loaded links still show on white).
+pub const HEAT_STOPS: [(f64, [u8; 3]); 5] = [
+    (0.0, [250, 210, 90]),
+    (0.25, [248, 160, 60]),
+    (0.5, [238, 98, 45]),
+    (0.75, [205, 38, 38]),
+    (1.0, [103, 0, 13]),
+];
+
+/// The colour of a link load `v` on the scale 0 ..= `max` (values outside are clamped; a
+/// non-positive or non-finite `max` gives the lowest colour).
+pub fn heat_colour(v: f64, max: f64) -> [u8; 3] {
+    let f = if max > 0.0 && max.is_finite() && v.is_finite() {
+        (v / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    for w in HEAT_STOPS.windows(2) {
+        let ((f0, c0), (f1, c1)) = (w[0], w[1]);
+        if f <= f1 {
+            let t = if f1 > f0 { (f - f0) / (f1 - f0) } else { 0.0 };
+            let mix =
+                |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+            return [mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2])];
+        }
+    }
+    HEAT_STOPS[HEAT_STOPS.len() - 1].1
+}
+
+/// `#rrggbb` of an RGB colour.
+pub fn css_hex(c: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+/// The instants at which something happens in a run — submits, starts, ends — sorted and
+/// without repeats: what "step" moves between.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    times: Vec<f64>,
+}
+
+impl Timeline {
+    /// The timeline of jobs given as (submit, start, end); non-finite times are ignored.
+    pub fn new(jobs: impl IntoIterator<Item = (f64, f64, f64)>) -> Timeline {
+        let mut times: Vec<f64> = jobs
+            .into_iter()
+            .flat_map(|(s, b, e)| [s, b, e])
+            .filter(|t| t.is_finite())
+            .collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        Timeline { times }
+    }
+
+    /// First instant (the first submit), 0 when empty.
+    pub fn first(&self) -> f64 {
+        self.times.first().copied().unwrap_or(0.0)
+    }
+
+    /// Last instant (the last end), 0 when empty.
+    pub fn last(&self) -> f64 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// Number of distinct instants.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// `true` when there is no instant.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// The first instant strictly after `t`, if any.
+    pub fn next_after(&self, t: f64) -> Option<f64> {
+        let i = self.times.partition_point(|&x| x <= t);
+        self.times.get(i).copied()
+    }
+
+    /// The last instant strictly before `t`, if any.
+    pub fn prev_before(&self, t: f64) -> Option<f64> {
+        let i = self.times.partition_point(|&x| x < t);
+        i.checked_sub(1).map(|i| self.times[i])
+    }
+}
+
+/// Jobs running (start ≤ t < end) and waiting (submit ≤ t < start) at `t`, of jobs given as
+/// (submit, start, end).
+pub fn running_waiting(jobs: impl IntoIterator<Item = (f64, f64, f64)>, t: f64) -> (usize, usize) {
+    let (mut run, mut wait) = (0, 0);
+    for (s, b, e) in jobs {
+        if b <= t && t < e {
+            run += 1;
+        } else if s <= t && t < b {
+            wait += 1;
+        }
+    }
+    (run, wait)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh_run::link_loads_at;
+    use crate::network::flow::job_links;
+    use crate::network::{IoSide, NetworkConfig};
+
+    fn net(w: u32, h: u32, side: IoSide) -> Network {
+        Network::new(NetworkConfig {
+            width: w,
+            height: h,
+            io_side: side,
+            io_count: None,
+        })
+        .expect("network")
+    }
+
+    /// Deterministic pseudo-random node sets.
+    fn nodes(w: u32, h: u32, n: usize, seed: u64) -> Vec<(u32, u32)> {
+        let mut s = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut v: Vec<(u32, u32)> = Vec::new();
+        while v.len() < n {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let p = ((s >> 33) as u32 % w + 1, (s >> 13) as u32 % h + 1);
+            if !v.contains(&p) {
+                v.push(p);
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn closed_form_counts_equal_route_walking() {
+        for side in [IoSide::West, IoSide::East, IoSide::North, IoSide::South] {
+            let net = net(7, 5, side);
+            let io: Vec<(u32, u32)> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
+            for seed in 0..12 {
+                let ns = nodes(7, 5, 1 + seed as usize * 2, seed);
+                let a = pair_link_counts(&net, &ns, &ns);
+                let b = pair_link_counts(&net, &ns, &io);
+                let want = job_links(&net, &ns);
+                let got: Vec<(usize, u64, u64)> = a
+                    .iter()
+                    .zip(&b)
+                    .enumerate()
+                    .filter(|(_, (&x, &y))| x > 0 || y > 0)
+                    .map(|(i, (&x, &y))| (i, x, y))
+                    .collect();
+                assert_eq!(got, want, "side {side:?} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn loads_at_equal_mesh_run() {
+        let net = net(6, 6, IoSide::West);
+        let layouts = vec![
+            JobLayout {
+                job: 0,
+                start: 0.0,
+                end: 10.0,
+                rect: Some([1, 1, 3, 2]),
+                nodes: Vec::new(),
+            },
+            JobLayout {
+                job: 1,
+                start: 2.0,
+                end: 5.0,
+                rect: None,
+                nodes: vec![[2, 4], [5, 5], [6, 1]],
+            },
+            JobLayout {
+                job: 2,
+                start: 5.0,
+                end: 12.0,
+                rect: Some([4, 3, 3, 4]),
+                nodes: Vec::new(),
+            },
+        ];
+        for rho in [0.0, 0.3, 0.5, 1.0] {
+            for t in [0.0, 2.0, 4.9, 5.0, 11.0, 12.0] {
+                assert_eq!(
+                    loads_at(&net, &layouts, rho, t),
+                    link_loads_at(&net, &layouts, rho, t),
+                    "rho {rho} t {t}"
+                );
+            }
+        }
+        let peak = peak_load(&net, &layouts, 0.5);
+        let at = |t| {
+            loads_at(&net, &layouts, 0.5, t)
+                .into_iter()
+                .fold(0.0, f64::max)
+        };
+        assert_eq!(
+            peak,
+            [0.0, 2.0, 5.0].map(at).into_iter().fold(0.0, f64::max)
+        );
+    }
+
+    #[test]
+    fn heat_scale_runs_from_pale_to_dark() {
+        assert_eq!(heat_colour(0.0, 10.0), HEAT_STOPS[0].1);
+        assert_eq!(heat_colour(10.0, 10.0), HEAT_STOPS[4].1);
+        assert_eq!(heat_colour(50.0, 10.0), HEAT_STOPS[4].1);
+        assert_eq!(heat_colour(5.0, 10.0), HEAT_STOPS[2].1);
+        assert_eq!(heat_colour(5.0, 0.0), HEAT_STOPS[0].1);
+        assert_eq!(heat_colour(f64::NAN, 1.0), HEAT_STOPS[0].1);
+        // Darker (smaller channel sum) as the load grows.
+        let sum = |c: [u8; 3]| c.iter().map(|&v| u32::from(v)).sum::<u32>();
+        let mut prev = u32::MAX;
+        for i in 0..=20 {
+            let s = sum(heat_colour(f64::from(i), 20.0));
+            assert!(s <= prev, "step {i}");
+            prev = s;
+        }
+        assert_eq!(css_hex([255, 0, 16]), "#ff0010");
+    }
+
+    #[test]
+    fn job_colours_are_stable_and_distinct() {
+        assert_eq!(job_colour(17), job_colour(17));
+        let cs: Vec<[u8; 3]> = (0..8).map(job_colour).collect();
+        for i in 0..cs.len() {
+            for j in i + 1..cs.len() {
+                assert_ne!(cs[i], cs[j], "jobs {i} and {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn timeline_steps_through_events() {
+        let tl = Timeline::new([(0.0, 1.0, 4.0), (1.0, 2.0, 3.0), (2.5, 4.0, f64::NAN)]);
+        assert_eq!(tl.len(), 6);
+        assert_eq!((tl.first(), tl.last()), (0.0, 4.0));
+        assert_eq!(tl.next_after(0.0), Some(1.0));
+        assert_eq!(tl.next_after(1.5), Some(2.0));
+        assert_eq!(tl.next_after(4.0), None);
+        assert_eq!(tl.prev_before(2.0), Some(1.0));
+        assert_eq!(tl.prev_before(0.0), None);
+        assert!(Timeline::default().is_empty());
+        let jobs = [(0.0, 1.0, 4.0), (1.0, 2.0, 3.0), (2.5, 4.0, 6.0)];
+        assert_eq!(running_waiting(jobs, 0.5), (0, 1));
+        assert_eq!(running_waiting(jobs, 1.5), (1, 1));
+        assert_eq!(running_waiting(jobs, 3.0), (1, 1));
+        assert_eq!(running_waiting(jobs, 4.0), (1, 0));
+    }
+}

@@ -1,0 +1,715 @@
+//! Drawing of the 2D-mesh mode: the mesh canvas (plain Canvas 2D) and the mode's charts
+//! (plotters, like [`super::chart`]).
+//!
+//! The canvas shows the machine of seed 003 §2 / seed 000 §2.1 at one instant of a run: every
+//! compute node a cell, coloured by the job running on it (a stable colour per job id, free
+//! nodes blank), the line of I/O nodes on its side (seed 000 §4.1; positions of the line
+//! without an I/O node are routers, drawn as dots), and — toggleable — the link-contention
+//! heatmap: every directed link carrying messages at that instant a short bar between its two
+//! nodes (eastbound above westbound, northbound right of southbound), coloured by its load
+//! ([`crate::network::heat`]: all-to-all communication and writes to the I/O nodes weighted by
+//! the run's traffic ratio ρ, as in [`crate::mesh_run::link_loads_at`]) on a scale from 0 to the
+//! run's peak, with the legend on the right.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::CanvasRenderingContext2d;
+
+use super::format;
+use super::protocol::MeshReport;
+use crate::mesh_run::{JobLayout, MeshExperiment, MeshJobRecord};
+use crate::network::heat::{
+    css_hex, heat_colour, job_colour, loads_at, peak_load, running_waiting, Timeline,
+};
+use crate::network::{Dir, Network};
+
+/// Width of the mesh area of the canvas (the legend is to its right), canvas pixels.
+const MESH_AREA: f64 = 820.0;
+const FONT: &str = "sans-serif";
+
+/// One finished run, ready to draw at any instant.
+pub struct RunView {
+    /// Allocator label (`MC-Elongated`) and policy.
+    pub title: String,
+    pub net: Network,
+    pub rho: f64,
+    pub jobs: Vec<MeshJobRecord>,
+    pub layouts: Vec<JobLayout>,
+    /// Submits, starts and ends of the jobs sent.
+    pub timeline: Timeline,
+    /// Top of the heat scale: the run's highest link load.
+    pub peak: f64,
+    /// Whether the run had more jobs than were sent.
+    pub truncated: bool,
+    /// Unit of the time axis (`s` or `time units`).
+    pub unit: &'static str,
+}
+
+/// Where the mesh was drawn: for hit-testing the mouse.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Geometry {
+    pub ox: f64,
+    pub oy: f64,
+    pub cell: f64,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Geometry {
+    /// Canvas centre of node (x, y) of the extended grid.
+    pub fn centre(&self, x: u32, y: u32) -> (f64, f64) {
+        (
+            self.ox + (f64::from(x) + 0.5) * self.cell,
+            self.oy + (f64::from(self.height + 1 - y) + 0.5) * self.cell,
+        )
+    }
+
+    /// The extended-grid node (x, y) under canvas point (px, py) (I/O line included).
+    pub fn node_at(&self, px: f64, py: f64) -> Option<(u32, u32)> {
+        if self.cell <= 0.0 {
+            return None;
+        }
+        let gx = ((px - self.ox) / self.cell).floor();
+        let gy = ((py - self.oy) / self.cell).floor();
+        let (ew, eh) = (f64::from(self.width + 2), f64::from(self.height + 2));
+        if gx < 0.0 || gy < 0.0 || gx >= ew || gy >= eh {
+            return None;
+        }
+        Some((gx as u32, (eh - 1.0 - gy) as u32))
+    }
+}
+
+impl RunView {
+    /// The view of `report`, the run of `exp`; `None` when the experiment's network cannot be
+    /// built (it was validated before the run, so this does not happen).
+    pub fn new(exp: &MeshExperiment, report: &MeshReport) -> Option<RunView> {
+        let net = exp.network_model().ok()?;
+        let rho = exp.network.traffic_io;
+        let out = &report.output;
+        let layouts = out.layouts.clone();
+        let jobs = out.jobs.clone();
+        let timeline = Timeline::new(
+            jobs.iter()
+                .map(|j| (j.record.submit, j.record.start, j.record.end)),
+        );
+        let peak = match out.mesh.max_link_load {
+            Some(p) if !report.truncated => p,
+            _ => peak_load(&net, &layouts, rho),
+        };
+        let policy = if exp.allocator.is_contiguous() {
+            format!(" · {}", out.policy)
+        } else {
+            String::new()
+        };
+        Some(RunView {
+            title: format!("{}{policy}", exp.allocator.label()),
+            net,
+            rho,
+            jobs,
+            layouts,
+            timeline,
+            peak,
+            truncated: report.truncated,
+            unit: time_unit(exp),
+        })
+    }
+
+    /// Jobs running and waiting at `t`.
+    pub fn counts_at(&self, t: f64) -> (usize, usize) {
+        running_waiting(
+            self.jobs
+                .iter()
+                .map(|j| (j.record.submit, j.record.start, j.record.end)),
+            t,
+        )
+    }
+
+    /// The start time in [from, to] with the most jobs running (the first start after `from`
+    /// if none is in the interval): where the view opens.
+    pub fn busiest_start(&self, from: f64, to: f64) -> f64 {
+        let mut starts: Vec<f64> = self
+            .layouts
+            .iter()
+            .map(|l| l.start)
+            .filter(|&s| s >= from && s <= to)
+            .collect();
+        starts.sort_by(f64::total_cmp);
+        starts.dedup();
+        let step = (starts.len() / 200).max(1);
+        let mut best = (0usize, self.timeline.next_after(from).unwrap_or(from));
+        for &s in starts.iter().step_by(step) {
+            let n = self
+                .layouts
+                .iter()
+                .filter(|l| l.start <= s && s < l.end)
+                .count();
+            if n > best.0 {
+                best = (n, s);
+            }
+        }
+        best.1
+    }
+
+    /// For each compute node (index (y − 1) · W + x − 1), the job running on it at `t`.
+    pub fn occupancy(&self, t: f64) -> Vec<Option<usize>> {
+        let (w, h) = (self.net.width(), self.net.height());
+        let mut occ = vec![None; (w * h) as usize];
+        for (i, l) in self.layouts.iter().enumerate() {
+            if l.start <= t && t < l.end {
+                for (x, y) in l.node_list() {
+                    if (1..=w).contains(&x) && (1..=h).contains(&y) {
+                        occ[((y - 1) * w + x - 1) as usize] = Some(i);
+                    }
+                }
+            }
+        }
+        occ
+    }
+
+    /// Draws the mesh at time `t` into a canvas of `cw` × `ch` pixels; returns where the grid
+    /// is and the occupancy drawn.
+    pub fn draw(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        cw: f64,
+        ch: f64,
+        t: f64,
+        heat: bool,
+    ) -> (Geometry, Vec<Option<usize>>) {
+        let (w, h) = (self.net.width(), self.net.height());
+        let (ew, eh) = (f64::from(w + 2), f64::from(h + 2));
+        ctx.set_fill_style_str("#ffffff");
+        ctx.fill_rect(0.0, 0.0, cw, ch);
+        let top = 44.0;
+        let cell = ((MESH_AREA - 30.0) / ew)
+            .min((ch - top - 16.0) / eh)
+            .max(1.0);
+        let ox = 16.0 + ((MESH_AREA - 30.0) - cell * ew) / 2.0;
+        let oy = top + ((ch - top - 16.0) - cell * eh) / 2.0;
+        let geo = Geometry {
+            ox,
+            oy,
+            cell,
+            width: w,
+            height: h,
+        };
+        let centre = |x: u32, y: u32| {
+            (
+                ox + (f64::from(x) + 0.5) * cell,
+                oy + (eh - 1.0 - f64::from(y) + 0.5) * cell,
+            )
+        };
+        // Title.
+        let (running, waiting) = self.counts_at(t);
+        ctx.set_fill_style_str("#1c2430");
+        ctx.set_font(&format!("600 17px {FONT}"));
+        ctx.set_text_align("left");
+        ctx.set_text_baseline("alphabetic");
+        let _ = ctx.fill_text(&self.title, 16.0, 24.0);
+        ctx.set_font(&format!("14px {FONT}"));
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text(
+            &format!(
+                "{} × {} mesh · t = {} {} · {} running · {} waiting",
+                w,
+                h,
+                format::fixed(t, 2),
+                self.unit,
+                running,
+                waiting
+            ),
+            16.0,
+            40.0,
+        );
+        let occ = self.occupancy(t);
+        // Nodes: inset so that the links show between them.
+        let inset = if heat { cell * 0.2 } else { cell * 0.06 };
+        let side = (cell - 2.0 * inset).max(1.0);
+        ctx.set_line_width(1.0);
+        for y in 1..=h {
+            for x in 1..=w {
+                let (cx, cy) = centre(x, y);
+                let (px, py) = (cx - side / 2.0, cy - side / 2.0);
+                match occ[((y - 1) * w + x - 1) as usize] {
+                    Some(i) => {
+                        let id = self.jobs.get(i).map_or(i as u64, |j| j.record.id);
+                        ctx.set_fill_style_str(&css_hex(job_colour(id)));
+                        ctx.fill_rect(px, py, side, side);
+                    }
+                    None => {
+                        ctx.set_fill_style_str("#ffffff");
+                        ctx.fill_rect(px, py, side, side);
+                        ctx.set_stroke_style_str("#c6cedb");
+                        ctx.stroke_rect(px + 0.5, py + 0.5, side - 1.0, side - 1.0);
+                    }
+                }
+            }
+        }
+        // The I/O line: I/O nodes as dark diamonds, the other positions as router dots.
+        let io: Vec<(u32, u32)> = self.net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
+        let line: Vec<(u32, u32)> = match self.net.io_side() {
+            crate::network::IoSide::West => (1..=h).map(|y| (0, y)).collect(),
+            crate::network::IoSide::East => (1..=h).map(|y| (w + 1, y)).collect(),
+            crate::network::IoSide::South => (1..=w).map(|x| (x, 0)).collect(),
+            crate::network::IoSide::North => (1..=w).map(|x| (x, h + 1)).collect(),
+        };
+        for &(x, y) in &line {
+            let (cx, cy) = centre(x, y);
+            if io.contains(&(x, y)) {
+                io_marker(ctx, cx, cy, side * 0.62);
+            } else {
+                ctx.set_fill_style_str("#8a94a3");
+                ctx.begin_path();
+                let _ = ctx.arc(cx, cy, (side * 0.12).max(1.5), 0.0, std::f64::consts::TAU);
+                ctx.fill();
+            }
+        }
+        // Links with messages at t.
+        if heat {
+            let loads = loads_at(&self.net, &self.layouts, self.rho, t);
+            let thick = (cell * 0.13).clamp(1.5, 5.0);
+            let off = thick * 0.75;
+            for (i, &v) in loads.iter().enumerate() {
+                if v <= 0.0 {
+                    continue;
+                }
+                let l = self.net.link_at(i);
+                let to = l.to();
+                let (ax, ay) = centre(l.from.x, l.from.y);
+                let (bx, by) = centre(to.x, to.y);
+                // The bar covers the gap between the two squares (and a little of each).
+                let (dx, dy) = (bx - ax, by - ay);
+                let len = (dx * dx + dy * dy).sqrt().max(1.0);
+                let (ux, uy) = (dx / len, dy / len);
+                let reach = side / 2.0 + 0.5;
+                let (sx, sy) = (ax + ux * reach, ay + uy * reach);
+                let (tx, ty) = (bx - ux * reach, by - uy * reach);
+                let (nx, ny) = match l.dir {
+                    Dir::East => (0.0, -off),
+                    Dir::West => (0.0, off),
+                    Dir::North => (off, 0.0),
+                    Dir::South => (-off, 0.0),
+                };
+                ctx.set_stroke_style_str(&css_hex(heat_colour(v, self.peak)));
+                ctx.set_line_width(thick);
+                ctx.begin_path();
+                ctx.move_to(sx + nx, sy + ny);
+                ctx.line_to(tx + nx, ty + ny);
+                ctx.stroke();
+            }
+            ctx.set_line_width(1.0);
+        }
+        self.draw_legend(ctx, cw, heat, running);
+        (geo, occ)
+    }
+
+    /// The legend right of the mesh: node markers and, with the heatmap, the colour scale.
+    fn draw_legend(&self, ctx: &CanvasRenderingContext2d, cw: f64, heat: bool, running: usize) {
+        let x0 = MESH_AREA + 10.0;
+        let mut y = 70.0;
+        ctx.set_text_align("left");
+        ctx.set_text_baseline("middle");
+        ctx.set_font(&format!("600 14px {FONT}"));
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text("Legend", x0, y);
+        y += 26.0;
+        ctx.set_font(&format!("13px {FONT}"));
+        // A job's nodes.
+        ctx.set_fill_style_str(&css_hex(job_colour(3)));
+        ctx.fill_rect(x0, y - 8.0, 16.0, 16.0);
+        ctx.set_fill_style_str(&css_hex(job_colour(4)));
+        ctx.fill_rect(x0 + 19.0, y - 8.0, 16.0, 16.0);
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text(
+            &format!("Busy node (one colour per job; {running} running)"),
+            x0 + 44.0,
+            y,
+        );
+        y += 24.0;
+        ctx.set_fill_style_str("#ffffff");
+        ctx.fill_rect(x0, y - 8.0, 16.0, 16.0);
+        ctx.set_stroke_style_str("#c6cedb");
+        ctx.stroke_rect(x0 + 0.5, y - 7.5, 15.0, 15.0);
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text("Free node", x0 + 44.0, y);
+        y += 24.0;
+        io_marker(ctx, x0 + 8.0, y, 14.0);
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text(
+            &format!(
+                "I/O node ({} on the {} side)",
+                self.net.io_nodes().len(),
+                side_name(self.net.io_side())
+            ),
+            x0 + 44.0,
+            y,
+        );
+        y += 24.0;
+        ctx.set_fill_style_str("#8a94a3");
+        ctx.begin_path();
+        let _ = ctx.arc(x0 + 8.0, y, 2.5, 0.0, std::f64::consts::TAU);
+        ctx.fill();
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text("Router of the I/O line (no I/O node)", x0 + 44.0, y);
+        y += 40.0;
+        if !heat {
+            ctx.set_fill_style_str("#5c6878");
+            let _ = ctx.fill_text("Heatmap off: tick it to see link loads.", x0, y);
+            return;
+        }
+        ctx.set_font(&format!("600 14px {FONT}"));
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text("Link load (messages on the link)", x0, y);
+        y += 18.0;
+        ctx.set_font(&format!("12px {FONT}"));
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text(
+            &format!(
+                "ρ = {} % I/O: {}·writes + {}·all-to-all",
+                format::fixed(self.rho * 100.0, 0),
+                format::fixed(self.rho, 2),
+                format::fixed(1.0 - self.rho, 2)
+            ),
+            x0,
+            y,
+        );
+        y += 20.0;
+        let bar_w = (cw - x0 - 30.0).max(60.0);
+        let steps = 120;
+        for k in 0..steps {
+            let f = f64::from(k) / f64::from(steps - 1);
+            ctx.set_fill_style_str(&css_hex(heat_colour(f, 1.0)));
+            ctx.fill_rect(
+                x0 + bar_w * f64::from(k) / f64::from(steps),
+                y,
+                bar_w / f64::from(steps) + 0.6,
+                16.0,
+            );
+        }
+        ctx.set_stroke_style_str("#8a94a3");
+        ctx.stroke_rect(x0 + 0.5, y + 0.5, bar_w - 1.0, 15.0);
+        y += 28.0;
+        ctx.set_fill_style_str("#1c2430");
+        ctx.set_font(&format!("12px {FONT}"));
+        for (f, align) in [(0.0, "left"), (0.5, "center"), (1.0, "right")] {
+            ctx.set_text_align(align);
+            let _ = ctx.fill_text(&short(self.peak * f), x0 + bar_w * f, y);
+        }
+        ctx.set_text_align("left");
+        y += 20.0;
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text("0 = idle link; right end = the run's peak", x0, y);
+        y += 18.0;
+        let _ = ctx.fill_text("(highest load of any link at any time).", x0, y);
+        y += 24.0;
+        let _ = ctx.fill_text("Bars: eastbound above westbound,", x0, y);
+        y += 18.0;
+        let _ = ctx.fill_text("northbound right of southbound (XY routing).", x0, y);
+        if self.truncated {
+            y += 26.0;
+            ctx.set_fill_style_str("#a15c00");
+            let _ = ctx.fill_text("Only the first jobs of this run are drawn.", x0, y);
+        }
+    }
+
+    /// The tooltip text for node (x, y) at `t` (compute node or I/O-line position).
+    pub fn tooltip(&self, occ: &[Option<usize>], x: u32, y: u32) -> Option<String> {
+        let (w, h) = (self.net.width(), self.net.height());
+        if (1..=w).contains(&x) && (1..=h).contains(&y) {
+            return Some(
+                match occ.get(((y - 1) * w + x - 1) as usize).copied().flatten() {
+                    Some(i) => {
+                        let j = self.jobs.get(i)?;
+                        let r = &j.record;
+                        let shape = if j.w > 0 {
+                            format!(" ({} × {} submesh)", j.w, j.h)
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                        "Job {} · {} node{}{}\nsubmit {} · start {} · end {}\nwaited {} {} · node ({x}, {y})",
+                        r.id,
+                        r.procs,
+                        if r.procs == 1 { "" } else { "s" },
+                        shape,
+                        format::fixed(r.submit, 2),
+                        format::fixed(r.start, 2),
+                        format::fixed(r.end, 2),
+                        format::fixed(r.wait, 2),
+                        self.unit
+                    )
+                    }
+                    None => format!("Free node ({x}, {y})"),
+                },
+            );
+        }
+        let io = self.net.io_nodes().iter().any(|n| n.x == x && n.y == y);
+        let on_line = self.net.is_io_line(crate::network::NetNode::new(x, y));
+        if io {
+            Some(format!("I/O node ({x}, {y})"))
+        } else if on_line {
+            Some(format!("Router of the I/O line ({x}, {y})"))
+        } else {
+            None
+        }
+    }
+}
+
+/// The time unit of an experiment's workload: the seed 003 model is in abstract time units.
+pub fn time_unit(exp: &MeshExperiment) -> &'static str {
+    match &exp.workload {
+        crate::config::WorkloadSpec::Synthetic(
+            crate::workload::synthetic::SyntheticModel::Mesh003(_),
+        ) => "time units",
+        _ => "s",
+    }
+}
+
+fn side_name(s: crate::network::IoSide) -> &'static str {
+    match s {
+        crate::network::IoSide::West => "west",
+        crate::network::IoSide::East => "east",
+        crate::network::IoSide::North => "north",
+        crate::network::IoSide::South => "south",
+    }
+}
+
+/// An I/O node: a dark diamond of size `s` centred on (cx, cy).
+fn io_marker(ctx: &CanvasRenderingContext2d, cx: f64, cy: f64, s: f64) {
+    let r = (s / 2.0).max(3.0);
+    ctx.set_fill_style_str("#16202e");
+    ctx.begin_path();
+    ctx.move_to(cx, cy - r);
+    ctx.line_to(cx + r, cy);
+    ctx.line_to(cx, cy + r);
+    ctx.line_to(cx - r, cy);
+    ctx.close_path();
+    ctx.fill();
+}
+
+/// `12345.6` → `"12.3k"`: scale labels.
+fn short(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else if a >= 100.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A colour per line of a chart (an allocator), by its position.
+pub fn line_colour(i: usize) -> RGBColor {
+    const C: [RGBColor; 12] = [
+        RGBColor(0x2e, 0x6f, 0xdf),
+        RGBColor(0xd1, 0x49, 0x5b),
+        RGBColor(0x1f, 0x9d, 0x7a),
+        RGBColor(0xe0, 0x8a, 0x1e),
+        RGBColor(0x7b, 0x4f, 0xc9),
+        RGBColor(0x4a, 0x4f, 0x5a),
+        RGBColor(0x0f, 0xa3, 0xb1),
+        RGBColor(0xb5, 0x5d, 0x9c),
+        RGBColor(0x8c, 0x6d, 0x1f),
+        RGBColor(0x5b, 0x8d, 0x3a),
+        RGBColor(0x9a, 0x2e, 0x2e),
+        RGBColor(0x33, 0x33, 0x99),
+    ];
+    C[i % C.len()]
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("chart: {e:?}")
+}
+
+/// Points (x, y) of a line.
+pub type Points = Vec<(f64, f64)>;
+/// One line of a chart: its label and points.
+pub type Line = (String, Points);
+
+/// A line chart in the canvas `canvas_id` (or a part of it: `area` = (column, of columns)).
+struct LineChart<'a> {
+    title: &'a str,
+    x_desc: &'a str,
+    y_desc: &'a str,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    lines: &'a [Line],
+    markers: bool,
+    legend: SeriesLabelPosition,
+    /// Tick labels of the x axis as whole percentages.
+    x_percent: bool,
+}
+
+fn plot<DB: DrawingBackend>(
+    area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
+    spec: &LineChart<'_>,
+) -> Result<(), String> {
+    let (x0, x1) = spec.x_range;
+    let (y0, y1) = spec.y_range;
+    let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
+    let y1 = if y1 > y0 { y1 } else { y0 + 1.0 };
+    let mut chart = ChartBuilder::on(area)
+        .caption(spec.title, (FONT, 17))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(66)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(spec.x_desc)
+        .y_desc(spec.y_desc)
+        .x_labels(7)
+        .y_labels(6)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
+        .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
+        .x_label_formatter(&|v| {
+            if spec.x_percent {
+                format!("{v:.0} %")
+            } else {
+                short(*v)
+            }
+        })
+        .y_label_formatter(&|v| short(*v))
+        .draw()
+        .map_err(err)?;
+    for (i, (label, pts)) in spec.lines.iter().enumerate() {
+        let c = line_colour(i);
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+            .map_err(err)?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
+        if spec.markers {
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                .map_err(err)?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(spec.legend.clone())
+        .background_style(WHITE.mix(0.9))
+        .border_style(RGBColor(0xc6, 0xce, 0xdb))
+        .label_font((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
+/// "Mean service time vs. traffic ratio" (seed 000 Table 2) in the canvas `canvas_id`: one
+/// line per allocator through its (% I/O, mean service) points.
+pub fn draw_traffic_sweep(canvas_id: &str, lines: &[Line], unit: &str) -> Result<(), String> {
+    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (ymin, ymax) = lines
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(|y| y.is_finite())
+        .fold((f64::INFINITY, 0.0f64), |(a, b), y| (a.min(y), b.max(y)));
+    // Zoomed on the values (the allocators differ by a few per cent), with some room below
+    // for the legend.
+    let span = (ymax - ymin).max(ymax * 0.02).max(1e-9);
+    let y0 = (ymin - span * 0.45).max(0.0);
+    let y1 = ymax + span * 0.08;
+    let y_desc = format!("Mean service time ({unit})");
+    plot(
+        &root,
+        &LineChart {
+            title: "Service time vs. traffic ratio, per allocator",
+            x_desc: "Traffic ratio ρ (% I/O in each job's messages)",
+            y_desc: &y_desc,
+            x_range: (-3.0, 103.0),
+            y_range: if ymax > 0.0 { (y0, y1) } else { (0.0, 1.0) },
+            lines,
+            markers: true,
+            legend: SeriesLabelPosition::LowerRight,
+            x_percent: true,
+        },
+    )?;
+    root.present().map_err(err)
+}
+
+/// Nodes busy (%) and jobs waiting over time, one line per run, side by side in the canvas
+/// `canvas_id`.
+pub fn draw_over_time(
+    canvas_id: &str,
+    busy: &[Line],
+    waiting: &[Line],
+    unit: &str,
+) -> Result<(), String> {
+    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (left, right) = root.split_horizontally(root.dim_in_pixel().0 / 2);
+    let range = |ls: &[Line]| {
+        ls.iter().flat_map(|(_, p)| p.iter().copied()).fold(
+            (f64::INFINITY, f64::NEG_INFINITY, 0.0f64),
+            |(a, b, m), (x, y)| (a.min(x), b.max(x), m.max(y)),
+        )
+    };
+    let (x0, x1, _) = range(busy);
+    let (x0, x1) = if x0.is_finite() { (x0, x1) } else { (0.0, 1.0) };
+    let x_desc = format!("Simulated time ({unit})");
+    plot(
+        &left,
+        &LineChart {
+            title: "Utilisation over time",
+            x_desc: &x_desc,
+            y_desc: "Nodes busy (%)",
+            x_range: (x0, x1),
+            y_range: (0.0, 105.0),
+            lines: busy,
+            markers: false,
+            legend: SeriesLabelPosition::LowerMiddle,
+            x_percent: false,
+        },
+    )?;
+    let (_, _, wmax) = range(waiting);
+    plot(
+        &right,
+        &LineChart {
+            title: "Queue over time",
+            x_desc: &x_desc,
+            y_desc: "Jobs waiting",
+            x_range: (x0, x1),
+            y_range: (0.0, if wmax > 0.0 { wmax * 1.1 } else { 1.0 }),
+            lines: waiting,
+            markers: false,
+            legend: SeriesLabelPosition::UpperLeft,
+            x_percent: false,
+        },
+    )?;
+    root.present().map_err(err)
+}
+
+/// (time, % nodes busy) and (time, jobs waiting) of a run sampled at `n` + 1 instants of
+/// [first submit, last end].
+pub fn over_time(view: &RunView, n: usize) -> (Points, Points) {
+    let (t0, t1) = (view.timeline.first(), view.timeline.last());
+    let nodes = f64::from(view.net.width() * view.net.height()).max(1.0);
+    let mut busy = Vec::with_capacity(n + 1);
+    let mut wait = Vec::with_capacity(n + 1);
+    for k in 0..=n {
+        let t = t0 + (t1 - t0) * k as f64 / n.max(1) as f64;
+        let mut used = 0u64;
+        let mut waiting = 0usize;
+        for j in &view.jobs {
+            let r = &j.record;
+            if r.start <= t && t < r.end {
+                used += u64::from(r.procs);
+            } else if r.submit <= t && t < r.start {
+                waiting += 1;
+            }
+        }
+        busy.push((t, used as f64 / nodes * 100.0));
+        wait.push((t, waiting as f64));
+    }
+    (busy, wait)
+}

@@ -1,0 +1,336 @@
+// End-to-end test of the 2D-mesh mode of the web app (run by scripts/test.sh after
+// `trunk build --release`): opens the mesh tab; runs the seed 003 preset and compares the
+// table with `schedlab mesh` on the same experiment JSON, number for number; checks the
+// mesh canvas (ink, changes when scrubbing, step goes to the next event, hovering a node shows
+// its job); runs the seed 000 preset (six allocators, heatmap and legend visible) and the
+// traffic-ratio sweep (a line per allocator); checks inline errors (W = 0; a share link asking
+// for Window-K with MC-Elongated) that keep the results; reopens the share link in a fresh tab
+// (same numbers); uploads a trace and compares two allocators with the CLI. No console errors. Screenshots: test-output/e2e/mesh-*.png.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BIN, TRACES, check, launchBrowser, log, openTab, runSuite, serveDist, shot,
+} from './harness.mjs';
+
+const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
+const SUMMARY_KEYS = [
+  'jobs', 'dropped', 'mean_wait', 'max_wait', 'mean_turnaround', 'mean_slowdown',
+  'mean_bounded_slowdown', 'utilization', 'makespan', 'awrt', 'awwt', 'awsd',
+];
+const MESH_KEYS = ['mean_service', 'mean_nodes_affected', 'mean_balance', 'max_link_load', 'io_hot_spot'];
+const BUDGET_MS = 150 * 1000;
+
+// The mesh results table as { allocator: { key: number|null } } from the raw data-value attributes.
+async function readTable(page) {
+  return page.$$eval('[data-testid="mesh-results"] tbody tr', (rows) => {
+    const out = {};
+    for (const tr of rows) {
+      const row = { policy: tr.dataset.policy };
+      for (const td of tr.querySelectorAll('td[data-key]')) {
+        row[td.dataset.key] = td.dataset.value === '' ? null : Number(td.dataset.value);
+      }
+      out[tr.dataset.allocator] = row;
+    }
+    return out;
+  });
+}
+
+async function waitIdleWithRows(page, rows, timeoutMs = 30000) {
+  await page.waitForFunction(
+    (n) => document.querySelector('#mesh-mode').dataset.state === 'idle'
+      && document.querySelectorAll('[data-testid="mesh-results"] tbody tr').length === n,
+    rows,
+    { timeout: timeoutMs, polling: 100 },
+  );
+}
+
+// Share of non-white pixels of a canvas, and a hash of its pixels.
+async function canvasInk(page, id) {
+  return page.$eval(`#${id}`, (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    let h = 2166136261;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235) ink += 1;
+      h = Math.imul(h ^ (d[i] + 3 * d[i + 1] + 7 * d[i + 2]), 16777619) >>> 0;
+    }
+    return { ink: ink / (c.width * c.height), hash: h };
+  });
+}
+
+// Pixels close to an RGB colour in a canvas region [x0, x1) (canvas pixels); with `rgb` null,
+// pixels of the heat scale's warm colours (yellow to dark red; job colours are cool hues).
+async function colourPixels(page, id, rgb, x0 = 0, x1 = 1e9) {
+  return page.$eval(`#${id}`, (c, [want, a0, a1]) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const x = (i / 4) % c.width;
+      if (x < a0 || x >= a1) continue;
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      const hit = want
+        ? Math.abs(r - want[0]) < 24 && Math.abs(g - want[1]) < 24 && Math.abs(b - want[2]) < 24
+        : r >= 180 && b <= 110 && r - b >= 100 && d[i + 3] === 255;
+      if (hit) n += 1;
+    }
+    return n;
+  }, [rgb, x0, x1]);
+}
+
+async function blobText(page, testid) {
+  const href = await page.getAttribute(`[data-testid="${testid}"]`, 'href');
+  return page.evaluate(async (h) => (await fetch(h)).text(), href);
+}
+
+// `schedlab mesh EXP.json`: the summary and mesh metrics of its run.
+function cliRun(dir, name, json) {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, json);
+  try {
+    const out = JSON.parse(execFileSync(BIN, ['mesh', file], {
+      encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    const run = Array.isArray(out.runs) ? out.runs[0] : out;
+    return { summary: run.summary, mesh: run.mesh };
+  } catch (e) {
+    return { error: String(e.stderr || e.message).trim().split('\n')[0] };
+  }
+}
+
+function compare(row, cli) {
+  if (cli.error) return [`schedlab mesh failed: ${cli.error}`];
+  const diffs = [];
+  for (const k of SUMMARY_KEYS) {
+    if (row?.[k] !== cli.summary[k]) diffs.push(`${k}: page ${row?.[k]} vs cli ${cli.summary[k]}`);
+  }
+  for (const k of MESH_KEYS) {
+    const want = cli.mesh[k] ?? null;
+    if ((row?.[k] ?? null) !== want) diffs.push(`${k}: page ${row?.[k]} vs cli ${want}`);
+  }
+  return diffs;
+}
+
+async function openMesh(browser, url, errors) {
+  const page = await openTab(browser, url, errors);
+  await page.click('[data-testid="mode-mesh"]');
+  await page.waitForSelector('#mesh-mode:not([hidden])');
+  await page.waitForSelector('#mesh-mode[data-worker="ready"]', { timeout: 60000 });
+  return page;
+}
+
+async function main() {
+  const url = await serveDist();
+  const browser = await launchBrowser();
+  const errors = [];
+  const dir = mkdtempSync(join(tmpdir(), 'schedlab-mesh-'));
+  try {
+    const page = await openMesh(browser, url, errors);
+    check(await page.isVisible('[data-testid="mesh-alloc-mc_elongated"]')
+      && (await page.$$('[id^="mesh-alloc-"][type="checkbox"]')).length === 12,
+    'mesh tab: the form lists the 12 allocators');
+    await shot(page, 'mesh-01-form.png');
+
+    // Seed 003 preset: one row, equal to the CLI.
+    await page.click('[data-testid="mesh-preset-003"]');
+    check(await page.inputValue('[data-testid="mesh-policy-k"]') === '240'
+      && await page.inputValue('[data-testid="mesh-policy"]') === 'window',
+    'seed 003 preset: Window-240 selected');
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 1);
+    const t003 = await readTable(page);
+    const expJson = await blobText(page, 'mesh-dl-exp-mpl');
+    const cli003 = cliRun(dir, 'seed003', expJson);
+    const d003 = compare(t003.mpl, cli003);
+    check(d003.length === 0, 'seed 003 preset: table equals `schedlab mesh`, number for number', d003.join('; '));
+    check(t003.mpl?.policy === 'Window-240', 'seed 003 preset: policy Window-240', t003.mpl?.policy);
+
+    // The canvas.
+    await page.waitForSelector('[data-testid="mesh-view"]:not([hidden])');
+    const ink0 = await canvasInk(page, 'mesh-canvas');
+    check(ink0.ink > 0.05, 'mesh canvas: drawn', `ink ${ink0.ink}`);
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
+    await shot(page, 'mesh-02-seed003-canvas.png');
+    const t0 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
+    await page.click('[data-testid="mesh-step"]');
+    const t1 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
+    const jobs = (await blobText(page, 'mesh-dl-jobs-mpl')).trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    const times = [...new Set(jobs.flatMap((j) => [j[1], j[2], j[3]]))].sort((a, b) => a - b);
+    const want = times.find((x) => x > t0);
+    check(t1 === want, 'step: goes to the next event (submit, start or end)', `t ${t0} → ${t1}, next event ${want}`);
+    const label = await page.textContent('[data-testid="mesh-time-label"]');
+    check(/running/.test(label) && /waiting/.test(label), 'time label: running and waiting jobs', label);
+    // Scrub to 60 % of the run.
+    await page.$eval('[data-testid="mesh-time"]', (r) => {
+      r.value = String(Number(r.min) + (Number(r.max) - Number(r.min)) * 0.6);
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const ink1 = await canvasInk(page, 'mesh-canvas');
+    const t2 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
+    check(ink1.hash !== ink0.hash && t2 !== t1, 'scrubber: the canvas changes', `t ${t2}`);
+    // Hover a busy node: find one from the occupancy the page drew.
+    const box = await page.$eval('#mesh-canvas', (c) => {
+      const r = c.getBoundingClientRect();
+      return { x: r.left, y: r.top };
+    });
+    const busy = (await page.getAttribute('#mesh-canvas', 'data-busy-node')).split(',').map(Number);
+    let tip = '';
+    if (busy.length === 2) {
+      await page.mouse.move(box.x + busy[0], box.y + busy[1]);
+      await page.waitForSelector('[data-testid="mesh-tip"]:not([hidden])', { timeout: 5000 }).catch(() => {});
+      tip = await page.textContent('[data-testid="mesh-tip"]');
+    }
+    check(/^Job \d+ · \d+ nodes? \(\d+ × \d+ submesh\)/.test(tip) && /waited/.test(tip), 'hover: a node shows its job', tip);
+    await shot(page, 'mesh-03-hover.png');
+    // The canvas downloads as PNG.
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#mesh-png')]);
+    check(dl.suggestedFilename() === 'schedlab-mesh.png', 'mesh canvas: PNG download', dl.suggestedFilename());
+    // Play advances the time.
+    await page.click('[data-testid="mesh-play"]');
+    await page.waitForTimeout(400);
+    await page.click('[data-testid="mesh-play"]');
+    const t3 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
+    check(t3 > t2, 'play: the time advances', `${t2} → ${t3}`);
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-charts').offsetTop - 10));
+    await shot(page, 'mesh-04-time-charts.png');
+
+    // Bad input: W = 0 → inline error naming the field, results kept.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.fill('[data-testid="mesh-width"]', '0');
+    await page.click('[data-testid="mesh-run"]');
+    await page.waitForSelector('[data-testid="mesh-error"]:not([hidden])');
+    const e1 = await page.textContent('#mesh-error-text');
+    check(/Width W/.test(e1) && /between 1 and 256/.test(e1), 'W = 0: inline error names the field', e1);
+    check(JSON.stringify(await readTable(page)) === JSON.stringify(t003), 'W = 0: previous results kept');
+    await shot(page, 'mesh-05-error.png');
+    await page.fill('[data-testid="mesh-width"]', '32');
+
+    // Seed 000 preset: six allocators; heatmap and legend.
+    await page.click('[data-testid="mesh-preset-000"]');
+    check(await page.isDisabled('[data-testid="mesh-policy"]'), 'seed 000 preset: policy forced to FCFS (picker disabled)');
+    const hint = await page.textContent('[data-testid="mesh-policy-hint"]');
+    check(/FCFS/.test(hint), 'seed 000 preset: the hint says why', hint);
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 6, 60000);
+    const t000 = await readTable(page);
+    check(['mc_elongated', 'plas', 'mc', 'random', 'mbs', 'paging_0'].every((a) => t000[a] && t000[a].mean_service > 0),
+      'seed 000 preset: six rows with mean service times', Object.keys(t000).join(','));
+    const d000 = [];
+    for (const a of Object.keys(t000)) {
+      const cli = cliRun(dir, `seed000-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
+      d000.push(...compare(t000[a], cli).map((d) => `${a} ${d}`));
+    }
+    check(d000.length === 0, 'seed 000 preset: every row equals `schedlab mesh`, number for number', d000.join('; '));
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-results').getBoundingClientRect().top + window.scrollY - 80));
+    await shot(page, 'mesh-06a-seed000-table.png');
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
+    // Heat colours: the dark end of the scale shows in the legend; link bars in the mesh area.
+    const legendDark = await colourPixels(page, 'mesh-canvas', [103, 0, 13], 830);
+    const linkBars = await colourPixels(page, 'mesh-canvas', null, 0, 820);
+    check(legendDark > 20 && linkBars > 20, 'seed 000: heatmap with its legend', `legend ${legendDark}, bars ${linkBars}`);
+    await shot(page, 'mesh-06-seed000-heatmap.png');
+    const withHeat = await canvasInk(page, 'mesh-canvas');
+    await page.click('[data-testid="mesh-heat"]');
+    const noHeat = await canvasInk(page, 'mesh-canvas');
+    check(withHeat.hash !== noHeat.hash, 'heatmap: toggleable');
+    await page.click('[data-testid="mesh-heat"]');
+    await page.selectOption('[data-testid="mesh-run-pick"]', '3');
+    const random = await canvasInk(page, 'mesh-canvas');
+    check(random.hash !== withHeat.hash, 'run picker: shows another allocator');
+    const shareUrl = await page.getAttribute('[data-testid="mesh-share-link"]', 'href');
+    check(/#m=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(shareUrl), 'share link: #m= fragment', shareUrl);
+
+    // Traffic sweep: a line per allocator.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-testid="mesh-sweep"]');
+    await page.waitForSelector('#mesh-sweep-box:not([hidden])', { timeout: 90000 });
+    await page.waitForFunction(() => document.querySelector('#mesh-mode').dataset.state === 'idle', null, { timeout: 90000 });
+    const lines = JSON.parse(await page.getAttribute('#mesh-sweep-box', 'data-points'));
+    check(lines.length === 6 && lines.every(([, pts]) => pts.length === 6 && pts.every(([, y]) => y > 0)),
+      'traffic sweep: 6 allocators × 6 ratios', JSON.stringify(lines.map(([l, p]) => [l, p.length])));
+    const sweepInk = await canvasInk(page, 'mesh-chart-sweep');
+    // Every allocator's colour shows (the lines overlap where the allocators agree).
+    const colours = [[0x2e, 0x6f, 0xdf], [0xd1, 0x49, 0x5b], [0x1f, 0x9d, 0x7a], [0xe0, 0x8a, 0x1e], [0x7b, 0x4f, 0xc9], [0x4a, 0x4f, 0x5a]];
+    const px = [];
+    for (const c of colours) px.push(await colourPixels(page, 'mesh-chart-sweep', c));
+    check(sweepInk.ink > 0.02 && px.every((n) => n > 20), 'traffic sweep: chart drawn, a line per allocator', `ink ${sweepInk.ink} pixels ${px}`);
+    check(JSON.stringify(await readTable(page)) === JSON.stringify(t000), 'traffic sweep: table unchanged');
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-sweep-box').offsetTop - 10));
+    await shot(page, 'mesh-07-sweep.png');
+
+    // Cancel between the runs of a comparison: the previous results stay.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-testid="mesh-run"]');
+    await page.click('[data-testid="mesh-cancel"]');
+    await page.waitForFunction(() => document.querySelector('#mesh-mode').dataset.state === 'idle', null, { timeout: 30000 });
+    const cl = await page.textContent('[data-testid="mesh-progress-label"]');
+    check(/Cancelled after \d of 6 runs/.test(cl) && JSON.stringify(await readTable(page)) === JSON.stringify(t000),
+      'cancel: stops the comparison, results kept', cl);
+
+    // Share link in a fresh tab: same numbers.
+    const tab = await openTab(browser, shareUrl, errors);
+    check(await tab.isVisible('#mesh-mode'), 'share link: opens the mesh tab');
+    await waitIdleWithRows(tab, 6, 60000);
+    const t2b = await readTable(tab);
+    check(JSON.stringify(t2b) === JSON.stringify(t000), 'share link: reopened run gives the same table');
+    await shot(tab, 'mesh-08-share-reopened.png');
+    // A link asking for Window-K with MC-Elongated: inline error naming the policy.
+    const bad = JSON.parse(Buffer.from(shareUrl.split('#m=')[1].split('.')[0], 'base64url').toString());
+    bad.experiment.policy = 'window-240';
+    const badJson = JSON.stringify(bad);
+    const fnv = (s) => {
+      let h = 0x811c9dc5;
+      for (const b of Buffer.from(s)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+      return h.toString(16).padStart(8, '0');
+    };
+    await tab.goto(`${url}#m=${Buffer.from(badJson).toString('base64url')}.${fnv(badJson)}`);
+    await tab.reload();
+    await tab.waitForSelector('[data-testid="mesh-error"]:not([hidden])', { timeout: 30000 });
+    const e2 = await tab.textContent('#mesh-error-text');
+    check(/Policy/.test(e2) && /MC-Elongated/.test(e2) && /FCFS/.test(e2), 'Window-K with MC-Elongated: inline error naming the policy', e2);
+    await shot(tab, 'mesh-09-bad-link.png');
+    await tab.close();
+
+    // An uploaded trace (the flat mode's upload message): MPL and First Fit on an 8 × 16
+    // mesh with the Paragon shape rule, equal to the CLI on the same trace.
+    const tracePath = join(TRACES, TRACE_NAME);
+    if (existsSync(tracePath)) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.setInputFiles('[data-testid="mesh-upload"]', tracePath);
+      await page.waitForFunction(() => document.querySelector('#mesh-wl-trace').checked, null, { timeout: 60000 });
+      await page.fill('[data-testid="mesh-width"]', '8');
+      await page.fill('[data-testid="mesh-height"]', '16');
+      await page.selectOption('[data-testid="mesh-shape"]', 'paragon');
+      for (const box of await page.$$('[id^="mesh-alloc-"][type="checkbox"]')) await box.uncheck();
+      await page.check('[data-testid="mesh-alloc-mpl"]');
+      await page.check('[data-testid="mesh-alloc-first_fit"]');
+      await page.selectOption('[data-testid="mesh-policy"]', 'fcfs');
+      await page.click('[data-testid="mesh-run"]');
+      await waitIdleWithRows(page, 2, 60000);
+      const tt = await readTable(page);
+      const dt = [];
+      for (const a of ['mpl', 'first_fit']) {
+        const exp = JSON.parse(await blobText(page, `mesh-dl-exp-${a}`));
+        exp.workload = { swf: { path: tracePath } };
+        dt.push(...compare(tt[a], cliRun(dir, `trace-${a}`, JSON.stringify(exp))).map((d) => `${a} ${d}`));
+      }
+      check(tt.mpl?.jobs > 5000 && dt.length === 0, `trace ${TRACE_NAME}: MPL and First Fit equal \`schedlab mesh\``, dt.join('; '));
+      const note = await page.textContent('[data-testid="mesh-view-note"]');
+      check(/Only the first 5,000 jobs/.test(note), 'trace: the view says it draws the first 5,000 jobs', note);
+      await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-results').getBoundingClientRect().top + window.scrollY - 80));
+      await shot(page, 'mesh-10-trace.png');
+    } else {
+      log(`SKIP trace checks: ${tracePath} missing`);
+    }
+
+    check(errors.length === 0, 'no console errors', errors.join(' | '));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await browser.close();
+  }
+  log('done');
+}
+
+runSuite('mesh', BUDGET_MS, main);
