@@ -43,9 +43,6 @@ pub const MESH_FORMAT_VERSION: u32 = 1;
 pub const MAX_MESH_SIDE: u32 = 256;
 /// κ of the flow model by default (the value of `schedlab reproduce seed000`).
 pub const DEFAULT_KAPPA: f64 = 0.001;
-/// Link-load metrics of a run are computed only while the routes to walk stay below this many
-/// (node pairs × hops, estimated); bigger runs report them as absent.
-pub const LINK_METRICS_BUDGET: f64 = 4.0e8;
 
 fn one() -> u32 {
     MESH_FORMAT_VERSION
@@ -360,11 +357,10 @@ pub struct MeshMetrics {
     pub mean_nodes_affected: f64,
     pub mean_balance: f64,
     pub mean_system_balance: f64,
-    /// The most loaded link at any time (messages weighted by the traffic ratio), when
-    /// computed (see [`LINK_METRICS_BUDGET`]).
-    pub max_link_load: Option<f64>,
-    /// The most loaded link of the I/O line at any time, when computed.
-    pub io_hot_spot: Option<f64>,
+    /// The most loaded link at any time (messages weighted by the traffic ratio).
+    pub max_link_load: f64,
+    /// The most loaded link of the I/O line at any time.
+    pub io_hot_spot: f64,
 }
 
 /// Everything a mesh run produces.
@@ -561,11 +557,7 @@ pub fn run_mesh(
     }
     let n = mesh_jobs.len().max(1) as f64;
     let mean = |f: &dyn Fn(&MeshJobRecord) -> f64| mesh_jobs.iter().map(f).sum::<f64>() / n;
-    let (max_link_load, io_hot_spot) = match peak_link_loads(&net, &layouts, exp.network.traffic_io)
-    {
-        Some((a, b)) => (Some(a), Some(b)),
-        None => (None, None),
-    };
+    let (max_link_load, io_hot_spot) = peak_link_loads(&net, &layouts, exp.network.traffic_io);
     let mesh = MeshMetrics {
         engine: engine.to_string(),
         mean_service: mean(&|j| j.record.end - j.record.start),
@@ -652,50 +644,41 @@ pub fn link_loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> 
     loads
 }
 
-/// The highest link load and the highest I/O-line link load over the run, or `None` when the
-/// routes to walk exceed [`LINK_METRICS_BUDGET`].
-fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> Option<(f64, f64)> {
-    let io = net.io_nodes().len() as f64;
-    let span = f64::from(net.width() + net.height());
-    let cost: f64 = layouts
-        .iter()
-        .map(|l| {
-            let n = match l.rect {
-                Some([_, _, w, h]) => f64::from(w * h),
-                None => l.nodes.len() as f64,
-            };
-            n * (n + io) * span
-        })
-        .sum();
-    if cost > LINK_METRICS_BUDGET {
-        return None;
-    }
+/// The highest link load and the highest I/O-line link load at any instant of the run (after
+/// each start, the jobs ending at that instant having left; jobs of zero duration never run).
+/// Link vectors come from the closed-form counts of [`crate::network::heat`], so this costs
+/// O(links + nodes) per start and end, whatever the job sizes.
+pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, f64) {
     let io_line: Vec<bool> = (0..net.link_slots())
         .map(|i| {
             let l = net.link_at(i);
             net.is_io_line(l.from) && net.is_io_line(l.to())
         })
         .collect();
-    let per_job: Vec<Vec<(usize, f64)>> = layouts
-        .iter()
-        .map(|l| weighted_job_links(net, &l.node_list(), rho))
-        .collect();
     let mut loads = vec![0.0f64; net.link_slots()];
     let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
     for (_, start, i) in events(layouts) {
-        for &(l, w) in &per_job[i] {
+        let l = &layouts[i];
+        if l.end <= l.start {
+            continue;
+        }
+        let v = crate::network::heat::weighted_link_vector(net, &l.node_list(), rho);
+        for (k, w) in v.into_iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
             if start {
-                loads[l] += w;
-                peak = peak.max(loads[l]);
-                if io_line[l] {
-                    io_peak = io_peak.max(loads[l]);
+                loads[k] += w;
+                peak = peak.max(loads[k]);
+                if io_line[k] {
+                    io_peak = io_peak.max(loads[k]);
                 }
             } else {
-                loads[l] -= w;
+                loads[k] -= w;
             }
         }
     }
-    Some((peak, io_peak))
+    (peak, io_peak)
 }
 
 /// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL.

@@ -73,8 +73,8 @@ fn contention_preset_runs_flow_engine_with_layout_metrics() {
         .iter()
         .all(|j| j.record.end - j.record.start >= j.record.run_time - 1e-9));
     assert!(out.mesh.mean_service > 0.0);
-    let peak = out.mesh.max_link_load.unwrap();
-    assert!(peak > 0.0 && out.mesh.io_hot_spot.unwrap() <= peak);
+    let peak = out.mesh.max_link_load;
+    assert!(peak > 0.0 && out.mesh.io_hot_spot <= peak);
     // The loads at any instant never exceed the run's peak.
     let net = exp.network_model().unwrap();
     let t = out.layouts[500].start;
@@ -123,4 +123,30 @@ fn allocator_names_round_trip() {
         assert_eq!(MeshAllocatorKind::parse(&k.as_str()), Ok(k));
     }
     assert_eq!(MeshAllocatorKind::all().len(), 12);
+}
+
+/// The run's peak link load (closed-form link counts) is the highest load that route-walking
+/// `link_loads_at` finds at any job start.
+#[test]
+fn peak_link_load_matches_route_walking() {
+    let mut exp = preset_contention_seed000(0.6);
+    if let schedlab::config::WorkloadSpec::Synthetic(
+        schedlab::workload::synthetic::SyntheticModel::Exp000(p),
+    ) = &mut exp.workload
+    {
+        p.jobs = 120;
+    }
+    let out = run_mesh(&exp, None).unwrap();
+    let net = exp.network_model().unwrap();
+    let mut peak = 0.0f64;
+    for l in &out.layouts {
+        let loads = link_loads_at(&net, &out.layouts, 0.6, l.start);
+        peak = loads.into_iter().fold(peak, f64::max);
+    }
+    assert!(peak > 0.0);
+    assert!(
+        (out.mesh.max_link_load - peak).abs() <= 1e-9 * peak,
+        "{} vs {peak}",
+        out.mesh.max_link_load
+    );
 }

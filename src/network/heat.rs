@@ -120,33 +120,6 @@ pub fn loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f
     loads
 }
 
-/// The highest link load at any instant of the run (at every start, after the jobs ending at
-/// that instant left); 0 for an empty run.
-pub fn peak_load(net: &Network, layouts: &[JobLayout], rho: f64) -> f64 {
-    let mut ev: Vec<(f64, bool, usize)> = Vec::with_capacity(2 * layouts.len());
-    for (i, l) in layouts.iter().enumerate() {
-        if l.end > l.start {
-            ev.push((l.start, true, i));
-            ev.push((l.end, false, i));
-        }
-    }
-    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let mut loads = vec![0.0f64; net.link_slots()];
-    let mut peak = 0.0f64;
-    for (_, start, i) in ev {
-        let v = weighted_link_vector(net, &layouts[i].node_list(), rho);
-        for (s, w) in loads.iter_mut().zip(v) {
-            if start {
-                *s += w;
-                peak = peak.max(*s);
-            } else {
-                *s -= w;
-            }
-        }
-    }
-    peak
-}
-
 /// A stable colour for job `id`, as RGB: hues from cyan through blue and violet to magenta
 /// (160°–330°, stepped by the golden ratio so that consecutive jobs differ), never the
 /// yellows and reds of the heat scale; lightness alternates between two levels.
@@ -372,7 +345,7 @@ mod tests {
                 );
             }
         }
-        let peak = peak_load(&net, &layouts, 0.5);
+        let (peak, _) = crate::mesh_run::peak_link_loads(&net, &layouts, 0.5);
         let at = |t| {
             loads_at(&net, &layouts, 0.5, t)
                 .into_iter()

@@ -350,7 +350,7 @@ const COLUMNS: [Column; 17] = [
         key: "max_link_load",
         label: "Max link load",
         kind: Kind::Messages,
-        title: "Most messages on any link at any time (weighted by ρ); empty when too costly",
+        title: "Most messages on any link at any time (weighted by ρ)",
     },
     Column {
         group: "mesh",

@@ -18,9 +18,7 @@ use web_sys::CanvasRenderingContext2d;
 use super::format;
 use super::protocol::MeshReport;
 use crate::mesh_run::{JobLayout, MeshExperiment, MeshJobRecord};
-use crate::network::heat::{
-    css_hex, heat_colour, job_colour, loads_at, peak_load, running_waiting, Timeline,
-};
+use crate::network::heat::{css_hex, heat_colour, job_colour, loads_at, running_waiting, Timeline};
 use crate::network::{Dir, Network};
 
 /// Width of the mesh area of the canvas (the legend is to its right), canvas pixels.
@@ -92,9 +90,10 @@ impl RunView {
             jobs.iter()
                 .map(|j| (j.record.submit, j.record.start, j.record.end)),
         );
-        let peak = match out.mesh.max_link_load {
-            Some(p) if !report.truncated => p,
-            _ => peak_load(&net, &layouts, rho),
+        let peak = if report.truncated {
+            crate::mesh_run::peak_link_loads(&net, &layouts, rho).0
+        } else {
+            out.mesh.max_link_load
         };
         let policy = if exp.allocator.is_contiguous() {
             format!(" · {}", out.policy)
