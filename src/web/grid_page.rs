@@ -29,7 +29,7 @@ use super::format;
 use super::grid_chart;
 use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES, WORKER_URL};
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
-use super::share::{base64url_decode, base64url_encode, checksum};
+use super::share::{pack_fragment, unpack_fragment};
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::grid::spec::{preset_global_grid, GRID_FORMAT_VERSION, MAX_SITES};
 use crate::grid::view::{
@@ -1389,34 +1389,19 @@ fn render_results(app: &GridApp) {
 /// The fragment (without `#`) of a link to `exp`: `g=` + base64url(JSON) + `.` + checksum.
 pub fn fragment_of(exp: &GridExperiment) -> String {
     let json = GridShare::new(exp.clone()).to_json();
-    format!(
-        "{GRID_FRAGMENT_PREFIX}{}.{}",
-        base64url_encode(json.as_bytes()),
-        checksum(json.as_bytes())
-    )
+    pack_fragment(GRID_FRAGMENT_PREFIX, &json)
 }
 
 /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid link.
 pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> {
-    let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    let Some(data) = f.strip_prefix(GRID_FRAGMENT_PREFIX) else {
+    let Some((text, checksum_ok)) =
+        unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
+    else {
         return Ok(None);
     };
-    if data.len() > MAX_FRAGMENT_CHARS {
-        return Err(format!(
-            "the link is too long ({} characters; at most {MAX_FRAGMENT_CHARS})",
-            data.len()
-        ));
-    }
-    let (data, check) = data.rsplit_once('.').unwrap_or((data, ""));
-    let bytes = base64url_decode(data).ok_or_else(|| {
-        "the link is damaged (it is not valid base64url; was it cut or edited?)".to_string()
-    })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| "the link is damaged (its content is not text)".to_string())?;
     // The version is judged first (by GridShare::from_json), then the checksum.
     let share = GridShare::from_json(&text).map_err(|e| e.to_string())?;
-    if check != checksum(text.as_bytes()) {
+    if !checksum_ok {
         return Err(
             "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
         );

@@ -31,7 +31,7 @@ use web_sys::{
 use super::format;
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
-use super::share::{base64url_decode, base64url_encode, checksum};
+use super::share::{pack_fragment, unpack_fragment};
 use crate::alloc::NodeAllocatorKind;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::mesh_run::{
@@ -74,33 +74,18 @@ impl MeshShare {
     /// The fragment (without `#`): `m=<base64url JSON>.<checksum>`.
     pub fn to_fragment(&self) -> String {
         let json = serde_json::to_string(self).unwrap_or_default();
-        format!(
-            "{MESH_FRAGMENT_PREFIX}{}.{}",
-            base64url_encode(json.as_bytes()),
-            checksum(json.as_bytes())
-        )
+        pack_fragment(MESH_FRAGMENT_PREFIX, &json)
     }
 
     /// Reads a fragment (with or without `#`): `Ok(None)` when it is not a mesh link; `Err`
     /// says why a link cannot be used (damaged, other version, invalid experiment — naming the
     /// key).
     pub fn from_fragment(fragment: &str) -> Result<Option<MeshShare>, String> {
-        let f = fragment.strip_prefix('#').unwrap_or(fragment);
-        let Some(data) = f.strip_prefix(MESH_FRAGMENT_PREFIX) else {
+        let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, MESH_FRAGMENT_PREFIX, MAX_MESH_FRAGMENT)?
+        else {
             return Ok(None);
         };
-        if data.len() > MAX_MESH_FRAGMENT {
-            return Err(format!(
-                "the link is too long ({} characters; at most {MAX_MESH_FRAGMENT})",
-                data.len()
-            ));
-        }
-        let (data, check) = data.rsplit_once('.').unwrap_or((data, ""));
-        let bytes = base64url_decode(data).ok_or_else(|| {
-            "the link is damaged (it is not valid base64url; was it cut or edited?)".to_string()
-        })?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| "the link is damaged (its content is not text)".to_string())?;
         let env: Envelope = serde_json::from_str(&text)
             .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
         match env.v {
@@ -113,7 +98,7 @@ impl MeshShare {
             }
             None => return Err("the link is damaged (it has no format version `v`)".into()),
         }
-        if check != checksum(text.as_bytes()) {
+        if !checksum_ok {
             return Err(
                 "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
             );

@@ -143,32 +143,17 @@ impl ShareState {
                 v.to_string()
             })
             .unwrap_or_default();
-        format!(
-            "{FRAGMENT_PREFIX}{}.{}",
-            base64url_encode(json.as_bytes()),
-            checksum(json.as_bytes())
-        )
+        pack_fragment(FRAGMENT_PREFIX, &json)
     }
 
     /// Reads a fragment (with or without the leading `#`). `Ok(None)` when it is not a share
     /// link (empty, or another anchor such as `#about`); `Err` says why a link is unusable.
     pub fn from_fragment(fragment: &str) -> Result<Option<ShareState>, String> {
-        let f = fragment.strip_prefix('#').unwrap_or(fragment);
-        let Some(data) = f.strip_prefix(FRAGMENT_PREFIX) else {
+        let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
+        else {
             return Ok(None);
         };
-        if data.len() > MAX_FRAGMENT_CHARS {
-            return Err(format!(
-                "the link is too long ({} characters; at most {MAX_FRAGMENT_CHARS})",
-                data.len()
-            ));
-        }
-        let (data, check) = data.rsplit_once('.').unwrap_or((data, ""));
-        let json = base64url_decode(data).ok_or_else(|| {
-            "the link is damaged (it is not valid base64url; was it cut or edited?)".to_string()
-        })?;
-        let text = String::from_utf8(json)
-            .map_err(|_| "the link is damaged (its content is not text)".to_string())?;
         // The envelope's version first, so that a link of another version is never judged by
         // this version's rules.
         let envelope: Envelope = serde_json::from_str(&text)
@@ -188,7 +173,7 @@ impl ShareState {
                 )
             }
         }
-        if check != checksum(text.as_bytes()) {
+        if !checksum_ok {
             return Err(
                 "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
             );
@@ -260,6 +245,44 @@ fn compact_experiment(exp: &mut serde_json::Value) {
 struct Envelope {
     #[serde(default)]
     v: Option<u64>,
+}
+
+/// A share-link fragment: `prefix` + base64url (no padding) of `json` + `.` + its checksum.
+pub fn pack_fragment(prefix: &str, json: &str) -> String {
+    format!(
+        "{prefix}{}.{}",
+        base64url_encode(json.as_bytes()),
+        checksum(json.as_bytes())
+    )
+}
+
+/// The JSON text of a fragment made by [`pack_fragment`] with `prefix` (the leading `#`
+/// optional) and whether its checksum matches: `Ok(None)` when the fragment is not of this
+/// kind, `Err` when it is too long or not text. The caller judges the version before the
+/// checksum, so that a link of another version is never judged by this version's rules.
+pub fn unpack_fragment(
+    fragment: &str,
+    prefix: &str,
+    max_chars: usize,
+) -> Result<Option<(String, bool)>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    let Some(data) = f.strip_prefix(prefix) else {
+        return Ok(None);
+    };
+    if data.len() > max_chars {
+        return Err(format!(
+            "the link is too long ({} characters; at most {max_chars})",
+            data.len()
+        ));
+    }
+    let (data, check) = data.rsplit_once('.').unwrap_or((data, ""));
+    let bytes = base64url_decode(data).ok_or_else(|| {
+        "the link is damaged (it is not valid base64url; was it cut or edited?)".to_string()
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| "the link is damaged (its content is not text)".to_string())?;
+    let ok = check == checksum(text.as_bytes());
+    Ok(Some((text, ok)))
 }
 
 /// FNV-1a (32 bits) of `data` as 8 lower-case hex digits: catches a cut or edited link.
