@@ -178,7 +178,7 @@ fn plot_lines<DB: DrawingBackend>(
 }
 
 /// `12345.6` → `"12.3k"`, `0.5` → `"0.5"`: short tick labels.
-fn short_number(v: f64) -> String {
+pub(super) fn short_number(v: f64) -> String {
     let a = v.abs();
     let s = if a >= 1e6 {
         format!("{:.1}M", v / 1e6)

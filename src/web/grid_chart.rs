@@ -46,24 +46,7 @@ pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// `12345.6` → `"12k"`: short tick labels.
-fn short_number(v: f64) -> String {
-    let a = v.abs();
-    let s = if a >= 1e6 {
-        format!("{:.1}M", v / 1e6)
-    } else if a >= 1e4 {
-        format!("{:.0}k", v / 1e3)
-    } else if a >= 1e3 {
-        format!("{:.1}k", v / 1e3)
-    } else if a >= 10.0 || a == 0.0 {
-        format!("{v:.0}")
-    } else if a >= 1.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    };
-    s.replace(".0k", "k").replace(".0M", "M")
-}
+use super::chart::short_number;
 
 /// At most `n` characters of `s`, with `…` when cut.
 fn clip(s: &str, n: usize) -> String {

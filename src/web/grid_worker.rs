@@ -9,8 +9,8 @@ use std::io::Read;
 
 use super::protocol::{FromWorker, GridReport};
 use super::worker::{
-    activate, cancel, is_active, post, stored_trace, yield_to_event_loop, NamedTrace, PROGRESS_MS,
-    SLICE_MS,
+    activate, cancel, is_active, post, step_in_slices, stored_trace, yield_to_event_loop,
+    NamedTrace,
 };
 use crate::config::WorkloadSpec;
 use crate::grid::metrics::GridMetrics;
@@ -106,29 +106,12 @@ pub async fn run_grid_sliced(
             });
         };
         progress(&sim);
-        loop {
-            let slice_start = now_ms();
-            let mut finished = false;
-            while now_ms() - slice_start < SLICE_MS {
-                if sim
-                    .step_instants(INSTANTS_PER_CHECK)
-                    .map_err(|e| e.to_string())?
-                {
-                    finished = true;
-                    break;
-                }
-            }
-            if finished {
-                break;
-            }
-            if now_ms() - last_progress >= PROGRESS_MS {
-                progress(&sim);
-                last_progress = now_ms();
-            }
-            yield_to_event_loop().await;
-            if !is_active(id) {
-                return Ok(None);
-            }
+        let step = |sim: &mut GridSimulation| {
+            sim.step_instants(INSTANTS_PER_CHECK)
+                .map_err(|e| e.to_string())
+        };
+        if !step_in_slices(id, &mut sim, step, &progress, &mut last_progress).await? {
+            return Ok(None);
         }
         progress(&sim);
         done_before += jobs;

@@ -337,6 +337,35 @@ pub(super) fn is_active(id: u32) -> bool {
     ACTIVE.with(Cell::get) == Some(id)
 }
 
+/// Advances `sim` with `step` (which answers `true` once the run is over) in slices of about
+/// [`SLICE_MS`], calls `progress` at most every [`PROGRESS_MS`] (`last_progress` is the time
+/// of the previous call), and yields to the event loop between slices. `Ok(false)` when run
+/// `id` was cancelled meanwhile.
+pub(super) async fn step_in_slices<S>(
+    id: u32,
+    sim: &mut S,
+    step: impl Fn(&mut S) -> Result<bool, String>,
+    progress: &dyn Fn(&S),
+    last_progress: &mut f64,
+) -> Result<bool, String> {
+    loop {
+        let slice_start = now_ms();
+        while now_ms() - slice_start < SLICE_MS {
+            if step(sim)? {
+                return Ok(true);
+            }
+        }
+        if now_ms() - *last_progress >= PROGRESS_MS {
+            progress(sim);
+            *last_progress = now_ms();
+        }
+        yield_to_event_loop().await;
+        if !is_active(id) {
+            return Ok(false);
+        }
+    }
+}
+
 /// Runs experiment `exp` (on the trace `(name, bytes)` for SWF workloads) in slices, passing
 /// [`FromWorker::Progress`] messages to `report` at most every [`PROGRESS_MS`], and stops at a
 /// slice boundary once `id` is no longer the active run (see [`activate`], [`cancel`]).
@@ -376,29 +405,12 @@ pub async fn run_sliced(
     };
     progress(&sim);
     let mut last_progress = now_ms();
-    loop {
-        let slice_start = now_ms();
-        let mut finished = false;
-        while now_ms() - slice_start < SLICE_MS {
-            if sim
-                .step_instants(INSTANTS_PER_CHECK)
-                .map_err(|e| e.to_string())?
-            {
-                finished = true;
-                break;
-            }
-        }
-        if finished {
-            break;
-        }
-        if now_ms() - last_progress >= PROGRESS_MS {
-            progress(&sim);
-            last_progress = now_ms();
-        }
-        yield_to_event_loop().await;
-        if !is_active(id) {
-            return Ok(None);
-        }
+    let step = |sim: &mut crate::sim::Simulation| {
+        sim.step_instants(INSTANTS_PER_CHECK)
+            .map_err(|e| e.to_string())
+    };
+    if !step_in_slices(id, &mut sim, step, &progress, &mut last_progress).await? {
+        return Ok(None);
     }
     progress(&sim);
     let result = sim.into_result();
