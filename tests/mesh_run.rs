@@ -150,3 +150,13 @@ fn peak_link_load_matches_route_walking() {
         out.mesh.max_link_load
     );
 }
+
+/// The seed 000 preset lands near Table 2's 60–70 % utilisation at every traffic ratio.
+#[test]
+fn contention_preset_runs_at_table_2_utilisation() {
+    for rho in [0.0, 0.5, 1.0] {
+        let out = run_mesh(&preset_contention_seed000(rho), None).unwrap();
+        let u = out.summary.utilization;
+        assert!((0.58..=0.75).contains(&u), "rho {rho}: utilisation {u}");
+    }
+}
