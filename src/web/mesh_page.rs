@@ -450,6 +450,8 @@ struct State {
     pending_trace: Option<String>,
     /// A share link waiting for the worker.
     auto_run: bool,
+    /// The trace a share link names (file name, SHA-256), until the matching file is uploaded.
+    link_trace: Option<(String, Option<String>)>,
     t: f64,
     geo: Geometry,
     occ: Vec<Option<usize>>,
@@ -845,7 +847,26 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             }
         }
         FromWorker::TraceLoaded(info) => {
+            let wanted = app.state.borrow().link_trace.clone();
+            if let Some((name, Some(sha))) = &wanted {
+                if !info.sha256.eq_ignore_ascii_case(sha) {
+                    app.state.borrow_mut().pending_trace = None;
+                    show_error(
+                        app,
+                        &format!(
+                            "This link simulates the trace {name:?} with SHA-256 {sha}; the file \
+                             {:?} has SHA-256 {}, so it is a different file. Upload the file the \
+                             link names.",
+                            info.name, info.sha256
+                        ),
+                    );
+                    update_controls(app);
+                    return;
+                }
+            }
+            let run_link = wanted.is_some() && app.state.borrow().ready;
             let mut st = app.state.borrow_mut();
+            st.link_trace = None;
             st.pending_trace = None;
             app.ui.wl_trace.set_disabled(false);
             app.ui.wl_trace.set_checked(true);
@@ -859,6 +880,10 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             drop(st);
             update_workload_fields(&app.ui);
             update_controls(app);
+            if run_link {
+                hide_error(app);
+                on_run(app, BatchKind::Compare);
+            }
         }
         FromWorker::MeshDone { id, report } => on_mesh_done(app, id, *report),
         FromWorker::Error {
@@ -1745,11 +1770,13 @@ fn open_fragment(app: &Rc<App>) {
                 .and_then(|p| MeshPolicyKind::parse(p).ok());
             fill_form(app, &share.experiment, &share.allocators, policy);
             if let WorkloadSpec::Swf(s) = &share.experiment.workload {
+                let name = s.name.clone().unwrap_or_default();
+                app.state.borrow_mut().link_trace = Some((name.clone(), s.sha256.clone()));
                 show_error(
                     app,
                     &format!(
-                        "This link simulates the trace {:?}: upload it (above), then press Run.",
-                        s.name.clone().unwrap_or_default()
+                        "This link simulates the trace {name:?}: upload it (above); it runs as \
+                         soon as the file is read (a different file is refused)."
                     ),
                 );
                 return;

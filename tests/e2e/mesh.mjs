@@ -321,6 +321,25 @@ async function main() {
       check(/Only the first 5,000 jobs/.test(note), 'trace: the view says it draws the first 5,000 jobs', note);
       await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-results').getBoundingClientRect().top + window.scrollY - 80));
       await shot(page, 'mesh-10-trace.png');
+
+      // The trace run's share link in a fresh tab: it asks for the file, refuses another one
+      // (different SHA-256), then runs the right one with identical numbers.
+      const traceLink = await page.getAttribute('[data-testid="mesh-share-link"]', 'href');
+      const tab3 = await openMesh(browser, traceLink, errors);
+      await tab3.waitForSelector('[data-testid="mesh-error"]:not([hidden])', { timeout: 30000 });
+      const ask = await tab3.textContent('#mesh-error-text');
+      check(ask.includes(TRACE_NAME) && /upload/.test(ask), 'trace link: asks for the trace by name', ask);
+      const other = join(dir, 'other.swf');
+      writeFileSync(other, '; MaxProcs: 128\n1 0 -1 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n');
+      await tab3.setInputFiles('[data-testid="mesh-upload"]', other);
+      await tab3.waitForFunction(() => /different file/.test(document.querySelector('#mesh-error-text').textContent), null, { timeout: 30000 });
+      check(Object.keys(await readTable(tab3)).length === 0, 'trace link: a different file is refused (SHA-256), nothing runs');
+      await tab3.setInputFiles('[data-testid="mesh-upload"]', tracePath);
+      await waitIdleWithRows(tab3, 2, 60000);
+      const t3 = await readTable(tab3);
+      check(JSON.stringify(t3) === JSON.stringify(tt), 'trace link: the right file runs with identical numbers',
+        `${JSON.stringify(t3)} vs ${JSON.stringify(tt)}`);
+      await tab3.close();
     } else {
       log(`SKIP trace checks: ${tracePath} missing`);
     }
