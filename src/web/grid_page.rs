@@ -21,15 +21,16 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Document, Element, ErrorEvent, Event, File, HtmlAnchorElement, HtmlButtonElement, HtmlElement,
-    HtmlInputElement, HtmlProgressElement, HtmlSelectElement, MessageEvent, Worker,
+    Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement, HtmlElement,
+    HtmlInputElement, HtmlProgressElement, HtmlSelectElement, Worker,
 };
 
 use super::format;
 use super::grid_chart;
-use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES, WORKER_URL};
+use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES};
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
+use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::grid::spec::{preset_global_grid, GRID_FORMAT_VERSION, MAX_SITES};
 use crate::grid::view::{
@@ -199,13 +200,6 @@ fn escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-fn js_message(v: &JsValue) -> String {
-    v.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| v.as_string())
-        .unwrap_or_else(|| format!("{v:?}"))
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -557,62 +551,36 @@ fn upload(app: &Rc<GridApp>, site: usize, file: File) {
 // ---------------------------------------------------------------- the worker
 
 fn spawn_worker(app: &Rc<GridApp>) {
-    let worker = match Worker::new(WORKER_URL) {
-        Ok(w) => w,
-        Err(e) => {
-            show_error(
-                app,
-                &format!("The simulator could not be started: {}", js_message(&e)),
-            );
-            return;
+    let on_message = {
+        let app = Rc::clone(app);
+        move |msg: Result<FromWorker, String>| match msg {
+            Ok(msg) => on_worker_message(&app, msg),
+            Err(m) => show_error(&app, &m),
         }
     };
-    {
+    let on_error = {
         let app = Rc::clone(app);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let text = ev.data().as_string().unwrap_or_default();
-            match FromWorker::from_json(&text) {
-                Ok(msg) => on_worker_message(&app, msg),
-                Err(m) => show_error(&app, &m),
-            }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-    }
-    {
-        let app = Rc::clone(app);
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
-            show_error(
-                &app,
-                &format!("The simulator failed to load: {}", ev.message()),
-            );
+        move |message: String| {
+            show_error(&app, &format!("The simulator failed to load: {message}"));
             app.state.borrow_mut().running = None;
             update_controls(&app);
-        });
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        on_error.forget();
+        }
+    };
+    match start_worker(on_message, Some(Box::new(on_error))) {
+        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
+        Err(e) => show_error(app, &format!("The simulator could not be started: {e}")),
     }
-    *app.worker.borrow_mut() = Some(worker);
 }
 
 fn post(app: &GridApp, msg: &ToWorker) {
     if let Some(w) = app.worker.borrow().as_ref() {
-        let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
+        post_to(w, msg);
     }
 }
 
 fn post_trace(app: &GridApp, name: &str, bytes: &[u8]) {
     if let Some(w) = app.worker.borrow().as_ref() {
-        let arr = Array::new();
-        arr.push(&JsValue::from_str(
-            &ToWorker::Trace {
-                name: name.to_string(),
-            }
-            .to_json(),
-        ));
-        arr.push(&Uint8Array::from(bytes));
-        let _ = w.post_message(&arr);
+        post_trace_to(w, name, bytes);
     }
 }
 

@@ -25,13 +25,14 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     CanvasRenderingContext2d, Document, Element, Event, EventTarget, File, HtmlAnchorElement,
     HtmlButtonElement, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
-    MessageEvent, MouseEvent, Worker,
+    MouseEvent, Worker,
 };
 
 use super::format;
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
+use super::worker_link::{post_to, post_trace_array, start_worker};
 use crate::alloc::NodeAllocatorKind;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::mesh_run::{
@@ -806,29 +807,20 @@ fn wire(app: &Rc<App>) {
 }
 
 fn spawn_worker(app: &Rc<App>) {
-    let worker = match Worker::new(super::page::WORKER_URL) {
-        Ok(w) => w,
-        Err(_) => {
-            show_error(app, "The simulator of the mesh mode could not be started.");
-            return;
-        }
-    };
     let a = Rc::clone(app);
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let text = ev.data().as_string().unwrap_or_default();
-        match FromWorker::from_json(&text) {
-            Ok(msg) => on_worker_message(&a, msg),
-            Err(m) => show_error(&a, &m),
-        }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    *app.worker.borrow_mut() = Some(worker);
+    let on_message = move |msg: Result<FromWorker, String>| match msg {
+        Ok(msg) => on_worker_message(&a, msg),
+        Err(m) => show_error(&a, &m),
+    };
+    match start_worker(on_message, None) {
+        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
+        Err(_) => show_error(app, "The simulator of the mesh mode could not be started."),
+    }
 }
 
 fn post(app: &App, msg: &ToWorker) {
     if let Some(w) = app.worker.borrow().as_ref() {
-        let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
+        post_to(w, msg);
     }
 }
 
@@ -973,14 +965,8 @@ fn upload(app: &Rc<App>, file: File) {
                 return;
             }
         };
-        let bytes = Uint8Array::new(&buf);
-        let arr = Array::new();
-        arr.push(&JsValue::from_str(
-            &ToWorker::Trace { name: name.clone() }.to_json(),
-        ));
-        arr.push(&bytes);
         if let Some(w) = a.worker.borrow().as_ref() {
-            let _ = w.post_message(&arr);
+            post_trace_array(w, &name, &Uint8Array::new(&buf));
         }
         a.state.borrow_mut().pending_trace = Some(name);
         update_controls(&a);

@@ -8,6 +8,7 @@
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
+//! * [`worker_link`] — starting a worker from a page and posting to it.
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
 //! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
@@ -30,3 +31,4 @@ pub mod page;
 pub mod protocol;
 pub mod share;
 pub mod worker;
+pub mod worker_link;

@@ -17,8 +17,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Document, DragEvent, Element, ErrorEvent, Event, EventTarget, File, HtmlAnchorElement,
-    HtmlButtonElement, HtmlElement, HtmlInputElement, HtmlProgressElement, MessageEvent, Worker,
+    Document, DragEvent, Element, Event, EventTarget, File, HtmlAnchorElement, HtmlButtonElement,
+    HtmlElement, HtmlInputElement, HtmlProgressElement, Worker,
 };
 
 use super::chart;
@@ -31,8 +31,8 @@ use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 use crate::workload::transform::Transforms;
 
-/// Script of the worker, as written by Trunk's loader shim for the `worker` binary.
-pub const WORKER_URL: &str = "./worker_loader.js";
+pub use super::worker_link::WORKER_URL;
+use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
 /// The Lublin–Feitelson parameters the form edits: key in `LublinParams` (and in the
 /// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
 /// constant. Defaults are read from `LublinParams::default()`.
@@ -752,53 +752,33 @@ fn is_busy(app: &App) -> bool {
 }
 
 fn spawn_worker(app: &Rc<App>) {
-    let worker = match Worker::new(WORKER_URL) {
-        Ok(w) => w,
-        Err(e) => {
-            set_status(&app.ui, "error", "Simulator unavailable");
-            show_error(&format!(
-                "The simulator could not be started: {}",
-                js_message(&e)
-            ));
-            return;
+    let on_message = {
+        let app = Rc::clone(app);
+        move |msg: Result<FromWorker, String>| match msg {
+            Ok(msg) => on_worker_message(&app, msg),
+            Err(m) => show_error(&m),
         }
     };
-    {
+    let on_error = {
         let app = Rc::clone(app);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let text = ev.data().as_string().unwrap_or_default();
-            match FromWorker::from_json(&text) {
-                Ok(msg) => on_worker_message(&app, msg),
-                Err(m) => show_error(&m),
-            }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-    }
-    {
-        let app = Rc::clone(app);
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
+        move |message: String| {
             set_status(&app.ui, "error", "Simulator failed");
-            show_error(&format!("The simulator failed to load: {}", ev.message()));
+            show_error(&format!("The simulator failed to load: {message}"));
             end_batch(&app, "Stopped: the simulator failed.");
-        });
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        on_error.forget();
+        }
+    };
+    match start_worker(on_message, Some(Box::new(on_error))) {
+        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
+        Err(e) => {
+            set_status(&app.ui, "error", "Simulator unavailable");
+            show_error(&format!("The simulator could not be started: {e}"));
+        }
     }
-    *app.worker.borrow_mut() = Some(worker);
-}
-
-fn js_message(v: &JsValue) -> String {
-    v.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| v.as_string())
-        .unwrap_or_else(|| format!("{v:?}"))
 }
 
 fn post(app: &App, msg: &ToWorker) {
     if let Some(w) = app.worker.borrow().as_ref() {
-        let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
+        post_to(w, msg);
     }
 }
 
@@ -806,18 +786,6 @@ fn post_trace(app: &App, name: &str, bytes: &[u8]) {
     if let Some(w) = app.worker.borrow().as_ref() {
         post_trace_to(w, name, bytes);
     }
-}
-
-fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
-    let arr = Array::new();
-    arr.push(&JsValue::from_str(
-        &ToWorker::Trace {
-            name: name.to_string(),
-        }
-        .to_json(),
-    ));
-    arr.push(&Uint8Array::from(bytes));
-    let _ = w.post_message(&arr);
 }
 
 /// Shows the sweep's from/to/step inputs instead of the single load factor, or the reverse.
@@ -2241,51 +2209,42 @@ fn start_pool(app: &Rc<App>, points: usize) {
     let n = cores.min(MAX_POOL).min(points).max(1);
     let gen = app.pool_gen.get();
     for i in 0..n {
-        let worker = match Worker::new(WORKER_URL) {
-            Ok(w) => w,
-            Err(e) => {
-                if i == 0 {
-                    show_error(&format!(
-                        "The sweep's simulators could not be started: {}",
-                        js_message(&e)
-                    ));
-                    end_batch(app, "Stopped: no simulator for the sweep.");
-                    return;
-                }
-                break;
-            }
-        };
-        {
+        let on_message = {
             let app = Rc::clone(app);
-            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            move |msg: Result<FromWorker, String>| {
                 if app.pool_gen.get() != gen {
                     return;
                 }
-                let text = ev.data().as_string().unwrap_or_default();
-                match FromWorker::from_json(&text) {
+                match msg {
                     Ok(msg) => on_pool_message(&app, i, msg),
                     Err(m) => {
                         show_error(&m);
                         end_batch(&app, "Stopped by an error.");
                     }
                 }
-            });
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            on_message.forget();
-        }
-        {
+            }
+        };
+        let on_error = {
             let app = Rc::clone(app);
-            let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-                ev.prevent_default();
+            move |message: String| {
                 if app.pool_gen.get() != gen {
                     return;
                 }
-                show_error(&format!("A sweep simulator failed: {}", ev.message()));
+                show_error(&format!("A sweep simulator failed: {message}"));
                 end_batch(&app, "Stopped: a simulator failed.");
-            });
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            on_error.forget();
-        }
+            }
+        };
+        let worker = match start_worker(on_message, Some(Box::new(on_error))) {
+            Ok(w) => w,
+            Err(e) => {
+                if i == 0 {
+                    show_error(&format!("The sweep's simulators could not be started: {e}"));
+                    end_batch(app, "Stopped: no simulator for the sweep.");
+                    return;
+                }
+                break;
+            }
+        };
         app.pool.borrow_mut().push(PoolWorker {
             worker,
             running: None,

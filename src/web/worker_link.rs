@@ -1,0 +1,70 @@
+//! How a page talks to a simulation worker ([`super::worker`]): start one from Trunk's loader
+//! shim with its `message` and `error` handlers, post JSON messages ([`super::protocol`]) and
+//! trace uploads. Shared by the three modes ([`super::page`], [`super::mesh_page`],
+//! [`super::grid_page`]), each of which runs its own worker.
+
+use js_sys::{Array, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+use super::protocol::{FromWorker, ToWorker};
+
+/// Script of the worker, as written by Trunk's loader shim for the `worker` binary.
+pub const WORKER_URL: &str = "./worker_loader.js";
+
+/// A JavaScript exception's message.
+pub fn js_message(v: &JsValue) -> String {
+    v.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| v.as_string())
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// Starts a worker. `on_message` gets every message, parsed (or the reason it could not be);
+/// `on_error`, if any, the message of a failure to load or run the worker script. `Err` (the
+/// exception's message) when the browser refuses to start it.
+pub fn start_worker(
+    mut on_message: impl FnMut(Result<FromWorker, String>) + 'static,
+    on_error: Option<Box<dyn FnMut(String)>>,
+) -> Result<Worker, String> {
+    let worker = Worker::new(WORKER_URL).map_err(|e| js_message(&e))?;
+    let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let text = ev.data().as_string().unwrap_or_default();
+        on_message(FromWorker::from_json(&text));
+    });
+    worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+    if let Some(mut on_error) = on_error {
+        let handler = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            ev.prevent_default();
+            on_error(ev.message());
+        });
+        worker.set_onerror(Some(handler.as_ref().unchecked_ref()));
+        handler.forget();
+    }
+    Ok(worker)
+}
+
+/// Posts `msg` as JSON.
+pub fn post_to(w: &Worker, msg: &ToWorker) {
+    let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
+}
+
+/// Posts a trace upload: `[ToWorker::Trace JSON, bytes]`.
+pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
+    let arr = Array::new();
+    arr.push(&JsValue::from_str(
+        &ToWorker::Trace {
+            name: name.to_string(),
+        }
+        .to_json(),
+    ));
+    arr.push(bytes);
+    let _ = w.post_message(&arr);
+}
+
+/// Posts a trace upload from bytes in memory.
+pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
+    post_trace_array(w, name, &Uint8Array::from(bytes));
+}
