@@ -705,6 +705,16 @@ pub fn preset_window_seed003() -> MeshExperiment {
     }
 }
 
+/// The six strategies of seed 000's Table 2, in the paper's row order.
+pub const SEED000_STRATEGIES: [NodeAllocatorKind; 6] = [
+    NodeAllocatorKind::McElongated,
+    NodeAllocatorKind::Plas,
+    NodeAllocatorKind::Mc,
+    NodeAllocatorKind::Random,
+    NodeAllocatorKind::Mbs,
+    NodeAllocatorKind::Paging(0),
+];
+
 /// Seed 000's experiment: 22 × 16 mesh (16 rows), 16 west I/O nodes, the Table 1 workload
 /// (exponential sizes, mean 16), MC-Elongated, traffic ratio `traffic_io`. The mean
 /// interarrival time 590 + 440 ρ s is a linear fit of the calibration `schedlab reproduce

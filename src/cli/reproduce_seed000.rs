@@ -47,14 +47,7 @@ pub const SDSC_RATIOS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
 
 /// The strategies of Table 2, in the paper's row order.
-pub const STRATEGIES: [NodeAllocatorKind; 6] = [
-    NodeAllocatorKind::McElongated,
-    NodeAllocatorKind::Plas,
-    NodeAllocatorKind::Mc,
-    NodeAllocatorKind::Random,
-    NodeAllocatorKind::Mbs,
-    NodeAllocatorKind::Paging(0),
-];
+pub use crate::mesh_run::SEED000_STRATEGIES as STRATEGIES;
 
 /// Table 2: (mean service time, rank) per strategy (rows as [`STRATEGIES`]) and ratio.
 pub const TABLE2: [[(f64, u32); 6]; 6] = [

@@ -33,10 +33,10 @@ use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{post_to, post_trace_array, start_worker};
-use crate::alloc::NodeAllocatorKind;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::mesh_run::{
     preset_contention_seed000, preset_window_seed003, MeshAllocatorKind, MeshExperiment,
+    SEED000_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
 use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
@@ -669,15 +669,7 @@ fn wire(app: &Rc<App>) {
         let a = Rc::clone(app);
         listen(&ui.preset000, "click", move |_: Event| {
             hide_error(&a);
-            let allocs = [
-                NodeAllocatorKind::McElongated,
-                NodeAllocatorKind::Plas,
-                NodeAllocatorKind::Mc,
-                NodeAllocatorKind::Random,
-                NodeAllocatorKind::Mbs,
-                NodeAllocatorKind::Paging(0),
-            ]
-            .map(MeshAllocatorKind::Nodes);
+            let allocs = SEED000_STRATEGIES.map(MeshAllocatorKind::Nodes);
             fill_form(&a, &preset_contention_seed000(0.5), &allocs, None);
             set_progress(
                 &a,
