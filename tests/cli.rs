@@ -2,9 +2,9 @@
 //! (exit code 2, message naming the key / file / line).
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use common::{schedlab, temp_dir};
 use schedlab::workload::swf::{read_swf, ReadOptions};
 
 const SMALL_SWF: &str = "\
@@ -18,27 +18,9 @@ const SMALL_SWF: &str = "\
 5 3 -1 30 4 -1 -1 4 10 -1 1 2 1 -1 -1 -1 -1 -1
 ";
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("schedlab-cli-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn schedlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn run_prints_exactly_the_summary_keys_and_writes_files() {
-    let dir = temp_dir("files");
+    let dir = temp_dir("cli-files");
     let swf = dir.join("small.swf");
     std::fs::write(&swf, SMALL_SWF).unwrap();
     let csv = dir.join("jobs.csv");
@@ -112,7 +94,7 @@ fn run_prints_exactly_the_summary_keys_and_writes_files() {
 
 #[test]
 fn experiment_file_equals_flag_form() {
-    let dir = temp_dir("exp");
+    let dir = temp_dir("cli-exp");
     std::fs::write(dir.join("small.swf"), SMALL_SWF).unwrap();
     let exp = dir.join("exp.json");
     std::fs::write(
@@ -142,7 +124,7 @@ fn experiment_file_equals_flag_form() {
 
 #[test]
 fn errors_exit_2_and_name_the_problem() {
-    let dir = temp_dir("errors");
+    let dir = temp_dir("cli-errors");
     // Unknown key.
     let exp = dir.join("bad.json");
     std::fs::write(
@@ -196,7 +178,7 @@ fn errors_exit_2_and_name_the_problem() {
 /// columns, overrides, and errors naming the key.
 #[test]
 fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
-    let d = temp_dir("mesh");
+    let d = temp_dir("cli-mesh");
     std::fs::write(d.join("small.swf"), SMALL_SWF).unwrap();
     let exp = d.join("mesh.json");
     std::fs::write(

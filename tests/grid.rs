@@ -6,9 +6,12 @@
 //! `schedlab reproduce seed002`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use common::schedlab;
 use schedlab::grid::align::align_workload;
 use schedlab::grid::engine::NO_SITE;
 use schedlab::grid::invariants::{self, placement};
@@ -396,18 +399,6 @@ const WEEKS_FOR_DIRECTION: f64 = 8.0;
 // ----------------------------------------------------------------------------------------
 // The command line
 // ----------------------------------------------------------------------------------------
-
-fn schedlab(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// `reproduce seed002 --json` prints rows {table, config, metric, ours, paper}; one KTH
 /// configuration keeps this quick.

@@ -3,9 +3,9 @@
 //! the file, and bad files exit with code 2 and a message naming the problem.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use common::{schedlab, temp_dir};
 use schedlab::grid::view::{run_comparison, GridComparison};
 use schedlab::grid::GridExperiment;
 
@@ -26,27 +26,9 @@ const GRID: &str = r#"{"sites": [
    "workload": {"swf": {"path": "small.swf"}}}],
  "policy": "conservative", "seed": 3}"#;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("schedlab-grid-cli-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn schedlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn grid_json_equals_run_comparison() {
-    let dir = temp_dir("json");
+    let dir = temp_dir("grid-cli-json");
     std::fs::write(dir.join("small.swf"), SMALL_SWF).expect("write trace");
     let file = dir.join("grid.json");
     std::fs::write(&file, GRID).expect("write grid");
@@ -79,7 +61,7 @@ fn grid_json_equals_run_comparison() {
 
 #[test]
 fn bad_grid_files_exit_2_naming_the_problem() {
-    let dir = temp_dir("bad");
+    let dir = temp_dir("grid-cli-bad");
     let file = dir.join("grid.json");
     std::fs::write(&file, GRID).expect("write grid");
     let path = file.display().to_string();
