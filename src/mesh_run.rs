@@ -250,11 +250,10 @@ impl MeshExperiment {
                 ));
             }
         }
-        let probe = crate::config::Experiment {
-            workload: self.workload.clone(),
-            transforms: self.transforms.clone(),
-            ..crate::config::Experiment::new(self.workload.clone(), crate::policy::PolicyKind::Fcfs)
-        };
+        // The workload and transforms follow the flat experiment's rules (and key names).
+        let mut probe =
+            crate::config::Experiment::new(self.workload.clone(), crate::policy::PolicyKind::Fcfs);
+        probe.transforms = self.transforms.clone();
         probe.validate()?;
         if !self.allocator.is_contiguous() && self.policy != MeshPolicyKind::Fcfs {
             return Err(err(
