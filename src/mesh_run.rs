@@ -27,7 +27,7 @@ use crate::error::Error;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
 use crate::network::flow::{self, job_links, FlowConfig, FlowJob};
-use crate::network::metrics::{above_below, balance_factor, nodes_affected};
+use crate::network::metrics::{above_below, nodes_affected};
 use crate::network::{IoSide, Network, NetworkConfig};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::run::TraceInput;
@@ -537,10 +537,20 @@ pub fn run_mesh(
         .collect();
     let dropped = workload.dropped.total();
     let summary = Summary::from_records(&records, exp.width * exp.height, dropped);
-    let system = system_balance_at_starts(&net, &layouts);
+    // Per job, one pass over its nodes: nodes above / below the middle I/O link, dispersal.
+    let sides: Vec<(u64, u64, u64)> = layouts
+        .iter()
+        .map(|l| {
+            let nodes = l.node_list();
+            let (a, b) = above_below(&net, &nodes);
+            (a, b, nodes_affected(&nodes))
+        })
+        .collect();
+    let system = system_balance_at_starts(&layouts, &sides);
     let mut mesh_jobs = Vec::with_capacity(records.len());
-    for ((record, layout), sys) in records.into_iter().zip(&layouts).zip(&system) {
-        let nodes = layout.node_list();
+    for (((record, layout), &(a, b, dispersal)), sys) in
+        records.into_iter().zip(&layouts).zip(&sides).zip(&system)
+    {
         let (w, h) = match layout.rect {
             Some([_, _, w, h]) => (w, h),
             None => (0, 0),
@@ -549,8 +559,9 @@ pub fn run_mesh(
             record,
             w,
             h,
-            nodes_affected: nodes_affected(&nodes),
-            balance: balance_factor(&net, &nodes),
+            nodes_affected: dispersal,
+            // The per-job balance factor of §2.3 (network::metrics::balance_factor).
+            balance: a.abs_diff(b),
             system_balance: *sys,
         });
     }
@@ -596,19 +607,12 @@ fn events(layouts: &[JobLayout]) -> Vec<(f64, bool, usize)> {
 }
 
 /// The system balance factor (§2.3) right after each job started: |Σ above − Σ below| over
-/// the running jobs' nodes.
-fn system_balance_at_starts(net: &Network, layouts: &[JobLayout]) -> Vec<u64> {
-    let per_job: Vec<(i64, i64)> = layouts
-        .iter()
-        .map(|l| {
-            let (a, b) = above_below(net, &l.node_list());
-            (a as i64, b as i64)
-        })
-        .collect();
+/// the running jobs' nodes, from each job's (above, below, …) in `sides`.
+fn system_balance_at_starts(layouts: &[JobLayout], sides: &[(u64, u64, u64)]) -> Vec<u64> {
     let mut out = vec![0; layouts.len()];
     let (mut above, mut below) = (0i64, 0i64);
     for (_, start, i) in events(layouts) {
-        let (a, b) = per_job[i];
+        let (a, b) = (sides[i].0 as i64, sides[i].1 as i64);
         if start {
             above += a;
             below += b;
