@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -25,6 +25,7 @@ use web_sys::{
     HtmlInputElement, HtmlProgressElement, HtmlSelectElement, Worker,
 };
 
+use super::dom::{escape, listen, object_url};
 use super::format;
 use super::grid_chart;
 use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES};
@@ -184,22 +185,6 @@ fn el<T: JsCast>(doc: &Document, id: &str) -> Result<T, String> {
         .ok_or_else(|| format!("index.html has no element #{id}"))?
         .dyn_into::<T>()
         .map_err(|_| format!("#{id} is not the expected kind of element"))
-}
-
-fn listen<E>(target: &web_sys::EventTarget, event: &str, f: impl FnMut(E) + 'static)
-where
-    E: wasm_bindgen::convert::FromWasmAbi + 'static,
-{
-    let c = Closure::<dyn FnMut(E)>::new(f);
-    let _ = target.add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
-    c.forget();
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -1248,11 +1233,7 @@ fn migrations_table(cmp: &GridComparison) -> String {
 }
 
 fn blob_url(app: &GridApp, text: &str, mime: &str) -> Option<String> {
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let parts = Array::of1(&JsValue::from_str(text));
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let url = object_url(text, mime)?;
     app.state.borrow_mut().blob_urls.push(url.clone());
     Some(url)
 }

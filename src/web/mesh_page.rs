@@ -16,18 +16,17 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::convert::FromWasmAbi;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    CanvasRenderingContext2d, Document, Element, Event, EventTarget, File, HtmlAnchorElement,
-    HtmlButtonElement, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
-    MouseEvent, Worker,
+    CanvasRenderingContext2d, Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement,
+    HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement, MouseEvent, Worker,
 };
 
+use super::dom::{escape, listen, object_url};
 use super::format;
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
@@ -473,22 +472,6 @@ struct App {
 
 fn by_id<T: JsCast>(doc: &Document, id: &str) -> Option<T> {
     doc.get_element_by_id(id)?.dyn_into::<T>().ok()
-}
-
-fn listen<E>(target: &EventTarget, event: &str, f: impl FnMut(E) + 'static)
-where
-    E: FromWasmAbi + 'static,
-{
-    let c = Closure::<dyn FnMut(E)>::new(f);
-    let _ = target.add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
-    c.forget();
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn now_ms() -> f64 {
@@ -1613,11 +1596,7 @@ fn render_caption(app: &App, runs: &[Run]) {
 }
 
 fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let parts = Array::of1(&JsValue::from_str(text));
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let url = object_url(text, mime)?;
     app.state.borrow_mut().blob_urls.push(url.clone());
     Some(url)
 }

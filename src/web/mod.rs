@@ -8,6 +8,7 @@
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
+//! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
 //! * [`worker_link`] — starting a worker from a page and posting to it.
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
@@ -19,6 +20,7 @@
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
 pub mod chart;
+pub mod dom;
 pub mod format;
 pub mod grid_chart;
 pub mod grid_page;

@@ -11,8 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Uint8Array};
-use wasm_bindgen::convert::FromWasmAbi;
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -22,6 +21,7 @@ use web_sys::{
 };
 
 use super::chart;
+use super::dom::{escape, listen, object_url};
 use super::format;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
 use super::share::{ShareState, Sweep};
@@ -353,16 +353,6 @@ fn by_id<T: JsCast>(doc: &Document, id: &str) -> T {
         .unwrap_or_else(|_| panic!("#{id} is not the expected kind of element"))
 }
 
-/// Adds an event listener that lives as long as the page.
-fn listen<E>(target: &EventTarget, event: &str, f: impl FnMut(E) + 'static)
-where
-    E: FromWasmAbi + 'static,
-{
-    let c = Closure::<dyn FnMut(E)>::new(f);
-    let _ = target.add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
-    c.forget();
-}
-
 /// Shows `message` in the error box (also used by the panic hook, so it takes no state).
 pub fn show_error(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -591,13 +581,6 @@ fn render_head(ui: &Ui, sweep: bool) {
     }
     html.push_str("</tr>");
     ui.results_head.set_inner_html(&html);
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn wire(app: &Rc<App>) {
@@ -1821,11 +1804,7 @@ fn raw_value(v: Option<&serde_json::Value>) -> String {
 
 /// An object URL for a download of `text` (kept in the state, revoked when replaced).
 fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let parts = Array::of1(&JsValue::from_str(text));
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let url = object_url(text, mime)?;
     app.state.borrow_mut().blob_urls.push(url.clone());
     Some(url)
 }

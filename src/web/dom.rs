@@ -1,0 +1,36 @@
+//! Small DOM helpers shared by the three modes' pages: event listeners that live as long as
+//! the page, HTML escaping for text put into markup, and object URLs for downloads.
+
+use js_sys::Array;
+use wasm_bindgen::convert::FromWasmAbi;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::EventTarget;
+
+/// Adds an event listener that lives as long as the page.
+pub fn listen<E>(target: &EventTarget, event: &str, f: impl FnMut(E) + 'static)
+where
+    E: FromWasmAbi + 'static,
+{
+    let c = Closure::<dyn FnMut(E)>::new(f);
+    let _ = target.add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
+    c.forget();
+}
+
+/// `s` escaped for HTML text and attribute values.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// An object URL of a blob holding `text` with type `mime` (the caller revokes it when the
+/// download is replaced).
+pub fn object_url(text: &str, mime: &str) -> Option<String> {
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let parts = Array::of1(&JsValue::from_str(text));
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
+    web_sys::Url::create_object_url_with_blob(&blob).ok()
+}
