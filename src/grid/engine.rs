@@ -270,11 +270,7 @@ impl GridSimulation {
         };
 
         // 1. Completions at t, in (time, sequence) order.
-        while self.completions.peek_time() == Some(t) {
-            let Some(ev) = self.completions.pop() else {
-                break;
-            };
-            let j = ev.job;
+        while let Some(j) = self.completions.pop_at(t) {
             let s = self.site_of[j];
             let Some(site) = self.sites.get_mut(s) else {
                 continue;

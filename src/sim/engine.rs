@@ -187,11 +187,7 @@ impl Simulation {
         };
 
         // 1. Completions at t.
-        while self.completions.peek_time() == Some(t) {
-            let Some(ev) = self.completions.pop() else {
-                break;
-            };
-            let j = ev.job;
+        while let Some(j) = self.completions.pop_at(t) {
             if self.jobs[j].procs_held() > 0 {
                 self.machine
                     .release(j)

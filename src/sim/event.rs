@@ -68,6 +68,16 @@ impl EventQueue {
         self.heap.pop().map(|Reverse(s)| s)
     }
 
+    /// Removes the earliest event if it is at time `t` and returns its job: the loop over
+    /// the completions of one instant, in (time, sequence) order.
+    pub fn pop_at(&mut self, t: Time) -> Option<JobId> {
+        if self.peek_time() == Some(t) {
+            self.pop().map(|s| s.job)
+        } else {
+            None
+        }
+    }
+
     /// Number of pending events.
     pub fn len(&self) -> usize {
         self.heap.len()
@@ -92,5 +102,18 @@ mod tests {
         q.push(3.0, 4);
         let order: Vec<JobId> = std::iter::from_fn(|| q.pop().map(|s| s.job)).collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
+    }
+
+    #[test]
+    fn pop_at_takes_only_one_instant_in_sequence_order() {
+        let mut q = EventQueue::new();
+        q.push(2.0, 7);
+        q.push(1.0, 5);
+        q.push(1.0, 6);
+        assert_eq!(q.pop_at(2.0), None);
+        let at_one: Vec<JobId> = std::iter::from_fn(|| q.pop_at(1.0)).collect();
+        assert_eq!(at_one, vec![5, 6]);
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.pop_at(2.0), Some(7));
     }
 }

@@ -354,11 +354,7 @@ impl<P: MeshPolicy> MeshSimulation<P> {
         };
 
         // 1. Completions at t.
-        while self.completions.peek_time() == Some(t) {
-            let Some(ev) = self.completions.pop() else {
-                break;
-            };
-            let j = ev.job;
+        while let Some(j) = self.completions.pop_at(t) {
             if let Some(sub) = self.placements[j] {
                 self.mesh
                     .release(j, sub)
