@@ -83,7 +83,12 @@ ensure_wasm_bindgen() {
   runner=$(command -v wasm-bindgen-test-runner 2>/dev/null || true)
   if [ "$have" != "wasm-bindgen $WASM_BINDGEN_VERSION" ] || [ -z "$runner" ]; then
     echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have:-none})"
-    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --force
+    # Not --locked: the crate's lock file pins a webpki-roots release the registry reachable
+    # here does not serve. The version of the CLI itself is still exact (checked below).
+    cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+    have=$(wasm-bindgen --version 2>/dev/null || true)
+    [ "$have" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] ||
+      die "wasm-bindgen-cli installed but reports '${have:-nothing}', want $WASM_BINDGEN_VERSION"
   fi
 }
 
