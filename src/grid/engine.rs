@@ -1,6 +1,6 @@
 //! The grid simulation (seed 002 §III): several sites, each a flat machine with its own local
-//! scheduler, under one clock, with the determinism rules of the flat engine
-//! ([`crate::sim::engine`]):
+//! scheduler, under one clock — the one engine loop ([`crate::sim::instant`]) with [`Grid`] as
+//! its instance (one decider per site):
 //!
 //! * completions are ordered by (time, sequence) in one queue for the whole grid — the
 //!   sequence number is the order in which completions were scheduled;
@@ -24,8 +24,8 @@ use super::dispatch::{choose_site, Offer};
 use super::local::{LocalPolicy, LocalScheduler};
 use super::site::{GridError, Sharing, Site};
 use crate::machine::{FlatMachine, MachineError};
-use crate::policy::Context;
-use crate::sim::{EventQueue, JobId, JobOutcome, Time};
+use crate::sim::engine::context;
+use crate::sim::{Engine, EventQueue, Instance, JobId, JobOutcome, JobTable, StepReport, Time};
 use crate::workload::Job;
 
 /// A site without its workload (what results and reports need).
@@ -45,14 +45,6 @@ pub struct GridStep {
     /// Arrivals sent to a site other than their own.
     pub migrations: usize,
     pub starts: usize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobState {
-    Future,
-    Waiting,
-    Running,
-    Done,
 }
 
 /// Marks a job not (yet) sent to any site.
@@ -86,38 +78,34 @@ pub struct GridResult {
     pub projection_rebuilds: u64,
 }
 
-/// A grid simulation of several sites under one local policy and one sharing mode.
-pub struct GridSimulation {
+/// The sites, their local schedulers and the grid scheduler: the [`Instance`] of the grid
+/// engine (one decider per site).
+pub struct Grid {
     policy: LocalPolicy,
     sharing: Sharing,
     sites: Vec<SiteState>,
-    jobs: Vec<Job>,
     home: Vec<usize>,
     site_of: Vec<usize>,
     offered: Vec<Option<Time>>,
-    state: Vec<JobState>,
-    outcomes: Vec<JobOutcome>,
-    completions: EventQueue,
-    next_arrival: usize,
-    now: Time,
-    started: usize,
-    completed: usize,
-    waiting: usize,
-    starts_buf: Vec<JobId>,
+    /// Arrivals of the current instant sent to a site other than their own.
+    migrations: usize,
     offers: Vec<Offer>,
 }
+
+/// A grid simulation of several sites under one local policy and one sharing mode.
+pub type GridSimulation = Engine<Grid>;
 
 fn valid_time(t: Time, allow_negative: bool) -> bool {
     t.is_finite() && (allow_negative || t >= 0.0)
 }
 
-impl GridSimulation {
+impl Engine<Grid> {
     /// A grid of `sites` (jobs in grid time, each at most its home machine's size).
     pub fn new(
         sites: Vec<Site>,
         sharing: Sharing,
         policy: LocalPolicy,
-    ) -> Result<GridSimulation, GridError> {
+    ) -> Result<Self, GridError> {
         if sites.is_empty() {
             return Err(GridError::NoSites);
         }
@@ -197,51 +185,35 @@ impl GridSimulation {
                 info,
             })
             .collect();
-        Ok(GridSimulation {
+        let grid = Grid {
             policy,
             sharing,
             sites,
-            now: jobs.first().map(|j| j.submit).unwrap_or(0.0),
             home,
             site_of: vec![NO_SITE; n],
             offered: vec![None; if sharing == Sharing::JobSharing { n } else { 0 }],
-            state: vec![JobState::Future; n],
-            outcomes: vec![
-                JobOutcome {
-                    start: f64::NAN,
-                    end: f64::NAN
-                };
-                n
-            ],
-            jobs,
-            completions: EventQueue::new(),
-            next_arrival: 0,
-            started: 0,
-            completed: 0,
-            waiting: 0,
-            starts_buf: Vec::new(),
+            migrations: 0,
             offers: Vec::new(),
-        })
-    }
-
-    /// All jobs in arrival order.
-    pub fn jobs(&self) -> &[Job] {
-        &self.jobs
+        };
+        Ok(Engine::with_instance(jobs, grid))
     }
 
     /// The sites.
     pub fn sites(&self) -> Vec<SiteInfo> {
-        self.sites.iter().map(|s| s.info.clone()).collect()
+        self.instance().sites.iter().map(|s| s.info.clone()).collect()
     }
 
     /// Busy nodes of each site right now (for a live view).
     pub fn busy(&self) -> Vec<u32> {
-        self.sites
+        self.instance()
+            .sites
             .iter()
             .map(|s| s.machine.total() - s.machine.free())
             .collect()
     }
+}
 
+impl Grid {
     fn machine_error(&self, s: usize, error: MachineError) -> GridError {
         GridError::Machine {
             site: self.sites[s].info.name.clone(),
@@ -250,118 +222,13 @@ impl GridSimulation {
         }
     }
 
-    /// Processes the next instant. `Ok(None)` when the run is over.
-    pub fn step(&mut self) -> Result<Option<GridStep>, GridError> {
-        let Some(t) = self.next_time() else {
-            if self.waiting > 0 {
-                return Err(GridError::Stalled {
-                    waiting: self.waiting,
-                });
-            }
-            return Ok(None);
-        };
-        self.now = t;
-        let mut report = GridStep {
-            time: t,
-            completions: 0,
-            arrivals: 0,
-            migrations: 0,
-            starts: 0,
-        };
-
-        // 1. Completions at t, in (time, sequence) order.
-        while let Some(j) = self.completions.pop_at(t) {
-            let s = self.site_of[j];
-            let Some(site) = self.sites.get_mut(s) else {
-                continue;
-            };
-            if self.jobs[j].procs_held() > 0 {
-                if let Err(e) = site.machine.release(j) {
-                    return Err(self.machine_error(s, e));
-                }
-            }
-            self.state[j] = JobState::Done;
-            self.completed += 1;
-            report.completions += 1;
-            let ctx = Context {
-                now: t,
-                jobs: &self.jobs,
-                total_procs: site.machine.total(),
-                free_procs: site.machine.free(),
-                running: site.machine.running(),
-            };
-            site.local.policy_mut().job_completed(j, &ctx);
-            site.local.completed();
-        }
-
-        // 2. Arrivals at t, in arrival order, each sent to a site.
-        while self.next_arrival < self.jobs.len() && self.jobs[self.next_arrival].submit <= t {
-            let j = self.next_arrival;
-            self.next_arrival += 1;
-            let home = self.home[j];
-            let s = match self.sharing {
-                Sharing::Single => home,
-                Sharing::JobSharing => self.dispatch(j)?,
-            };
-            if s != home {
-                report.migrations += 1;
-            }
-            self.site_of[j] = s;
-            self.state[j] = JobState::Waiting;
-            self.waiting += 1;
-            report.arrivals += 1;
-            let Some(site) = self.sites.get_mut(s) else {
-                return Err(GridError::NoSiteFits {
-                    job: self.jobs[j].id,
-                });
-            };
-            site.local.dispatched(j, &self.jobs[j], t);
-            let ctx = Context {
-                now: t,
-                jobs: &self.jobs,
-                total_procs: site.machine.total(),
-                free_procs: site.machine.free(),
-                running: site.machine.running(),
-            };
-            site.local.policy_mut().job_arrived(j, &ctx);
-        }
-
-        // 3. Every site decides once, in site order.
-        let mut starts = std::mem::take(&mut self.starts_buf);
-        for s in 0..self.sites.len() {
-            starts.clear();
-            {
-                let site = &mut self.sites[s];
-                let ctx = Context {
-                    now: t,
-                    jobs: &self.jobs,
-                    total_procs: site.machine.total(),
-                    free_procs: site.machine.free(),
-                    running: site.machine.running(),
-                };
-                site.local.policy_mut().decide(&ctx, &mut starts);
-            }
-            for &j in &starts {
-                self.start_job(s, j)?;
-            }
-            if !starts.is_empty() {
-                report.starts += starts.len();
-                let state = &self.state;
-                self.sites[s]
-                    .local
-                    .changed(|j| state.get(j) == Some(&JobState::Waiting));
-            }
-        }
-        self.starts_buf = starts;
-        Ok(Some(report))
-    }
-
     /// The grid scheduler's choice for job `j` (§III-C; see [`crate::grid::dispatch`]).
-    fn dispatch(&mut self, j: JobId) -> Result<usize, GridError> {
+    fn dispatch(&mut self, table: &JobTable, j: JobId) -> Result<usize, GridError> {
         self.offers.clear();
-        let job = &self.jobs[j];
+        let job = &table.jobs()[j];
         for (i, site) in self.sites.iter_mut().enumerate() {
-            if let Some((start, left)) = site.local.offer(job, &self.jobs, &site.machine, self.now)
+            if let Some((start, left)) =
+                site.local.offer(job, table.jobs(), &site.machine, table.now())
             {
                 self.offers.push(Offer {
                     site: i,
@@ -381,37 +248,121 @@ impl GridSimulation {
         Ok(s)
     }
 
-    fn start_job(&mut self, s: usize, j: JobId) -> Result<(), GridError> {
-        if self.state.get(j) != Some(&JobState::Waiting) || self.site_of.get(j) != Some(&s) {
-            return Err(GridError::NotWaiting {
-                site: self.sites[s].info.name.clone(),
-                policy: self.policy.as_str().to_string(),
-                job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
-            });
-        }
-        let job = &self.jobs[j];
-        let (held, estimate, duration) = (job.procs_held(), job.estimate, job.duration());
-        if held > 0 {
-            let now = self.now;
-            if let Err(e) = self.sites[s].machine.start(j, held, now, now + estimate) {
+}
+
+impl Instance for Grid {
+    type Start = JobId;
+    type Error = GridError;
+    type Report = GridStep;
+    type Output = GridResult;
+
+    fn job_of(start: JobId) -> JobId {
+        start
+    }
+
+    fn complete(&mut self, table: &JobTable, j: JobId) -> Result<(), GridError> {
+        let s = self.site_of[j];
+        let Some(site) = self.sites.get_mut(s) else {
+            return Ok(());
+        };
+        if table.jobs()[j].procs_held() > 0 {
+            if let Err(e) = site.machine.release(j) {
                 return Err(self.machine_error(s, e));
             }
         }
-        self.state[j] = JobState::Running;
-        self.waiting -= 1;
-        self.started += 1;
-        let end = self.now + duration;
-        self.outcomes[j] = JobOutcome {
-            start: self.now,
-            end,
-        };
-        self.completions.push(end, j);
+        let ctx = context(table, &site.machine);
+        site.local.policy_mut().job_completed(j, &ctx);
+        site.local.completed();
         Ok(())
     }
 
-    /// The result so far (complete once [`is_finished`](Self::is_finished)).
-    pub fn into_result(self) -> GridResult {
-        let promised = (0..self.jobs.len())
+    /// The arrival is sent to a site: its own in single mode, the grid scheduler's choice
+    /// with job sharing.
+    fn arrive(&mut self, table: &JobTable, j: JobId) -> Result<(), GridError> {
+        let home = self.home[j];
+        let s = match self.sharing {
+            Sharing::Single => home,
+            Sharing::JobSharing => self.dispatch(table, j)?,
+        };
+        if s != home {
+            self.migrations += 1;
+        }
+        self.site_of[j] = s;
+        let Some(site) = self.sites.get_mut(s) else {
+            return Err(GridError::NoSiteFits {
+                job: table.id_of(j),
+            });
+        };
+        let now = table.now();
+        site.local.dispatched(j, &table.jobs()[j], now);
+        let ctx = context(table, &site.machine);
+        site.local.policy_mut().job_arrived(j, &ctx);
+        Ok(())
+    }
+
+    /// Every site decides once, in site order.
+    fn deciders(&self) -> usize {
+        self.sites.len()
+    }
+
+    fn decide(&mut self, s: usize, table: &JobTable, starts: &mut Vec<JobId>) {
+        let site = &mut self.sites[s];
+        let ctx = context(table, &site.machine);
+        site.local.policy_mut().decide(&ctx, starts);
+    }
+
+    fn not_waiting(&self, s: usize, job: u64) -> GridError {
+        GridError::NotWaiting {
+            site: self.sites[s].info.name.clone(),
+            policy: self.policy.as_str().to_string(),
+            job,
+        }
+    }
+
+    fn start(&mut self, s: usize, table: &JobTable, j: JobId) -> Result<Time, GridError> {
+        if self.site_of.get(j) != Some(&s) {
+            return Err(self.not_waiting(s, table.id_of(j)));
+        }
+        let job = &table.jobs()[j];
+        let now = table.now();
+        let held = job.procs_held();
+        if held > 0 {
+            if let Err(e) = self.sites[s].machine.start(j, held, now, now + job.estimate) {
+                return Err(self.machine_error(s, e));
+            }
+        }
+        Ok(now + job.duration())
+    }
+
+    fn started(&mut self, s: usize, table: &JobTable, starts: &[JobId]) {
+        if !starts.is_empty() {
+            self.sites[s].local.changed(|j| table.is_waiting(j));
+        }
+    }
+
+    fn stalled(&self, waiting: usize) -> GridError {
+        GridError::Stalled { waiting }
+    }
+
+    fn finish_instant(
+        &mut self,
+        _table: &JobTable,
+        _completions: &mut EventQueue,
+        report: StepReport,
+    ) -> Result<GridStep, GridError> {
+        let migrations = std::mem::take(&mut self.migrations);
+        Ok(GridStep {
+            time: report.time,
+            completions: report.completions,
+            arrivals: report.arrivals,
+            migrations,
+            starts: report.starts,
+        })
+    }
+
+    fn result(self, table: JobTable) -> GridResult {
+        let n = table.jobs().len();
+        let promised = (0..n)
             .map(|j| {
                 self.sites
                     .get(self.site_of[j])
@@ -419,19 +370,18 @@ impl GridSimulation {
             })
             .collect();
         let projection_rebuilds = self.sites.iter().map(|s| s.local.rebuilds()).sum();
+        let (jobs, outcomes) = table.into_parts();
         GridResult {
             policy: self.policy,
             sharing: self.sharing,
             sites: self.sites.into_iter().map(|s| s.info).collect(),
-            jobs: self.jobs,
+            jobs,
             home: self.home,
             site_of: self.site_of,
             offered: self.offered,
-            outcomes: self.outcomes,
+            outcomes,
             promised,
             projection_rebuilds,
         }
     }
 }
-
-crate::sim::impl_stepping!(GridSimulation, GridError, GridResult);

@@ -1,16 +1,20 @@
-//! The discrete-event engine for flat machines.
+//! The discrete-event engine for flat machines (seed 004 §2, seed 002 §III-C's local
+//! machines): the one engine loop ([`super::instant`]) with a [`FlatMachine`] and a
+//! [`Policy`] as its instance.
 //!
-//! Time advances from instant to instant. At each instant the engine processes, in this
-//! order: all completions at that time (by (time, sequence)), then all arrivals at that time
-//! (in arrival order), then asks the policy once which jobs to start, validates the decisions
-//! and applies them. `step` processes one instant, `step_until(t)` every instant up to `t`,
-//! `step_instants(n)` at most `n` instants — so a web worker can report progress and stop.
+//! At each instant: all completions at that time (by (time, sequence)), then all arrivals at
+//! that time (in arrival order), then the policy is asked once which jobs to start; each start
+//! is validated (the job waits, the processors are free). `step` processes one instant,
+//! `step_until(t)` every instant up to `t`, `step_instants(n)` at most `n` instants — so a web
+//! worker can report progress and stop.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::event::EventQueue;
+pub use super::instant::{JobOutcome, Progress, StepReport};
+use super::instant::{Engine, Instance, JobTable};
 use super::{JobId, Time};
 use crate::machine::{FlatMachine, MachineError};
 use crate::policy::{Context, Policy};
@@ -24,22 +28,6 @@ pub struct TimelinePoint {
     pub busy: u32,
     /// Jobs waiting from this time on.
     pub queued: u32,
-}
-
-/// What one call of [`Simulation::step`] did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepReport {
-    pub time: Time,
-    pub completions: usize,
-    pub arrivals: usize,
-    pub starts: usize,
-}
-
-/// Where a job ended up.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobOutcome {
-    pub start: Time,
-    pub end: Time,
 }
 
 /// A simulation that cannot go on.
@@ -72,23 +60,6 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobState {
-    Future,
-    Waiting,
-    Running,
-    Done,
-}
-
-/// Progress of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Progress {
-    pub completed: usize,
-    pub started: usize,
-    pub total: usize,
-    pub now: Time,
-}
-
 /// The finished run: when each job started and ended, plus the policy's promises.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimResult {
@@ -101,191 +72,147 @@ pub struct SimResult {
     pub timeline: Vec<TimelinePoint>,
 }
 
-/// A flat-machine simulation of one workload under one policy.
-pub struct Simulation {
-    jobs: Vec<Job>,
+/// The flat machine and its policy: the [`Instance`] of the flat engine.
+pub struct Flat {
     machine: FlatMachine,
     policy: Box<dyn Policy>,
-    completions: EventQueue,
-    state: Vec<JobState>,
-    outcomes: Vec<JobOutcome>,
-    next_arrival: usize,
-    now: Time,
-    started: usize,
-    completed: usize,
-    waiting: usize,
-    starts_buf: Vec<JobId>,
     timeline: Option<Vec<TimelinePoint>>,
 }
 
-impl Simulation {
+/// A flat-machine simulation of one workload under one policy.
+pub type Simulation = Engine<Flat>;
+
+impl Engine<Flat> {
     /// A simulation of `jobs` (in arrival order, each at most `procs` in size) on a flat
     /// machine of `procs` processors under `policy`.
     pub fn new(jobs: Vec<Job>, procs: u32, policy: Box<dyn Policy>) -> Self {
-        let n = jobs.len();
-        Simulation {
-            machine: FlatMachine::new(procs, n),
-            policy,
-            completions: EventQueue::new(),
-            state: vec![JobState::Future; n],
-            outcomes: vec![
-                JobOutcome {
-                    start: f64::NAN,
-                    end: f64::NAN
-                };
-                n
-            ],
-            next_arrival: 0,
-            now: jobs.first().map(|j| j.submit).unwrap_or(0.0),
-            started: 0,
-            completed: 0,
-            waiting: 0,
-            starts_buf: Vec::new(),
-            timeline: None,
+        let machine = FlatMachine::new(procs, jobs.len());
+        Engine::with_instance(
             jobs,
-        }
+            Flat {
+                machine,
+                policy,
+                timeline: None,
+            },
+        )
     }
 
     /// Records busy processors and queue length at every change (for charts).
     pub fn with_timeline(mut self) -> Self {
-        self.timeline = Some(Vec::new());
+        self.instance_mut().0.timeline = Some(Vec::new());
         self
     }
+}
 
-    /// The jobs being simulated.
-    pub fn jobs(&self) -> &[Job] {
-        &self.jobs
-    }
-
-    fn context<'a>(now: Time, jobs: &'a [Job], machine: &'a FlatMachine) -> Context<'a> {
-        Context {
-            now,
-            jobs,
-            total_procs: machine.total(),
-            free_procs: machine.free(),
-            running: machine.running(),
-        }
-    }
-
-    /// Processes the next instant. `Ok(None)` when the run is over.
-    pub fn step(&mut self) -> Result<Option<StepReport>, SimError> {
-        let Some(t) = self.next_time() else {
-            if self.waiting > 0 {
-                return Err(SimError::Stalled {
-                    policy: self.policy.name().to_string(),
-                    waiting: self.waiting,
-                });
-            }
-            return Ok(None);
-        };
-        self.now = t;
-        let mut report = StepReport {
-            time: t,
-            completions: 0,
-            arrivals: 0,
-            starts: 0,
-        };
-
-        // 1. Completions at t.
-        while let Some(j) = self.completions.pop_at(t) {
-            if self.jobs[j].procs_held() > 0 {
-                self.machine
-                    .release(j)
-                    .map_err(|error| self.machine_error(error))?;
-            }
-            self.state[j] = JobState::Done;
-            self.completed += 1;
-            report.completions += 1;
-            let ctx = Self::context(self.now, &self.jobs, &self.machine);
-            self.policy.job_completed(j, &ctx);
-        }
-
-        // 2. Arrivals at t.
-        while self.next_arrival < self.jobs.len() && self.jobs[self.next_arrival].submit <= t {
-            let j = self.next_arrival;
-            self.next_arrival += 1;
-            self.state[j] = JobState::Waiting;
-            self.waiting += 1;
-            report.arrivals += 1;
-            let ctx = Self::context(self.now, &self.jobs, &self.machine);
-            self.policy.job_arrived(j, &ctx);
-        }
-
-        // 3. Decisions.
-        let mut starts = std::mem::take(&mut self.starts_buf);
-        starts.clear();
-        {
-            let ctx = Self::context(self.now, &self.jobs, &self.machine);
-            self.policy.decide(&ctx, &mut starts);
-        }
-        for &j in &starts {
-            self.start_job(j)?;
-        }
-        report.starts = starts.len();
-        self.starts_buf = starts;
-
-        if let Some(tl) = self.timeline.as_mut() {
-            let point = TimelinePoint {
-                time: t,
-                busy: self.machine.total() - self.machine.free(),
-                queued: self.waiting as u32,
-            };
-            match tl.last_mut() {
-                Some(last) if last.time == t => *last = point,
-                Some(last) if last.busy == point.busy && last.queued == point.queued => {}
-                _ => tl.push(point),
-            }
-        }
-        Ok(Some(report))
-    }
-
+impl Flat {
     fn machine_error(&self, error: MachineError) -> SimError {
         SimError::Machine {
             policy: self.policy.name().to_string(),
             error,
         }
     }
+}
 
-    fn start_job(&mut self, j: JobId) -> Result<(), SimError> {
-        if self.state.get(j) != Some(&JobState::Waiting) {
-            return Err(SimError::NotWaiting {
-                policy: self.policy.name().to_string(),
-                job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
-            });
-        }
-        let job = &self.jobs[j];
-        let (held, estimate, duration) = (job.procs_held(), job.estimate, job.duration());
-        if held > 0 {
+/// What a flat policy sees (on a flat machine or a grid site).
+pub(crate) fn context<'a>(table: &'a JobTable, machine: &'a FlatMachine) -> Context<'a> {
+    Context {
+        now: table.now(),
+        jobs: table.jobs(),
+        total_procs: machine.total(),
+        free_procs: machine.free(),
+        running: machine.running(),
+    }
+}
+
+impl Instance for Flat {
+    type Start = JobId;
+    type Error = SimError;
+    type Report = StepReport;
+    type Output = SimResult;
+
+    fn job_of(start: JobId) -> JobId {
+        start
+    }
+
+    fn complete(&mut self, table: &JobTable, j: JobId) -> Result<(), SimError> {
+        if table.jobs()[j].procs_held() > 0 {
             self.machine
-                .start(j, held, self.now, self.now + estimate)
+                .release(j)
                 .map_err(|error| self.machine_error(error))?;
         }
-        self.state[j] = JobState::Running;
-        self.waiting -= 1;
-        self.started += 1;
-        let end = self.now + duration;
-        self.outcomes[j] = JobOutcome {
-            start: self.now,
-            end,
-        };
-        self.completions.push(end, j);
+        let ctx = context(table, &self.machine);
+        self.policy.job_completed(j, &ctx);
         Ok(())
     }
 
-    /// The result so far (complete once [`is_finished`](Self::is_finished)).
-    pub fn into_result(self) -> SimResult {
-        let promised = (0..self.jobs.len())
-            .map(|j| self.policy.promised_start(j))
-            .collect();
+    fn arrive(&mut self, table: &JobTable, j: JobId) -> Result<(), SimError> {
+        let ctx = context(table, &self.machine);
+        self.policy.job_arrived(j, &ctx);
+        Ok(())
+    }
+
+    fn decide(&mut self, _d: usize, table: &JobTable, starts: &mut Vec<JobId>) {
+        self.policy.decide(&context(table, &self.machine), starts);
+    }
+
+    fn not_waiting(&self, _d: usize, job: u64) -> SimError {
+        SimError::NotWaiting {
+            policy: self.policy.name().to_string(),
+            job,
+        }
+    }
+
+    fn start(&mut self, _d: usize, table: &JobTable, j: JobId) -> Result<Time, SimError> {
+        let job = &table.jobs()[j];
+        let now = table.now();
+        let held = job.procs_held();
+        if held > 0 {
+            self.machine
+                .start(j, held, now, now + job.estimate)
+                .map_err(|error| self.machine_error(error))?;
+        }
+        Ok(now + job.duration())
+    }
+
+    fn stalled(&self, waiting: usize) -> SimError {
+        SimError::Stalled {
+            policy: self.policy.name().to_string(),
+            waiting,
+        }
+    }
+
+    fn finish_instant(
+        &mut self,
+        table: &JobTable,
+        _completions: &mut EventQueue,
+        report: StepReport,
+    ) -> Result<StepReport, SimError> {
+        if let Some(tl) = self.timeline.as_mut() {
+            let point = TimelinePoint {
+                time: report.time,
+                busy: self.machine.total() - self.machine.free(),
+                queued: table.waiting() as u32,
+            };
+            match tl.last_mut() {
+                Some(last) if last.time == report.time => *last = point,
+                Some(last) if last.busy == point.busy && last.queued == point.queued => {}
+                _ => tl.push(point),
+            }
+        }
+        Ok(report)
+    }
+
+    fn result(self, table: JobTable) -> SimResult {
+        let n = table.jobs().len();
+        let promised = (0..n).map(|j| self.policy.promised_start(j)).collect();
+        let (jobs, outcomes) = table.into_parts();
         SimResult {
             policy: self.policy.name().to_string(),
             procs: self.machine.total(),
-            jobs: self.jobs,
-            outcomes: self.outcomes,
+            jobs,
+            outcomes,
             promised,
             timeline: self.timeline.unwrap_or_default(),
         }
     }
 }
-
-crate::sim::impl_stepping!(Simulation, SimError, SimResult);

@@ -78,6 +78,11 @@ impl EventQueue {
         }
     }
 
+    /// Removes every pending event (sequence numbers keep counting).
+    pub fn clear(&mut self) {
+        self.heap.clear();
+    }
+
     /// Number of pending events.
     pub fn len(&self) -> usize {
         self.heap.len()

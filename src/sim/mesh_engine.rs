@@ -1,10 +1,11 @@
 //! The discrete-event engine for 2D meshes with contiguous submesh allocation (seed 003).
 //!
-//! Same determinism rules as the flat engine ([`super::engine`]): time advances from instant
-//! to instant; at each instant all completions at that time (in (time, sequence) order), then
-//! all arrivals at that time (in arrival order), then one call of the policy's `decide`. A job
-//! that starts and ends at the same instant completes in a second pass over that time, after
-//! which the policy is asked again. `step` processes one instant, `step_until(t)` every instant
+//! The one engine loop ([`super::instant`]) with a [`MeshMachine`] — the mesh, a submesh
+//! allocator and a mesh policy — as its instance: time advances from instant to instant; at
+//! each instant all completions at that time (in (time, sequence) order), then all arrivals at
+//! that time (in arrival order), then one call of the policy's `decide`. A job that starts and
+//! ends at the same instant completes in a second pass over that time, after which the policy
+//! is asked again. `step` processes one instant, `step_until(t)` every instant
 //! up to `t`, `step_instants(n)` at most `n` instants.
 //!
 //! Policies decide through a [`Planner`] over a scratch copy of the mesh, using the engine's
@@ -17,8 +18,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{JobOutcome, StepReport};
 use super::event::EventQueue;
+use super::instant::{Engine, Instance, JobOutcome, JobTable, StepReport};
 use super::{JobId, Time};
 use crate::alloc::{AllocatorKind, SubmeshAllocator};
 use crate::machine::mesh::{Fragmentation, Mesh, MeshError, Submesh};
@@ -163,37 +164,22 @@ impl MeshSimResult {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobState {
-    Future,
-    Waiting,
-    Running,
-    Done,
-}
-
-/// A mesh simulation of one workload under one policy and one allocator.
-pub struct MeshSimulation<P: MeshPolicy> {
-    jobs: Vec<Job>,
+/// The mesh, its allocator and its policy: the [`Instance`] of the mesh engine.
+pub struct MeshMachine<P: MeshPolicy> {
     shapes: Vec<(u32, u32)>,
     mesh: Mesh,
     scratch: Mesh,
     allocator: Box<dyn SubmeshAllocator>,
     policy: P,
-    completions: EventQueue,
-    state: Vec<JobState>,
-    outcomes: Vec<JobOutcome>,
     placements: Vec<Option<Submesh>>,
-    next_arrival: usize,
-    now: Time,
-    started: usize,
-    completed: usize,
-    waiting: usize,
     running: usize,
-    starts_buf: Vec<MeshStart>,
     log: Option<Vec<MeshEvent>>,
 }
 
-impl MeshSimulation<Box<dyn MeshPolicy>> {
+/// A mesh simulation of one workload under one policy and one allocator.
+pub type MeshSimulation<P> = Engine<MeshMachine<P>>;
+
+impl Engine<MeshMachine<Box<dyn MeshPolicy>>> {
     /// A simulation with a policy and an allocator chosen by name.
     pub fn by_kind(
         jobs: Vec<Job>,
@@ -206,7 +192,7 @@ impl MeshSimulation<Box<dyn MeshPolicy>> {
     }
 }
 
-impl<P: MeshPolicy> MeshSimulation<P> {
+impl<P: MeshPolicy> Engine<MeshMachine<P>> {
     /// A simulation of `jobs` (in submit order, each with a shape that fits) on an
     /// M(`width`, `height`) under `policy`, allocating with `allocator`. The log is recorded.
     pub fn new(
@@ -243,197 +229,144 @@ impl<P: MeshPolicy> MeshSimulation<P> {
             shapes.push((w, h));
         }
         let n = jobs.len();
-        Ok(MeshSimulation {
+        let machine = MeshMachine {
             scratch: mesh.clone(),
             mesh,
             shapes,
             allocator,
             policy,
-            completions: EventQueue::new(),
-            state: vec![JobState::Future; n],
-            outcomes: vec![
-                JobOutcome {
-                    start: f64::NAN,
-                    end: f64::NAN,
-                };
-                n
-            ],
             placements: vec![None; n],
-            next_arrival: 0,
-            now: jobs.first().map(|j| j.submit).unwrap_or(0.0),
-            started: 0,
-            completed: 0,
-            waiting: 0,
             running: 0,
-            starts_buf: Vec::new(),
             log: Some(Vec::with_capacity(2 * n)),
-            jobs,
-        })
+        };
+        Ok(Engine::with_instance(jobs, machine))
     }
 
     /// Does not record the start/end log (faster; the invariant checker needs the log).
     pub fn without_log(mut self) -> Self {
-        self.log = None;
+        self.instance_mut().0.log = None;
         self
-    }
-
-    /// The jobs being simulated.
-    pub fn jobs(&self) -> &[Job] {
-        &self.jobs
     }
 
     /// The mesh as it is now.
     pub fn mesh(&self) -> &Mesh {
-        &self.mesh
+        &self.instance().mesh
     }
 
     /// The policy (to inspect its queue or window).
     pub fn policy(&self) -> &P {
-        &self.policy
-    }
-
-    /// Current time.
-    pub fn now(&self) -> Time {
-        self.now
+        &self.instance().policy
     }
 
     /// Fragmentation now: free nodes, free nodes that no waiting job could use (no free
     /// placement of any waiting job's shape covers them), largest free submesh.
     pub fn fragmentation(&mut self) -> Fragmentation {
-        let shapes: Vec<(u32, u32)> = self
-            .state
+        let (m, table) = self.instance_mut();
+        let shapes: Vec<(u32, u32)> = m
+            .shapes
             .iter()
-            .zip(&self.shapes)
-            .filter(|(s, _)| **s == JobState::Waiting)
+            .enumerate()
+            .filter(|&(j, _)| table.is_waiting(j))
             .map(|(_, &shape)| shape)
             .collect();
-        self.mesh.fragmentation(&shapes)
+        m.mesh.fragmentation(&shapes)
     }
 
     /// The submesh of `job`, once it has started.
     pub fn placement(&self, job: JobId) -> Option<Submesh> {
-        self.placements.get(job).copied().flatten()
+        self.instance().placements.get(job).copied().flatten()
     }
 
     /// When `job` started and ends, once it has started.
     pub fn outcome(&self, job: JobId) -> Option<JobOutcome> {
-        self.outcomes
-            .get(job)
-            .copied()
-            .filter(|o| !o.start.is_nan())
+        self.table().outcome(job)
     }
+}
 
-    fn context<'a>(now: Time, jobs: &'a [Job], mesh: &Mesh, running: usize) -> MeshContext<'a> {
+impl<P: MeshPolicy> MeshMachine<P> {
+    fn context<'a>(&self, table: &'a JobTable) -> MeshContext<'a> {
         MeshContext {
-            now,
-            jobs,
-            width: mesh.width(),
-            height: mesh.height(),
-            free_nodes: mesh.free_count(),
-            running,
+            now: table.now(),
+            jobs: table.jobs(),
+            width: self.mesh.width(),
+            height: self.mesh.height(),
+            free_nodes: self.mesh.free_count(),
+            running: self.running,
         }
     }
 
-    /// Processes the next instant. `Ok(None)` when the run is over.
-    pub fn step(&mut self) -> Result<Option<StepReport>, MeshSimError> {
-        let Some(t) = self.next_time() else {
-            if self.waiting > 0 {
-                return Err(MeshSimError::Stalled {
-                    policy: self.policy.name(),
-                    waiting: self.waiting,
-                });
-            }
-            return Ok(None);
-        };
-        self.now = t;
-        let mut report = StepReport {
-            time: t,
-            completions: 0,
-            arrivals: 0,
-            starts: 0,
-        };
-
-        // 1. Completions at t.
-        while let Some(j) = self.completions.pop_at(t) {
-            if let Some(sub) = self.placements[j] {
-                self.mesh
-                    .release(j, sub)
-                    .map_err(|error| self.placement_error(j, error))?;
-                self.scratch
-                    .release(j, sub)
-                    .map_err(|error| self.placement_error(j, error))?;
-            }
-            self.state[j] = JobState::Done;
-            self.completed += 1;
-            self.running -= 1;
-            report.completions += 1;
-            if let Some(log) = self.log.as_mut() {
-                log.push(MeshEvent {
-                    time: t,
-                    action: MeshAction::End { job: j },
-                });
-            }
-            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
-            self.policy.job_completed(j, &ctx);
-        }
-
-        // 2. Arrivals at t.
-        while self.next_arrival < self.jobs.len() && self.jobs[self.next_arrival].submit <= t {
-            let j = self.next_arrival;
-            self.next_arrival += 1;
-            self.state[j] = JobState::Waiting;
-            self.waiting += 1;
-            report.arrivals += 1;
-            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
-            self.policy.job_arrived(j, &ctx);
-        }
-
-        // 3. Decisions, on the scratch mesh.
-        let mut starts = std::mem::take(&mut self.starts_buf);
-        starts.clear();
-        {
-            let ctx = Self::context(self.now, &self.jobs, &self.mesh, self.running);
-            let mut plan = Planner::new(
-                &mut self.scratch,
-                self.allocator.as_ref(),
-                &self.jobs,
-                &mut starts,
-            );
-            self.policy.decide(&ctx, &mut plan);
-        }
-        for &s in &starts {
-            if let Err(e) = self.start_job(s) {
-                // Keep the scratch mesh equal to the real one for any later inspection.
-                self.scratch.copy_from(&self.mesh);
-                return Err(e);
-            }
-        }
-        report.starts = starts.len();
-        self.starts_buf = starts;
-        Ok(Some(report))
-    }
-
-    fn placement_error(&self, j: JobId, error: MeshError) -> MeshSimError {
+    fn placement_error(&self, table: &JobTable, j: JobId, error: MeshError) -> MeshSimError {
         MeshSimError::Placement {
             policy: self.policy.name(),
-            job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
+            job: table.id_of(j),
             error,
         }
     }
+}
 
-    fn start_job(&mut self, s: MeshStart) -> Result<(), MeshSimError> {
-        let j = s.job;
-        if self.state.get(j) != Some(&JobState::Waiting) {
-            return Err(MeshSimError::NotWaiting {
-                policy: self.policy.name(),
-                job: self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64),
+impl<P: MeshPolicy> Instance for MeshMachine<P> {
+    type Start = MeshStart;
+    type Error = MeshSimError;
+    type Report = StepReport;
+    type Output = MeshSimResult;
+
+    fn job_of(start: MeshStart) -> JobId {
+        start.job
+    }
+
+    fn complete(&mut self, table: &JobTable, j: JobId) -> Result<(), MeshSimError> {
+        if let Some(sub) = self.placements[j] {
+            self.mesh
+                .release(j, sub)
+                .map_err(|error| self.placement_error(table, j, error))?;
+            self.scratch
+                .release(j, sub)
+                .map_err(|error| self.placement_error(table, j, error))?;
+        }
+        self.running -= 1;
+        if let Some(log) = self.log.as_mut() {
+            log.push(MeshEvent {
+                time: table.now(),
+                action: MeshAction::End { job: j },
             });
         }
+        let ctx = self.context(table);
+        self.policy.job_completed(j, &ctx);
+        Ok(())
+    }
+
+    fn arrive(&mut self, table: &JobTable, j: JobId) -> Result<(), MeshSimError> {
+        let ctx = self.context(table);
+        self.policy.job_arrived(j, &ctx);
+        Ok(())
+    }
+
+    /// Decisions on the scratch mesh, through a [`Planner`].
+    fn decide(&mut self, _d: usize, table: &JobTable, starts: &mut Vec<MeshStart>) {
+        let ctx = self.context(table);
+        let mut plan = Planner::new(
+            &mut self.scratch,
+            self.allocator.as_ref(),
+            table.jobs(),
+            starts,
+        );
+        self.policy.decide(&ctx, &mut plan);
+    }
+
+    fn not_waiting(&self, _d: usize, job: u64) -> MeshSimError {
+        MeshSimError::NotWaiting {
+            policy: self.policy.name(),
+            job,
+        }
+    }
+
+    fn start(&mut self, _d: usize, table: &JobTable, s: MeshStart) -> Result<Time, MeshSimError> {
+        let j = s.job;
         let (w, h) = self.shapes[j];
         if s.sub.width() != w || s.sub.height() != h || s.sub.x1 > s.sub.x2 || s.sub.y1 > s.sub.y2 {
             return Err(MeshSimError::WrongShape {
                 policy: self.policy.name(),
-                job: self.jobs[j].id,
+                job: table.id_of(j),
                 sub: s.sub,
                 w,
                 h,
@@ -441,41 +374,52 @@ impl<P: MeshPolicy> MeshSimulation<P> {
         }
         self.mesh
             .allocate(j, s.sub)
-            .map_err(|error| self.placement_error(j, error))?;
-        self.state[j] = JobState::Running;
+            .map_err(|error| self.placement_error(table, j, error))?;
         self.placements[j] = Some(s.sub);
-        self.waiting -= 1;
-        self.started += 1;
         self.running += 1;
-        let end = self.now + self.jobs[j].duration();
-        self.outcomes[j] = JobOutcome {
-            start: self.now,
-            end,
-        };
-        self.completions.push(end, j);
+        let now = table.now();
         if let Some(log) = self.log.as_mut() {
             log.push(MeshEvent {
-                time: self.now,
+                time: now,
                 action: MeshAction::Start { job: j, sub: s.sub },
             });
         }
-        Ok(())
+        Ok(now + table.jobs()[j].duration())
     }
 
-    /// The result so far (complete once [`is_finished`](Self::is_finished)).
-    pub fn into_result(self) -> MeshSimResult {
+    /// Keeps the scratch mesh equal to the real one for any later inspection.
+    fn refused(&mut self) {
+        self.scratch.copy_from(&self.mesh);
+    }
+
+    fn stalled(&self, waiting: usize) -> MeshSimError {
+        MeshSimError::Stalled {
+            policy: self.policy.name(),
+            waiting,
+        }
+    }
+
+    fn finish_instant(
+        &mut self,
+        _table: &JobTable,
+        _completions: &mut EventQueue,
+        report: StepReport,
+    ) -> Result<StepReport, MeshSimError> {
+        Ok(report)
+    }
+
+    fn result(self, table: JobTable) -> MeshSimResult {
+        let (jobs, outcomes) = table.into_parts();
         MeshSimResult {
             policy: self.policy.name(),
             allocator: self.allocator.name(),
             width: self.mesh.width(),
             height: self.mesh.height(),
             window: self.policy.window(),
-            jobs: self.jobs,
-            outcomes: self.outcomes,
+            jobs,
+            outcomes,
             placements: self.placements,
             log: self.log.unwrap_or_default(),
         }
     }
 }
-
-crate::sim::impl_stepping!([P: MeshPolicy] MeshSimulation<P>, MeshSimError, MeshSimResult);
