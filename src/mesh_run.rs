@@ -26,7 +26,10 @@ use crate::config::{ConfigError, WorkloadSpec};
 use crate::error::Error;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
-use crate::network::flow::{self, job_links, FlowConfig, FlowJob};
+use crate::network::flow::{self, FlowConfig, FlowJob};
+pub use crate::network::layout::{
+    layout_events, link_loads_at, peak_link_loads, weighted_job_links, JobLayout,
+};
 use crate::network::metrics::{above_below, nodes_affected};
 use crate::network::{IoSide, Network, NetworkConfig};
 use crate::policy::mesh::MeshPolicyKind;
@@ -319,33 +322,6 @@ impl MeshJobRecord {
         turnaround,slowdown,bounded_slowdown,service,w,h,nodes_affected,balance,system_balance";
 }
 
-/// Where a job ran and when: what the mesh view draws.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobLayout {
-    /// Index of the job in [`MeshRunOutput::jobs`].
-    pub job: usize,
-    pub start: f64,
-    pub end: f64,
-    /// Its submesh (x1, y1, w, h) for contiguous allocators (nodes then empty).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rect: Option<[u32; 4]>,
-    /// Its nodes (x, y), 1-based, for non-contiguous allocators.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nodes: Vec<[u32; 2]>,
-}
-
-impl JobLayout {
-    /// Its nodes (x, y), whichever way they are stored.
-    pub fn node_list(&self) -> Vec<(u32, u32)> {
-        match self.rect {
-            Some([x, y, w, h]) => (y..y + h)
-                .flat_map(|yy| (x..x + w).map(move |xx| (xx, yy)))
-                .collect(),
-            None => self.nodes.iter().map(|&[x, y]| (x, y)).collect(),
-        }
-    }
-}
-
 /// Means of the layout metrics over a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeshMetrics {
@@ -595,23 +571,12 @@ fn rect_of(s: Submesh) -> [u32; 4] {
     [s.x1, s.y1, s.x2 - s.x1 + 1, s.y2 - s.y1 + 1]
 }
 
-/// Starts and ends in time order, ends first at equal times: (time, is_start, job).
-fn events(layouts: &[JobLayout]) -> Vec<(f64, bool, usize)> {
-    let mut ev: Vec<(f64, bool, usize)> = Vec::with_capacity(2 * layouts.len());
-    for (i, l) in layouts.iter().enumerate() {
-        ev.push((l.start, true, i));
-        ev.push((l.end, false, i));
-    }
-    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    ev
-}
-
 /// The system balance factor (§2.3) right after each job started: |Σ above − Σ below| over
 /// the running jobs' nodes, from each job's (above, below, …) in `sides`.
 fn system_balance_at_starts(layouts: &[JobLayout], sides: &[(u64, u64, u64)]) -> Vec<u64> {
     let mut out = vec![0; layouts.len()];
     let (mut above, mut below) = (0i64, 0i64);
-    for (_, start, i) in events(layouts) {
+    for (_, start, i) in layout_events(layouts) {
         let (a, b) = (sides[i].0 as i64, sides[i].1 as i64);
         if start {
             above += a;
@@ -623,65 +588,6 @@ fn system_balance_at_starts(layouts: &[JobLayout], sides: &[(u64, u64, u64)]) ->
         }
     }
     out
-}
-
-/// Messages a job's traffic sends over each link, weighted by the traffic ratio ρ:
-/// ρ · (complete-bipartite writes) + (1 − ρ) · (all-to-all), as in the flow model.
-pub fn weighted_job_links(net: &Network, nodes: &[(u32, u32)], rho: f64) -> Vec<(usize, f64)> {
-    job_links(net, nodes)
-        .into_iter()
-        .map(|(l, a, b)| (l, rho * b as f64 + (1.0 - rho) * a as f64))
-        .filter(|&(_, w)| w > 0.0)
-        .collect()
-}
-
-/// The link loads at time `t`: the weighted messages of every job running at `t`
-/// (start ≤ t < end), indexed by [`Network::link_index`].
-pub fn link_loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f64> {
-    let mut loads = vec![0.0; net.link_slots()];
-    for l in layouts.iter().filter(|l| l.start <= t && t < l.end) {
-        for (i, w) in weighted_job_links(net, &l.node_list(), rho) {
-            loads[i] += w;
-        }
-    }
-    loads
-}
-
-/// The highest link load and the highest I/O-line link load at any instant of the run (after
-/// each start, the jobs ending at that instant having left; jobs of zero duration never run).
-/// Link vectors come from the closed-form counts of [`crate::network::heat`], so this costs
-/// O(links + nodes) per start and end, whatever the job sizes.
-pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, f64) {
-    let io_line: Vec<bool> = (0..net.link_slots())
-        .map(|i| {
-            let l = net.link_at(i);
-            net.is_io_line(l.from) && net.is_io_line(l.to())
-        })
-        .collect();
-    let mut loads = vec![0.0f64; net.link_slots()];
-    let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
-    for (_, start, i) in events(layouts) {
-        let l = &layouts[i];
-        if l.end <= l.start {
-            continue;
-        }
-        let v = crate::network::heat::weighted_link_vector(net, &l.node_list(), rho);
-        for (k, w) in v.into_iter().enumerate() {
-            if w == 0.0 {
-                continue;
-            }
-            if start {
-                loads[k] += w;
-                peak = peak.max(loads[k]);
-                if io_line[k] {
-                    io_peak = io_peak.max(loads[k]);
-                }
-            } else {
-                loads[k] -= w;
-            }
-        }
-    }
-    (peak, io_peak)
 }
 
 /// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL.

@@ -12,13 +12,20 @@
 //! dp_i/dt = 1 / (C_i · (1 + κ · b_i)), C_i its computation time and κ the communication
 //! intensity. Rates change only when a job starts or ends, so progress is piecewise linear and
 //! each job's completion time is exact between events.
+//!
+//! The engine is the one engine loop ([`crate::sim::instant`]) with FCFS and the flow model
+//! as its instance ([`FlowRun`]): since the rates change at every start and end, each
+//! instant ends by rescheduling every running job's completion.
 
 use std::fmt;
 
+pub use super::layout::job_links;
 use super::metrics::{balance_factor, nodes_affected};
-use super::{NetNode, Network};
+use super::Network;
 use crate::alloc::node_allocator::{Node, NodeAllocator};
 use crate::machine::mesh::{Mesh, Submesh};
+use crate::sim::{Engine, EventQueue, Instance, JobTable, StepReport};
+use crate::workload::Job;
 
 /// Parameters of the flow model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,7 +49,7 @@ pub struct FlowJob {
 
 impl FlowJob {
     /// The flow job of a workload job: its submit time, size, and run time as computation.
-    pub fn of(job: &crate::workload::Job) -> FlowJob {
+    pub fn of(job: &Job) -> FlowJob {
         FlowJob {
             submit: job.submit,
             size: job.procs,
@@ -108,6 +115,8 @@ pub enum FlowError {
     BadConfig(&'static str),
     /// The allocator returned an impossible set of nodes.
     BadAllocation { job: usize },
+    /// Every event is processed but jobs still wait (cannot happen with valid sizes).
+    Stalled { waiting: usize },
 }
 
 impl fmt::Display for FlowError {
@@ -127,6 +136,9 @@ impl fmt::Display for FlowError {
                     "the allocator gave job #{job} an impossible set of nodes"
                 )
             }
+            FlowError::Stalled { waiting } => {
+                write!(f, "{waiting} jobs still wait after the last event")
+            }
         }
     }
 }
@@ -139,23 +151,6 @@ struct Running {
     links: Vec<(usize, u64, u64)>,
     progress: f64,
     rate: f64,
-}
-
-/// Per-link message counts of one job: (link index, all-to-all, bipartite write).
-pub fn job_links(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
-    let nn: Vec<NetNode> = nodes.iter().map(|&(x, y)| NetNode::new(x, y)).collect();
-    let mut a = net.loads();
-    let mut b = net.loads();
-    // Endpoints are compute nodes of the mesh the allocator chose from, hence valid nodes.
-    let _ = a.add_all_to_all(net, &nn);
-    let _ = b.add_bipartite(net, &nn, net.io_nodes(), true);
-    a.counts()
-        .iter()
-        .zip(b.counts())
-        .enumerate()
-        .filter(|(_, (&x, &y))| x > 0 || y > 0)
-        .map(|(i, (&x, &y))| (i, x, y))
-        .collect()
 }
 
 /// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under the flow
@@ -172,7 +167,7 @@ pub fn simulate(
     if !(cfg.kappa.is_finite() && cfg.kappa >= 0.0) {
         return Err(FlowError::BadConfig("kappa must be finite and ≥ 0"));
     }
-    let mut mesh =
+    let mesh =
         Mesh::new(net.width(), net.height()).map_err(|_| FlowError::BadConfig("mesh size"))?;
     let n = mesh.size();
     let mut prev = 0.0;
@@ -191,108 +186,208 @@ pub fn simulate(
         }
         prev = j.submit;
     }
-    let rho = cfg.traffic_io;
-    let mut load_a = vec![0u64; net.link_slots()];
-    let mut load_b = vec![0u64; net.link_slots()];
-    let mut records: Vec<Option<FlowRecord>> = vec![None; jobs.len()];
-    let mut running: Vec<Running> = Vec::new();
-    let mut queue_head = 0; // FCFS: jobs[queue_head..next_arrival] are waiting
-    let mut next_arrival = 0;
-    let mut t = 0.0f64;
-    loop {
-        // Next event: the earliest completion or arrival.
-        let next_done = running
-            .iter()
-            .map(|r| t + (1.0 - r.progress) / r.rate)
-            .fold(f64::INFINITY, f64::min);
-        let next_arr = jobs.get(next_arrival).map_or(f64::INFINITY, |j| j.submit);
-        let t_next = next_done.min(next_arr);
-        if !t_next.is_finite() {
-            break;
+    let engine_jobs = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| Job::new(i as u64, j.submit, j.compute, j.compute, j.size))
+        .collect();
+    let run = FlowRun {
+        net,
+        alloc,
+        rho: cfg.traffic_io,
+        kappa: cfg.kappa,
+        mesh,
+        load_a: vec![0u64; net.link_slots()],
+        load_b: vec![0u64; net.link_slots()],
+        records: vec![None; jobs.len()],
+        running: Vec::new(),
+        queue_head: 0,
+        arrived: 0,
+        last: 0.0,
+    };
+    let records = Engine::with_instance(engine_jobs, run).run_to_end()?;
+    Ok(records.into_iter().flatten().collect())
+}
+
+/// FCFS on a mesh under the flow model: the [`Instance`] of the flow engine. Completion times
+/// depend on everyone's rates, so they are rescheduled at the end of every instant.
+struct FlowRun<'a> {
+    net: &'a Network,
+    alloc: &'a mut dyn NodeAllocator,
+    rho: f64,
+    kappa: f64,
+    mesh: Mesh,
+    load_a: Vec<u64>,
+    load_b: Vec<u64>,
+    records: Vec<Option<FlowRecord>>,
+    running: Vec<Running>,
+    /// FCFS: jobs `queue_head..arrived` are waiting.
+    queue_head: usize,
+    arrived: usize,
+    /// The previous instant (progress is linear since then).
+    last: f64,
+}
+
+impl Instance for FlowRun<'_> {
+    type Start = usize;
+    type Error = FlowError;
+    type Report = StepReport;
+    type Output = Vec<Option<FlowRecord>>;
+
+    fn job_of(start: usize) -> usize {
+        start
+    }
+
+    fn complete(&mut self, table: &JobTable, j: usize) -> Result<(), FlowError> {
+        let Some(k) = self.running.iter().position(|r| r.job == j) else {
+            return Ok(());
+        };
+        let r = self.running.remove(k);
+        for &(l, a, b) in &r.links {
+            self.load_a[l] -= a;
+            self.load_b[l] -= b;
         }
-        // Advance; complete every job whose finish time is this instant.
-        let mut k = 0;
-        while k < running.len() {
-            let r = &mut running[k];
-            let finish = t + (1.0 - r.progress) / r.rate;
-            if finish <= t_next {
-                let r = running.remove(k);
-                for &(l, a, b) in &r.links {
-                    load_a[l] -= a;
-                    load_b[l] -= b;
-                }
-                if let Some(rec) = records[r.job].as_mut() {
-                    rec.end = t_next;
-                    for &(x, y) in &rec.nodes {
-                        let _ = mesh.release(r.job, Submesh::at(x, y, 1, 1));
-                    }
-                }
-            } else {
-                r.progress += r.rate * (t_next - t);
-                k += 1;
+        if let Some(rec) = self.records[r.job].as_mut() {
+            rec.end = table.now();
+            for &(x, y) in &rec.nodes {
+                let _ = self.mesh.release(r.job, Submesh::at(x, y, 1, 1));
             }
         }
-        t = t_next;
-        while jobs.get(next_arrival).is_some_and(|j| j.submit <= t) {
-            next_arrival += 1;
-        }
-        // FCFS starts.
-        while queue_head < next_arrival && jobs[queue_head].size <= mesh.free_count() {
-            let i = queue_head;
-            let nodes = alloc
-                .select(&mesh, jobs[i].size)
-                .ok_or(FlowError::BadAllocation { job: i })?;
-            if nodes.len() != jobs[i].size as usize {
-                return Err(FlowError::BadAllocation { job: i });
-            }
-            for &(x, y) in &nodes {
-                mesh.allocate(i, Submesh::at(x, y, 1, 1))
-                    .map_err(|_| FlowError::BadAllocation { job: i })?;
-            }
-            let links = job_links(net, &nodes);
-            for &(l, a, b) in &links {
-                load_a[l] += a;
-                load_b[l] += b;
-            }
-            records[i] = Some(FlowRecord {
-                start: t,
-                end: t,
-                nodes_affected: nodes_affected(&nodes),
-                balance: balance_factor(net, &nodes),
-                system_balance: super::metrics::system_balance_factor(net, &mesh),
-                nodes,
-            });
-            running.push(Running {
-                job: i,
-                links,
-                progress: 0.0,
-                rate: 0.0,
-            });
-            queue_head += 1;
-        }
-        // Rates from the current link loads.
-        for r in running.iter_mut() {
-            let mut b = 0.0f64;
-            for &(l, a, bb) in &r.links {
-                let own = rho * bb as f64 + (1.0 - rho) * a as f64;
-                if own > 0.0 {
-                    b = b.max(rho * load_b[l] as f64 + (1.0 - rho) * load_a[l] as f64);
-                }
-            }
-            let c = jobs[r.job].compute;
-            r.rate = if c > 0.0 {
-                1.0 / (c * (1.0 + cfg.kappa * b))
-            } else {
-                f64::INFINITY
-            };
-            if r.rate.is_nan() || r.rate <= 0.0 {
-                return Err(FlowError::BadConfig(
-                    "kappa too large: a job would never finish",
-                ));
-            }
+        Ok(())
+    }
+
+    fn arrive(&mut self, _table: &JobTable, _j: usize) -> Result<(), FlowError> {
+        self.arrived += 1;
+        Ok(())
+    }
+
+    /// FCFS: the waiting jobs in arrival order while the first one fits.
+    fn decide(&mut self, _d: usize, table: &JobTable, starts: &mut Vec<usize>) {
+        let mut free = self.mesh.free_count();
+        let mut k = self.queue_head;
+        while k < self.arrived && table.jobs()[k].procs <= free {
+            starts.push(k);
+            free -= table.jobs()[k].procs;
+            k += 1;
         }
     }
-    Ok(records.into_iter().flatten().collect())
+
+    fn not_waiting(&self, _d: usize, job: u64) -> FlowError {
+        FlowError::BadAllocation { job: job as usize }
+    }
+
+    /// Allocates the job's nodes and puts its traffic on the links; its end is set by
+    /// [`Instance::finish_instant`] once the rates are known.
+    fn start(&mut self, _d: usize, table: &JobTable, i: usize) -> Result<f64, FlowError> {
+        let size = table.jobs()[i].procs;
+        let nodes = self
+            .alloc
+            .select(&self.mesh, size)
+            .ok_or(FlowError::BadAllocation { job: i })?;
+        if nodes.len() != size as usize {
+            return Err(FlowError::BadAllocation { job: i });
+        }
+        for &(x, y) in &nodes {
+            self.mesh
+                .allocate(i, Submesh::at(x, y, 1, 1))
+                .map_err(|_| FlowError::BadAllocation { job: i })?;
+        }
+        let net = self.net;
+        let links = job_links(net, &nodes);
+        for &(l, a, b) in &links {
+            self.load_a[l] += a;
+            self.load_b[l] += b;
+        }
+        let t = table.now();
+        self.records[i] = Some(FlowRecord {
+            start: t,
+            end: t,
+            nodes_affected: nodes_affected(&nodes),
+            balance: balance_factor(net, &nodes),
+            system_balance: super::metrics::system_balance_factor(net, &self.mesh),
+            nodes,
+        });
+        self.running.push(Running {
+            job: i,
+            links,
+            progress: 0.0,
+            rate: 0.0,
+        });
+        self.queue_head += 1;
+        Ok(f64::INFINITY)
+    }
+
+    fn stalled(&self, waiting: usize) -> FlowError {
+        FlowError::Stalled { waiting }
+    }
+
+    /// Advances every running job's progress to now, recomputes the rates from the link
+    /// loads and reschedules each completion at now + (1 − progress) / rate.
+    fn finish_instant(
+        &mut self,
+        table: &JobTable,
+        completions: &mut EventQueue,
+        report: StepReport,
+    ) -> Result<StepReport, FlowError> {
+        let t = table.now();
+        for r in self.running.iter_mut() {
+            r.progress += r.rate * (t - self.last);
+        }
+        self.last = t;
+        update_rates(
+            &mut self.running,
+            &self.load_a,
+            &self.load_b,
+            self.rho,
+            self.kappa,
+            table.jobs(),
+        )?;
+        completions.clear();
+        for r in &self.running {
+            let finish = t + (1.0 - r.progress) / r.rate;
+            if finish.is_finite() {
+                completions.push(finish, r.job);
+            }
+        }
+        Ok(report)
+    }
+
+    fn result(self, _table: JobTable) -> Vec<Option<FlowRecord>> {
+        self.records
+    }
+}
+
+/// Rates from the current link loads: dp/dt = 1 / (C · (1 + κ · b)), b the load of the job's
+/// most loaded link.
+fn update_rates(
+    running: &mut [Running],
+    load_a: &[u64],
+    load_b: &[u64],
+    rho: f64,
+    kappa: f64,
+    jobs: &[Job],
+) -> Result<(), FlowError> {
+    for r in running.iter_mut() {
+        let mut b = 0.0f64;
+        for &(l, a, bb) in &r.links {
+            let own = rho * bb as f64 + (1.0 - rho) * a as f64;
+            if own > 0.0 {
+                b = b.max(rho * load_b[l] as f64 + (1.0 - rho) * load_a[l] as f64);
+            }
+        }
+        let c = jobs[r.job].run_time;
+        r.rate = if c > 0.0 {
+            1.0 / (c * (1.0 + kappa * b))
+        } else {
+            f64::INFINITY
+        };
+        if r.rate.is_nan() || r.rate <= 0.0 {
+            return Err(FlowError::BadConfig(
+                "kappa too large: a job would never finish",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Means over a run's records; `jobs` gives the submit times (same order as the records).

@@ -1,18 +1,18 @@
 //! Pure helpers of the web app's 2D-mesh view (no web dependency, so they are tested natively):
 //! the link-contention heatmap of seed 000 §2.1 and §4.1 (Mache, Lo and Garg: all-to-all
 //! communication plus complete-bipartite writes to the I/O line, XY routing, weighted by the
-//! traffic ratio ρ as in [`crate::mesh_run::weighted_job_links`]), the colours of jobs and of
+//! traffic ratio ρ as in [`super::layout::weighted_job_links`]), the colours of jobs and of
 //! link loads, and the event timeline the scrubber steps through (submits, starts and ends of
 //! the submeshes of seed 003 §2 or the node sets of seed 000 §3).
 //!
 //! [`pair_link_counts`] counts the messages every link carries in closed form (prefix sums over
 //! the extended grid) instead of walking every route: O(links + nodes) per job instead of
 //! O(nodes² × hops), with exactly the integer counts of
-//! [`crate::network::flow::job_links`], so a frame of the view costs a few thousand operations
+//! [`super::layout::job_links`], so a frame of the view costs a few thousand operations
 //! per running job even for 32 × 32 submeshes.
 
 use super::{Dir, Network};
-use crate::mesh_run::JobLayout;
+use super::layout::JobLayout;
 
 /// Messages on every link (indexed by [`Network::link_index`]) when every node of `from`
 /// sends one message to every node of `to` along its XY route (X in the sender's row, then Y
@@ -86,7 +86,7 @@ pub fn pair_link_counts(net: &Network, from: &[(u32, u32)], to: &[(u32, u32)]) -
 
 /// A job's weighted messages per link (dense, indexed by [`Network::link_index`]):
 /// ρ · (writes to every I/O node) + (1 − ρ) · (all-to-all), the same values as
-/// [`crate::mesh_run::weighted_job_links`] gives for its non-zero links.
+/// [`super::layout::weighted_job_links`] gives for its non-zero links.
 pub fn weighted_link_vector(net: &Network, nodes: &[(u32, u32)], rho: f64) -> Vec<f64> {
     let io: Vec<(u32, u32)> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
     let a = pair_link_counts(net, nodes, nodes);
@@ -104,7 +104,7 @@ pub fn weighted_link_vector(net: &Network, nodes: &[(u32, u32)], rho: f64) -> Ve
 }
 
 /// The link loads at time `t` (jobs running at `t`: start ≤ t < end), summed in job order —
-/// equal to [`crate::mesh_run::link_loads_at`], computed in closed form.
+/// equal to [`super::layout::link_loads_at`], computed in closed form.
 pub fn loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f64> {
     let mut loads = vec![0.0; net.link_slots()];
     for l in layouts.iter().filter(|l| l.start <= t && t < l.end) {
@@ -256,8 +256,7 @@ pub fn running_waiting(jobs: impl IntoIterator<Item = (f64, f64, f64)>, t: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh_run::link_loads_at;
-    use crate::network::flow::job_links;
+    use crate::network::layout::{job_links, link_loads_at};
     use crate::network::{IoSide, NetworkConfig};
 
     fn net(w: u32, h: u32, side: IoSide) -> Network {
@@ -345,7 +344,7 @@ mod tests {
                 );
             }
         }
-        let (peak, _) = crate::mesh_run::peak_link_loads(&net, &layouts, 0.5);
+        let (peak, _) = crate::network::layout::peak_link_loads(&net, &layouts, 0.5);
         let at = |t| {
             loads_at(&net, &layouts, 0.5, t)
                 .into_iter()

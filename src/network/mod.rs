@@ -14,6 +14,7 @@
 
 pub mod flow;
 pub mod heat;
+pub mod layout;
 pub mod metrics;
 
 use std::fmt;
