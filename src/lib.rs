@@ -4,6 +4,7 @@
 //! x86_64 and wasm32. See `ARCHITECTURE.md` for the code map and the invariants.
 
 pub mod alloc;
+pub mod base;
 pub mod config;
 pub mod error;
 pub mod grid;

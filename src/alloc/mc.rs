@@ -125,7 +125,7 @@ impl NodeAllocator for MinimizingContention {
 mod tests {
     use super::*;
     use crate::alloc::node_allocator::tests::random_mesh;
-    use crate::sim::SimRng;
+    use crate::base::SimRng;
 
     #[test]
     fn shapes_prefer_exact_factorisations() {

@@ -254,9 +254,9 @@ impl NodeAllocatorKind {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::base::SimRng;
     use crate::machine::mesh::Submesh;
     use crate::network::NetworkConfig;
-    use crate::sim::SimRng;
 
     #[test]
     fn names_round_trip() {

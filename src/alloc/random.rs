@@ -3,8 +3,8 @@
 //! the row-major free list driven by the experiment's [`SimRng`].
 
 use super::node_allocator::{free_nodes, Node, NodeAllocator};
+use crate::base::SimRng;
 use crate::machine::mesh::Mesh;
-use crate::sim::SimRng;
 
 /// Uniformly random free nodes.
 #[derive(Clone, Debug)]

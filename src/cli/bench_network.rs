@@ -11,10 +11,10 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::alloc::NodeAllocatorKind;
+use crate::base::SimRng;
 use crate::error::Error;
 use crate::machine::mesh::{Mesh, Submesh};
 use crate::network::{IoSide, Network, NetworkConfig};
-use crate::sim::SimRng;
 
 /// `schedlab bench-network`.
 #[derive(Args, Debug)]

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::site::Site;
-use crate::sim::Time;
+use crate::base::Time;
 use crate::workload::transform::align_first_monday_detailed;
 use crate::workload::{DropCounts, Job, Workload};
 

@@ -13,7 +13,7 @@
 //! 4. remaining ties go to the job's home site if it is among them, else to the lowest site
 //!    index.
 
-use crate::sim::Time;
+use crate::base::Time;
 
 /// What one site offers a job.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -101,11 +101,7 @@ fn valid_time(t: Time, allow_negative: bool) -> bool {
 
 impl Engine<Grid> {
     /// A grid of `sites` (jobs in grid time, each at most its home machine's size).
-    pub fn new(
-        sites: Vec<Site>,
-        sharing: Sharing,
-        policy: LocalPolicy,
-    ) -> Result<Self, GridError> {
+    pub fn new(sites: Vec<Site>, sharing: Sharing, policy: LocalPolicy) -> Result<Self, GridError> {
         if sites.is_empty() {
             return Err(GridError::NoSites);
         }
@@ -200,7 +196,11 @@ impl Engine<Grid> {
 
     /// The sites.
     pub fn sites(&self) -> Vec<SiteInfo> {
-        self.instance().sites.iter().map(|s| s.info.clone()).collect()
+        self.instance()
+            .sites
+            .iter()
+            .map(|s| s.info.clone())
+            .collect()
     }
 
     /// Busy nodes of each site right now (for a live view).
@@ -228,7 +228,8 @@ impl Grid {
         let job = &table.jobs()[j];
         for (i, site) in self.sites.iter_mut().enumerate() {
             if let Some((start, left)) =
-                site.local.offer(job, table.jobs(), &site.machine, table.now())
+                site.local
+                    .offer(job, table.jobs(), &site.machine, table.now())
             {
                 self.offers.push(Offer {
                     site: i,
@@ -247,7 +248,6 @@ impl Grid {
         }
         Ok(s)
     }
-
 }
 
 impl Instance for Grid {
@@ -327,7 +327,10 @@ impl Instance for Grid {
         let now = table.now();
         let held = job.procs_held();
         if held > 0 {
-            if let Err(e) = self.sites[s].machine.start(j, held, now, now + job.estimate) {
+            if let Err(e) = self.sites[s]
+                .machine
+                .start(j, held, now, now + job.estimate)
+            {
                 return Err(self.machine_error(s, e));
             }
         }

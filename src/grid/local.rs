@@ -18,10 +18,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::{JobId, Time};
 use crate::machine::FlatMachine;
 use crate::policy::profile::Profile;
 use crate::policy::{ConservativeBackfilling, EasyBackfilling, Policy};
-use crate::sim::{JobId, Time};
 use crate::workload::Job;
 
 /// The local scheduling strategy of every site.

@@ -4,7 +4,7 @@
 
 use super::align::{shortest_span, AlignedWorkload};
 use super::site::{Sharing, Site};
-use crate::sim::Time;
+use crate::base::Time;
 
 /// The four workloads of Table I.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::Time;
 use crate::machine::MachineError;
-use crate::sim::Time;
 use crate::workload::transform::shift_time_zone;
 use crate::workload::{Job, SwfHeader, Workload};
 

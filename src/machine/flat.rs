@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::sim::event::OrdTime;
-use crate::sim::{JobId, Time};
+use crate::base::event::OrdTime;
+use crate::base::{JobId, Time};
 
 /// A job currently holding processors.
 #[derive(Clone, Copy, Debug, PartialEq)]

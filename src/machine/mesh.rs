@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// A submesh `(x_b, y_b, x_e, y_e)`, 1-based, inclusive (seed 003 §3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -826,7 +826,7 @@ mod tests {
     #[test]
     fn wide_meshes_use_the_histogram_method_and_agree() {
         // 70 wide needs two words per row; 64 wide is the widest one-word mesh.
-        let mut rng = crate::sim::SimRng::new(3);
+        let mut rng = crate::base::SimRng::new(3);
         for &(w, h) in &[(70, 6), (64, 5), (33, 7)] {
             for _ in 0..60 {
                 let mut m = Mesh::new(w, h).unwrap();

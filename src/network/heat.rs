@@ -11,8 +11,8 @@
 //! [`super::layout::job_links`], so a frame of the view costs a few thousand operations
 //! per running job even for 32 × 32 submeshes.
 
-use super::{Dir, Network};
 use super::layout::JobLayout;
+use super::{Dir, Network};
 
 /// Messages on every link (indexed by [`Network::link_index`]) when every node of `from`
 /// sends one message to every node of `to` along its XY route (X in the sender's row, then Y

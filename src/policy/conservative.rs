@@ -11,7 +11,7 @@
 
 use super::profile::Profile;
 use super::{Context, Policy};
-use crate::sim::{JobId, Time};
+use crate::base::{JobId, Time};
 
 /// Conservative backfilling with a reservation for every waiting job.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@
 //!    first applies and `extra` is left as it is (the job is gone by the shadow time).
 
 use super::{Context, Policy};
-use crate::sim::{JobId, Time};
+use crate::base::{JobId, Time};
 
 /// EASY backfilling with a single reservation for the queue head.
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::{Context, Policy};
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// Strict FCFS: no job ever overtakes an earlier one.
 #[derive(Clone, Debug, Default)]

@@ -17,8 +17,8 @@ pub use conservative::ConservativeBackfilling;
 pub use easy::EasyBackfilling;
 pub use fcfs::Fcfs;
 
+use crate::base::{JobId, Time};
 use crate::machine::RunningSet;
-use crate::sim::{JobId, Time};
 use crate::workload::Job;
 
 /// What a policy may look at when it decides.

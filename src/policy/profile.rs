@@ -2,7 +2,7 @@
 //! §1): a step function of the number of free processors over future time, built from running
 //! jobs (until start + estimate) and reservations.
 
-use crate::sim::Time;
+use crate::base::Time;
 
 /// One step: `free` processors from `start` until the next step's start.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,10 +12,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::EventQueue;
-pub use super::instant::{JobOutcome, Progress, StepReport};
 use super::instant::{Engine, Instance, JobTable};
-use super::{JobId, Time};
+pub use super::instant::{JobOutcome, Progress, StepReport};
+use crate::base::event::EventQueue;
+use crate::base::{JobId, Time};
 use crate::machine::{FlatMachine, MachineError};
 use crate::policy::{Context, Policy};
 use crate::workload::Job;

@@ -24,8 +24,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::EventQueue;
-use super::{JobId, Time};
+use crate::base::event::EventQueue;
+use crate::base::{JobId, Time};
 use crate::workload::Job;
 
 /// What one call of [`Engine::step`] did.
@@ -171,8 +171,12 @@ pub trait Instance {
 
     /// Checks that decider `d` may start `start` (whose job is waiting) and takes the machine
     /// for it; returns when the job ends (`now` + its duration for a fixed run time).
-    fn start(&mut self, d: usize, table: &JobTable, start: Self::Start)
-        -> Result<Time, Self::Error>;
+    fn start(
+        &mut self,
+        d: usize,
+        table: &JobTable,
+        start: Self::Start,
+    ) -> Result<Time, Self::Error>;
 
     /// Decider `d`'s starts were applied (`table` shows them running).
     fn started(&mut self, _d: usize, _table: &JobTable, _starts: &[Self::Start]) {}
@@ -258,7 +262,11 @@ impl<I: Instance> Engine<I> {
 
     /// Time of the next instant, if any.
     pub fn next_time(&self) -> Option<Time> {
-        let arrival = self.table.jobs.get(self.table.next_arrival).map(|j| j.submit);
+        let arrival = self
+            .table
+            .jobs
+            .get(self.table.next_arrival)
+            .map(|j| j.submit);
         match (arrival, self.completions.peek_time()) {
             (Some(a), Some(c)) => Some(if c <= a { c } else { a }),
             (a, c) => a.or(c),

@@ -2,8 +2,8 @@
 //! capacity never exceeded, no job before its submit time, every job run exactly once for
 //! min(run time, estimate), reservations honoured, and for FCFS starts in arrival order.
 
-use super::event::OrdTime;
 use super::SimResult;
+use crate::base::event::OrdTime;
 
 /// Checks `result`; returns every violation found (empty when all hold).
 /// `in_order` additionally requires start times non-decreasing in arrival order (FCFS).

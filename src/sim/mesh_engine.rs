@@ -18,10 +18,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::event::EventQueue;
 use super::instant::{Engine, Instance, JobOutcome, JobTable, StepReport};
-use super::{JobId, Time};
 use crate::alloc::{AllocatorKind, SubmeshAllocator};
+use crate::base::event::EventQueue;
+use crate::base::{JobId, Time};
 use crate::machine::mesh::{Fragmentation, Mesh, MeshError, Submesh};
 use crate::metrics::{JobRecord, Summary};
 use crate::policy::mesh::{MeshContext, MeshPolicy, MeshPolicyKind, MeshStart, Planner};

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::Time;
+use crate::base::Time;
 use crate::workload::swf::SwfRecord;
 
 /// One job of a workload.

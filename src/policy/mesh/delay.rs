@@ -14,7 +14,7 @@
 //! states it (λW is dimensionless by Little's law; the paper compares it with a delay anyway).
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
-use crate::sim::{JobId, Time};
+use crate::base::{JobId, Time};
 
 /// Delay-based non-FCFS scheduling.
 #[derive(Clone, Debug, Default)]

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// Strict FCFS with a submesh allocator.
 #[derive(Clone, Debug, Default)]

@@ -37,8 +37,8 @@ pub use out_of_order::OutOfOrder;
 pub use window::{EntryState, Window};
 
 use crate::alloc::SubmeshAllocator;
+use crate::base::{JobId, Time};
 use crate::machine::mesh::{Mesh, Submesh};
-use crate::sim::{JobId, Time};
 use crate::workload::Job;
 
 /// What a mesh policy may look at.

@@ -14,7 +14,7 @@
 //! differently; it does not change OOCB-8 by more than one overtaking.
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// OOCB with Max-Bound `k`.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@
 //! tests schedule for schedule).
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// Greedy out-of-order scheduling.
 #[derive(Clone, Debug, Default)]

@@ -27,7 +27,7 @@
 use std::collections::VecDeque;
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
-use crate::sim::JobId;
+use crate::base::JobId;
 
 /// Allocation state of a window entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

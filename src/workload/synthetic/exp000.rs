@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_positive, synthetic_header};
-use crate::sim::SimRng;
+use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
 /// Parameters of seed 000's synthetic workload I; defaults are Table 1 (and Table 2 for the

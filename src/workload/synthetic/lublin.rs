@@ -29,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_positive, check_probability, synthetic_header};
-use crate::sim::SimRng;
+use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
 /// Half-hour buckets in a day (`BUCKETS`).

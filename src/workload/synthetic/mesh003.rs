@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_positive, check_probability, synthetic_header};
-use crate::sim::SimRng;
+use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
 /// How a submesh side length is drawn (seed 003 §5.1).

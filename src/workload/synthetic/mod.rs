@@ -8,7 +8,7 @@
 //!   characteristics of rigid jobs", JPDC 63(11), 2003, with the batch-job constants of the
 //!   authors' C implementation `m_lublin99.c`.
 //!
-//! Every model draws all of its randomness from one [`crate::sim::SimRng`] seeded with the
+//! Every model draws all of its randomness from one [`crate::base::SimRng`] seeded with the
 //! experiment seed and does its transcendental math through `libm`, so the same parameters and
 //! seed give bit-identical workloads natively and on wasm32. Generated jobs are numbered
 //! 1..n in arrival order and their times start at 0. Parameters are plain serde structs whose

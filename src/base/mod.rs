@@ -1,0 +1,19 @@
+//! The base layer: simulated time, job ids, the event queue ordered by (time, sequence) and
+//! the portable seeded RNG — the vocabulary of every paper's discrete-event simulation (seed
+//! 003 §5, seed 002 §III, seed 004 §2). Imports nothing of the crate.
+
+pub mod event;
+pub mod rng;
+
+pub use event::EventQueue;
+pub use rng::SimRng;
+
+/// Simulated time in seconds (trace time) or model time units (synthetic models).
+///
+/// `f64` holds every integer second of a trace exactly, and `+ - * /` are IEEE-exact on every
+/// platform, so native and wasm32 runs agree bit for bit. Transcendental functions go through
+/// `libm` (see [`rng`]).
+pub type Time = f64;
+
+/// Index of a job in the workload's `jobs` vector (arrival order), not the SWF job number.
+pub type JobId = usize;
