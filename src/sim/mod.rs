@@ -1,6 +1,7 @@
-//! Discrete-event simulation core: simulated time, the event queue ordered by
-//! (time, sequence), the portable seeded RNG, the one engine loop ([`instant`]) and its flat
-//! and mesh instances.
+//! The engines: the one engine loop ([`instant`], the instant rules of seed 003 §5 and
+//! seed 002 §III), its flat ([`engine`]) and mesh ([`mesh_engine`]) instances, and the checks
+//! run after every run. The base vocabulary they use (time, ids, event queue, RNG) lives in
+//! [`crate::base`] and is re-exported here for callers above the engines.
 
 pub mod engine;
 pub mod instant;
