@@ -28,89 +28,21 @@ use web_sys::{
 use super::dom::{escape, listen, object_url};
 use super::format;
 use super::grid_chart;
-use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES};
+use super::page::MAX_TRACE_BYTES;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
-use crate::config::{SwfSource, WorkloadSpec};
-use crate::grid::spec::{preset_global_grid, GRID_FORMAT_VERSION, MAX_SITES};
+use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
+use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
+use crate::grid::spec::{preset_global_grid, MAX_SITES};
 use crate::grid::view::{
     local_clock, offset_label, percent_of, sharing_label, GridComparison, GridShare,
     CONFIGURATIONS, GRID_FRAGMENT_PREFIX,
 };
-use crate::grid::{GridExperiment, GridMetrics, LocalPolicy, Sharing, SiteSpec};
-use crate::workload::synthetic::SyntheticModel;
+use crate::grid::{GridExperiment, GridMetrics, LocalPolicy, Sharing};
 
 /// Longest grid link fragment accepted.
 const MAX_FRAGMENT_CHARS: usize = 64 * 1024;
-
-/// One row of the site editor, as typed.
-#[derive(Clone, Debug)]
-struct SiteRow {
-    name: String,
-    procs: String,
-    tz: String,
-    trace_mode: bool,
-    jobs: String,
-    /// The synthetic model (its other parameters are kept as they came: preset or link).
-    model: SyntheticModel,
-    /// Name of the loaded trace this site reads.
-    trace: Option<String>,
-    /// A link's trace for this site: name and SHA-256, until a matching file is chosen.
-    want: Option<(String, Option<String>)>,
-    lenient: bool,
-    align_monday: bool,
-}
-
-fn model_jobs(m: &SyntheticModel) -> Option<usize> {
-    match m {
-        SyntheticModel::Lublin(p) => Some(p.jobs),
-        _ => None,
-    }
-}
-
-impl SiteRow {
-    fn from_spec(s: &SiteSpec) -> SiteRow {
-        let (trace_mode, model, want, lenient) = match &s.workload {
-            WorkloadSpec::Synthetic(m) => (false, m.clone(), None, false),
-            WorkloadSpec::Swf(src) => (
-                true,
-                SyntheticModel::default(),
-                src.name
-                    .clone()
-                    .or_else(|| src.path.clone())
-                    .map(|n| (n, src.sha256.clone())),
-                src.lenient,
-            ),
-        };
-        SiteRow {
-            name: s.name.clone().unwrap_or_default(),
-            procs: s.procs.map(|p| p.to_string()).unwrap_or_default(),
-            tz: format!("{}", s.tz_offset_hours),
-            trace_mode,
-            jobs: model_jobs(&model)
-                .map(|j| j.to_string())
-                .unwrap_or_default(),
-            model,
-            trace: None,
-            want,
-            lenient,
-            align_monday: s.align_monday,
-        }
-    }
-
-    fn new_site(n: usize) -> SiteRow {
-        let mut r = SiteRow::from_spec(&SiteSpec {
-            name: Some(format!("Site {n}")),
-            procs: None,
-            tz_offset_hours: 0.0,
-            workload: WorkloadSpec::Synthetic(SyntheticModel::default()),
-            align_monday: true,
-        });
-        r.jobs = "10000".into();
-        r
-    }
-}
 
 /// A trace uploaded in this mode (kept to send again to a replacement worker).
 struct Loaded {
@@ -771,156 +703,42 @@ fn maybe_auto_run(app: &Rc<GridApp>) {
 // ---------------------------------------------------------------- running
 
 /// The experiment of the editor, and the names of the traces it reads.
-fn build_experiment(app: &GridApp) -> Result<(GridExperiment, Vec<String>), String> {
+fn build_experiment(app: &GridApp) -> Result<(GridExperiment, Vec<String>), FieldError> {
     let st = app.state.borrow();
-    if st.sites.is_empty() {
-        return Err("Add at least one site.".into());
-    }
-    let mut sites = Vec::with_capacity(st.sites.len());
-    let mut traces = Vec::new();
-    for (i, r) in st.sites.iter().enumerate() {
-        let label = if r.name.trim().is_empty() {
-            format!("site {}", i + 1)
-        } else {
-            r.name.trim().to_string()
-        };
-        let who = format!("Site {} ({label})", i + 1);
-        let procs = match r.procs.trim() {
-            "" => None,
-            t => match t.parse::<u32>() {
-                Ok(p) if (1..=MAX_PROCS).contains(&p) => Some(p),
-                _ => {
-                    return Err(format!(
-                        "{who}: the number of nodes must be a whole number from 1 to {} \
-                         (got {t:?}), or empty for the trace's or model's size.",
-                        format::count(u64::from(MAX_PROCS))
-                    ))
-                }
-            },
-        };
-        let tz = match r.tz.trim() {
-            "" => 0.0,
-            t => match t.parse::<f64>() {
-                Ok(h) if h.is_finite() && h.abs() <= 168.0 => h,
-                _ => {
-                    return Err(format!(
-                        "{who}: the time-zone offset must be a number of hours between −168 \
-                         and 168 (got {t:?})."
-                    ))
-                }
-            },
-        };
-        let workload = if r.trace_mode {
-            let loaded = r
-                .trace
-                .as_ref()
-                .and_then(|t| st.traces.iter().find(|l| &l.info.name == t));
-            let Some(l) = loaded else {
-                let what = r
-                    .want
-                    .as_ref()
-                    .map(|(n, _)| format!("the trace {n} (from the link)"))
-                    .unwrap_or_else(|| "a trace file (.swf or .swf.gz)".into());
-                return Err(format!(
-                    "{who}: choose {what}, or switch the site to a synthetic workload."
-                ));
-            };
-            if !traces.contains(&l.info.name) {
-                traces.push(l.info.name.clone());
-            }
-            WorkloadSpec::Swf(SwfSource {
-                path: None,
-                name: Some(l.info.name.clone()),
-                sha256: Some(l.info.sha256.clone()),
-                lenient: r.lenient,
-            })
-        } else {
-            let mut model = r.model.clone();
-            if let SyntheticModel::Lublin(p) = &mut model {
-                p.jobs = match r.jobs.trim().parse::<usize>() {
-                    Ok(j) if (1..=MAX_JOBS).contains(&j) => j,
-                    _ => {
-                        return Err(format!(
-                            "{who}: the number of jobs must be a whole number from 1 to {} \
-                             (got {:?}).",
-                            format::count(MAX_JOBS as u64),
-                            r.jobs.trim()
-                        ))
-                    }
-                };
-                // Job sizes are drawn for the site's machine, as in the flat mode.
-                if let Some(n) = procs {
-                    p.procs = n;
-                }
-            }
-            WorkloadSpec::Synthetic(model)
-        };
-        sites.push(SiteSpec {
-            name: (!r.name.trim().is_empty()).then(|| r.name.trim().to_string()),
-            procs,
-            tz_offset_hours: tz,
-            workload,
-            align_monday: r.align_monday,
-        });
-    }
-    let seed = match app.ui.seed.value().trim().parse::<u64>() {
-        Ok(s) => s,
-        Err(_) => {
-            return Err(format!(
-                "The seed must be a whole number ≥ 0 (got {:?}).",
-                app.ui.seed.value()
-            ))
-        }
-    };
-    let policy = LocalPolicy::parse(&app.ui.policy.value())?;
-    let exp = GridExperiment {
-        version: GRID_FORMAT_VERSION,
+    let fields = GridFields {
+        sites: st.sites.clone(),
+        seed: app.ui.seed.value(),
+        policy: app.ui.policy.value(),
+        cut: app.ui.cut.checked(),
         name: st.name.clone(),
-        sites,
-        sharing: Sharing::JobSharing,
-        policy,
-        seed,
-        cut_to_shortest: app.ui.cut.checked(),
     };
-    exp.validate().map_err(|e| format!("Invalid grid: {e}"))?;
-    Ok((exp, traces))
+    let traces: Vec<TraceFacts> = st
+        .traces
+        .iter()
+        .map(|l| TraceFacts {
+            name: l.info.name.clone(),
+            sha256: l.info.sha256.clone(),
+            max_job_procs: l.info.max_job_procs,
+            header_procs: l.info.header_procs,
+        })
+        .collect();
+    grid_form::experiment(&fields, &traces)
 }
 
 /// Outlines the editor's inputs that [`build_experiment`] refuses.
 fn mark_invalid(app: &GridApp) {
-    let procs_ok =
-        |t: &str| t.is_empty() || t.parse::<u32>().is_ok_and(|p| (1..=MAX_PROCS).contains(&p));
-    let tz_ok = |t: &str| {
-        t.is_empty()
-            || t.parse::<f64>()
-                .is_ok_and(|h| h.is_finite() && h.abs() <= 168.0)
-    };
-    let jobs_ok = |t: &str| {
-        t.parse::<usize>()
-            .is_ok_and(|j| (1..=MAX_JOBS).contains(&j))
-    };
     let st = app.state.borrow();
-    for (i, r) in st.sites.iter().enumerate() {
-        let bad = [
-            ("procs", !procs_ok(r.procs.trim())),
-            ("tz", !tz_ok(r.tz.trim())),
-            (
-                "jobs",
-                !r.trace_mode && model_jobs(&r.model).is_some() && !jobs_ok(r.jobs.trim()),
-            ),
-        ];
-        for (field, invalid) in bad {
-            if let Ok(Some(e)) = app
-                .ui
-                .tbody
-                .query_selector(&format!("[data-testid=\"grid-site-{field}-{i}\"]"))
-            {
-                let _ = if invalid {
-                    e.class_list().add_1("invalid")
-                } else {
-                    e.class_list().remove_1("invalid")
-                };
-            }
+    for (testid, invalid) in grid_form::site_inputs_validity(&st.sites) {
+        if let Ok(Some(e)) = app
+            .ui
+            .tbody
+            .query_selector(&format!("[data-testid=\"{testid}\"]"))
+        {
+            let _ = if invalid {
+                e.class_list().add_1("invalid")
+            } else {
+                e.class_list().remove_1("invalid")
+            };
         }
     }
 }
@@ -932,8 +750,8 @@ fn on_run(app: &Rc<GridApp>) {
     hide_error(app);
     let (exp, traces) = match build_experiment(app) {
         Ok(x) => x,
-        Err(m) => {
-            show_error(app, &m);
+        Err(e) => {
+            show_error(app, &e.message);
             mark_invalid(app);
             return;
         }

@@ -32,13 +32,17 @@ use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{post_to, post_trace_array, start_worker};
-use crate::config::{ConfigError, SwfSource, WorkloadSpec};
+use crate::config::{ConfigError, WorkloadSpec};
+use crate::form::mesh::{
+    self, experiments_for, field_message, field_name, option_value, MeshFields, MeshWorkload,
+};
+use crate::form::{FieldError, TraceFacts};
 use crate::mesh_run::{
     preset_contention_seed000, preset_window_seed003, MeshAllocatorKind, MeshExperiment,
     SEED000_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
-use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
+use crate::workload::synthetic::SyntheticModel;
 
 /// Version of the mesh share-link envelope this build writes and reads.
 pub const MESH_SHARE_VERSION: u32 = 1;
@@ -46,8 +50,6 @@ pub const MESH_SHARE_VERSION: u32 = 1;
 pub const MESH_FRAGMENT_PREFIX: &str = "m=";
 /// Longest fragment accepted.
 pub const MAX_MESH_FRAGMENT: usize = 16_000;
-/// Traffic ratios of the sweep, in % I/O.
-pub const SWEEP_RHOS: [u32; 6] = [0, 20, 40, 60, 80, 100];
 
 /// What a mesh share link holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,80 +128,14 @@ impl MeshShare {
             Some(p) => MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?,
             None => self.experiment.policy,
         };
-        experiments_for(&self.experiment, &self.allocators, policy)
+        experiments_for(&self.experiment, &self.allocators, policy).map_err(|e| e.message)
     }
-}
-
-/// One experiment per allocator from `base`: contiguous allocators under `policy`,
-/// non-contiguous ones FCFS (seed 000 runs them FCFS only). Each is validated; an error names
-/// the field.
-pub fn experiments_for(
-    base: &MeshExperiment,
-    allocators: &[MeshAllocatorKind],
-    policy: MeshPolicyKind,
-) -> Result<Vec<MeshExperiment>, String> {
-    if allocators.is_empty() {
-        return Err("Allocators: select at least one allocator.".into());
-    }
-    allocators
-        .iter()
-        .map(|&a| {
-            let mut e = base.clone();
-            e.allocator = a;
-            e.policy = if a.is_contiguous() {
-                policy
-            } else {
-                MeshPolicyKind::Fcfs
-            };
-            e.validate().map_err(|ce| field_message(&ce))?;
-            Ok(e)
-        })
-        .collect()
 }
 
 fn prefixed(e: &ConfigError) -> ConfigError {
     ConfigError {
         key: format!("experiment.{}", e.key),
         message: e.message.clone(),
-    }
-}
-
-/// The form's name for an experiment key (`width` → `Width W`).
-pub fn field_name(key: &str) -> String {
-    let k = key.strip_prefix("experiment.").unwrap_or(key);
-    let name = match k {
-        "width" => "Width W",
-        "height" => "Height H",
-        "policy" => "Policy",
-        "allocator" => "Allocator",
-        "seed" => "Seed",
-        "shape_rule" => "Job shapes",
-        "network.traffic_io" => "Traffic ratio ρ",
-        "network.io_count" => "I/O count",
-        "network.io_side" => "I/O side",
-        "network.kappa" => "κ",
-        "version" => "Format version",
-        "allocators" => "Allocators",
-        _ if k.starts_with("workload.synthetic.mesh003.jobs")
-            || k.starts_with("workload.synthetic.exp000.jobs") =>
-        {
-            "Jobs"
-        }
-        _ if k.contains("arrival_rate") => "Arrival rate",
-        _ if k.contains("mean_interarrival") => "Mean interarrival",
-        _ if k.starts_with("workload") => "Workload",
-        _ if k.starts_with("transforms") => "Transforms",
-        _ => return k.to_string(),
-    };
-    name.to_string()
-}
-
-/// A configuration error as the form shows it: `Width W: must be between 1 and 256 (got 0)`.
-pub fn field_message(e: &ConfigError) -> String {
-    if e.key.is_empty() {
-        e.message.clone()
-    } else {
-        format!("{}: {}", field_name(&e.key), e.message)
     }
 }
 
@@ -1039,17 +975,6 @@ fn policy_value(p: MeshPolicyKind) -> (&'static str, Option<u64>) {
     }
 }
 
-fn json_name<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-fn from_name<T: for<'de> Deserialize<'de>>(s: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
-}
-
 /// Fills the form from an experiment, the allocators to compare and (if not the experiment's)
 /// the contiguous allocators' policy.
 fn fill_form(
@@ -1066,7 +991,7 @@ fn fill_form(
             ui.wl003.set_checked(true);
             ui.jobs003.set_value(&p.jobs.to_string());
             ui.rate.set_value(&p.arrival_rate.to_string());
-            ui.sides.set_value(&json_name(&p.sides));
+            ui.sides.set_value(&option_value(&p.sides));
         }
         WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => {
             ui.wl000.set_checked(true);
@@ -1076,8 +1001,8 @@ fn fill_form(
         WorkloadSpec::Swf(_) if !ui.wl_trace.disabled() => ui.wl_trace.set_checked(true),
         _ => {}
     }
-    ui.shape.set_value(&json_name(&exp.shape_rule));
-    ui.io_side.set_value(&json_name(&exp.network.io_side));
+    ui.shape.set_value(&option_value(&exp.shape_rule));
+    ui.io_side.set_value(&option_value(&exp.network.io_side));
     ui.io_count.set_value(
         &exp.network
             .io_count
@@ -1101,100 +1026,50 @@ fn fill_form(
     update_rho_label(ui);
 }
 
-fn num<T: std::str::FromStr>(
-    input: &HtmlInputElement,
-    label: &str,
-    what: &str,
-) -> Result<T, String> {
-    let v = input.value();
-    let v = v.trim();
-    v.parse::<T>()
-        .map_err(|_| format!("{label}: enter {what} (got {v:?})."))
+/// The mesh form as typed.
+fn read_fields(ui: &Ui) -> MeshFields {
+    let workload = if ui.wl003.checked() {
+        MeshWorkload::Mesh003 {
+            jobs: ui.jobs003.value(),
+            rate: ui.rate.value(),
+            sides: ui.sides.value(),
+        }
+    } else if ui.wl000.checked() {
+        MeshWorkload::Exp000 {
+            jobs: ui.jobs000.value(),
+            interarrival: ui.interarrival.value(),
+        }
+    } else {
+        MeshWorkload::Trace
+    };
+    MeshFields {
+        width: ui.width.value(),
+        height: ui.height.value(),
+        workload,
+        shape: ui.shape.value(),
+        io_side: ui.io_side.value(),
+        io_count: ui.io_count.value(),
+        rho: ui.rho.value(),
+        seed: ui.seed.value(),
+        allocators: selected_allocators(ui),
+        policy: ui.policy.value(),
+        policy_k: ui.policy_k.value(),
+    }
 }
 
 /// Reads the form: the base experiment (first allocator), the allocators and the policy of the
 /// contiguous ones. Errors name the field.
 fn read_form(
     app: &App,
-) -> Result<(MeshExperiment, Vec<MeshAllocatorKind>, MeshPolicyKind), String> {
-    let ui = &app.ui;
+) -> Result<(MeshExperiment, Vec<MeshAllocatorKind>, MeshPolicyKind), FieldError> {
     let st = app.state.borrow();
-    let mut exp = st.base.clone().unwrap_or_else(preset_window_seed003);
-    exp.width = num(&ui.width, "Width W", "a whole number of columns")?;
-    exp.height = num(&ui.height, "Height H", "a whole number of rows")?;
-    let (w, h) = (exp.width, exp.height);
-    if ui.wl003.checked() {
-        let mut p = match &exp.workload {
-            WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => p.clone(),
-            _ => Mesh003Params::default(),
-        };
-        p.jobs = num(&ui.jobs003, "Jobs", "a whole number")?;
-        p.arrival_rate = num(&ui.rate, "Arrival rate", "a number of jobs per time unit")?;
-        p.sides = from_name(&ui.sides.value()).unwrap_or_default();
-        p.width = w;
-        p.height = h;
-        exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p));
-    } else if ui.wl000.checked() {
-        let mut p = match &exp.workload {
-            WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => p.clone(),
-            _ => Exp000Params::default(),
-        };
-        p.jobs = num(&ui.jobs000, "Jobs", "a whole number")?;
-        p.mean_interarrival = num(&ui.interarrival, "Mean interarrival", "a number of seconds")?;
-        p.procs = w.saturating_mul(h);
-        exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Exp000(p));
-    } else {
-        let Some(t) = st.trace.as_ref() else {
-            return Err("Workload: upload a trace first.".into());
-        };
-        exp.workload = WorkloadSpec::Swf(SwfSource {
-            path: None,
-            name: Some(t.name.clone()),
-            sha256: Some(t.sha256.clone()),
-            lenient: false,
-        });
-    }
-    exp.shape_rule = from_name(&ui.shape.value()).unwrap_or_default();
-    exp.network.io_side = from_name(&ui.io_side.value()).unwrap_or_default();
-    let count = ui.io_count.value();
-    exp.network.io_count = if count.trim().is_empty() {
-        None
-    } else {
-        Some(num(
-            &ui.io_count,
-            "I/O count",
-            "a whole number, or nothing for one per row",
-        )?)
-    };
-    let pct: f64 = num(&ui.rho, "Traffic ratio ρ", "a percentage")?;
-    // The slider has 5 % steps: keep an exact ratio (from a preset or link) it rounds to.
-    if (exp.network.traffic_io * 100.0).round() != pct {
-        exp.network.traffic_io = pct / 100.0;
-    }
-    exp.seed = num(&ui.seed, "Seed", "a whole number ≥ 0")?;
-    let allocs = selected_allocators(ui);
-    let policy = match ui.policy.value().as_str() {
-        "oo" => MeshPolicyKind::OutOfOrder,
-        "oocb" => MeshPolicyKind::Oocb(num(&ui.policy_k, "Max bound k", "a whole number")?),
-        "window" => {
-            let k: usize = num(&ui.policy_k, "Window size K", "a whole number ≥ 1")?;
-            if k == 0 {
-                return Err("Window size K: must be at least 1 (got 0).".into());
-            }
-            MeshPolicyKind::Window(k)
-        }
-        "delay" => MeshPolicyKind::Delay,
-        _ => MeshPolicyKind::Fcfs,
-    };
-    if let Some(&first) = allocs.first() {
-        exp.allocator = first;
-        exp.policy = if first.is_contiguous() {
-            policy
-        } else {
-            MeshPolicyKind::Fcfs
-        };
-    }
-    Ok((exp, allocs, policy))
+    let trace = st.trace.as_ref().map(|t| TraceFacts {
+        name: t.name.clone(),
+        sha256: t.sha256.clone(),
+        max_job_procs: t.max_job_procs,
+        header_procs: t.header_procs,
+    });
+    mesh::read(&read_fields(&app.ui), st.base.as_ref(), trace.as_ref())
 }
 
 fn on_run(app: &Rc<App>, kind: BatchKind) {
@@ -1208,36 +1083,20 @@ fn on_run(app: &Rc<App>, kind: BatchKind) {
     });
     let (base, allocs, policy, exps) = match built {
         Ok(v) => v,
-        Err(m) => {
-            show_error(app, &m);
+        Err(e) => {
+            show_error(app, &e.message);
             return;
         }
     };
     let exps = match kind {
         BatchKind::Compare => exps,
-        BatchKind::Sweep => {
-            let nodes: Vec<&MeshExperiment> = exps
-                .iter()
-                .filter(|e| !e.allocator.is_contiguous())
-                .collect();
-            if nodes.is_empty() {
-                show_error(
-                    app,
-                    "Sweep traffic ratio: select at least one non-contiguous allocator (the \
-                     traffic ratio changes only their service times).",
-                );
+        BatchKind::Sweep => match mesh::sweep_experiments(&exps) {
+            Ok(v) => v,
+            Err(e) => {
+                show_error(app, &e.message);
                 return;
             }
-            let mut v = Vec::new();
-            for e in nodes {
-                for r in SWEEP_RHOS {
-                    let mut e = e.clone();
-                    e.network.traffic_io = f64::from(r) / 100.0;
-                    v.push(e);
-                }
-            }
-            v
-        }
+        },
     };
     let _ = (allocs, policy);
     app.state.borrow_mut().base = Some(base);
@@ -1588,7 +1447,7 @@ fn render_caption(app: &App, runs: &[Run]) {
         e.width,
         e.height,
         io,
-        json_name(&e.network.io_side),
+        option_value(&e.network.io_side),
         format::fixed(e.network.traffic_io * 100.0, 0),
         e.seed
     );

@@ -21,7 +21,7 @@
 
 pub mod chart;
 pub mod dom;
-pub mod format;
+pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;
 pub mod grid_worker;

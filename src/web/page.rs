@@ -25,45 +25,15 @@ use super::dom::{escape, listen, object_url};
 use super::format;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
 use super::share::{ShareState, Sweep};
-use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
+use crate::config::{Experiment, MachineSpec, WorkloadSpec};
+use crate::form::flat::{self, is_integer_param, param_values, FlatFields, MODEL_PARAMS};
+use crate::form::{FieldError, TraceFacts};
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
-use crate::workload::transform::Transforms;
 
 pub use super::worker_link::WORKER_URL;
 use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
-/// The Lublin–Feitelson parameters the form edits: key in `LublinParams` (and in the
-/// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
-/// constant. Defaults are read from `LublinParams::default()`.
-const MODEL_PARAMS: [(&str, &str, &str); 16] = [
-    ("serial_prob", "Serial prob.", "serial_prob: probability of a serial (1-processor) job (SERIAL_PROB_BATCH)"),
-    ("pow2_prob", "Power-of-2 prob.", "pow2_prob: probability of a power-of-two parallel size (POW2_PROB_BATCH)"),
-    ("uprob", "Size uprob", "uprob: probability of the lower stage [ulow, umed) of the two-stage uniform size (UPROB_BATCH)"),
-    ("a1", "Run a1", "a1: shape of the first run-time gamma (A1_BATCH)"),
-    ("b1", "Run b1", "b1: scale of the first run-time gamma (B1_BATCH)"),
-    ("a2", "Run a2", "a2: shape of the second run-time gamma (A2_BATCH)"),
-    ("b2", "Run b2", "b2: scale of the second run-time gamma (B2_BATCH)"),
-    ("pa", "Mix pa", "pa: slope of the gamma mixing probability p = pa · size + pb (PA_BATCH)"),
-    ("pb", "Mix pb", "pb: intercept of the gamma mixing probability p = pa · size + pb (PB_BATCH)"),
-    ("aarr", "Arrival aarr", "aarr: shape of the rush-hour log-interarrival gamma (AARR_BATCH)"),
-    ("barr", "Arrival barr", "barr: scale of the rush-hour log-interarrival gamma (BARR_BATCH)"),
-    ("anum", "Daily anum", "anum: shape of the daily-cycle gamma (ANUM_BATCH)"),
-    ("bnum", "Daily bnum", "bnum: scale of the daily-cycle gamma, in half-hour buckets (BNUM_BATCH)"),
-    ("arar", "Rush ratio arar", "arar: arrive-rush-to-all ratio multiplying aarr (ARAR_BATCH)"),
-    ("start_hour", "Start hour", "start_hour: hour of day at time 0, 0–23 (START)"),
-    ("estimate_factor", "Estimate factor", "estimate_factor: user estimate = ⌈run time × factor⌉ (not in the model; 1 = exact)"),
-];
-
-/// Keys of `MODEL_PARAMS` that hold whole numbers.
-fn is_integer_param(key: &str) -> bool {
-    key == "start_hour"
-}
-
-/// Largest synthetic workload the form accepts.
-pub const MAX_JOBS: usize = 1_000_000;
-/// Largest machine the form accepts.
-pub const MAX_PROCS: u32 = 1 << 20;
 /// Largest trace file the page reads into memory.
 pub const MAX_TRACE_BYTES: f64 = 512.0e6;
 
@@ -495,14 +465,6 @@ pub fn start() {
     super::mesh_page::start();
 }
 
-/// The model parameters as JSON values by key (numbers shown as serde_json writes them).
-fn param_values(params: &LublinParams) -> serde_json::Map<String, serde_json::Value> {
-    match serde_json::to_value(params) {
-        Ok(serde_json::Value::Object(m)) => m,
-        _ => serde_json::Map::new(),
-    }
-}
-
 /// The inputs of the model parameters, prefilled with `defaults`.
 fn param_fields_html(defaults: &LublinParams) -> String {
     let values = param_values(defaults);
@@ -538,29 +500,6 @@ fn set_param_inputs(ui: &Ui, params: &LublinParams) {
     if changed {
         let _ = ui.model_params.set_attribute("open", "");
     }
-}
-
-/// Reads the model-parameter inputs over `base`; a value that cannot be read names its key.
-fn read_param_inputs(ui: &Ui, base: LublinParams) -> Result<LublinParams, String> {
-    let mut values = param_values(&base);
-    for (key, input) in &ui.params {
-        let what = format!("workload.synthetic.{key}");
-        let v = if is_integer_param(key) {
-            serde_json::Value::from(field::<u32>(input, &what)?)
-        } else {
-            let x: f64 = field(input, &what)?;
-            if !x.is_finite() {
-                return Err(format!(
-                    "{what}: {:?} is not a finite number.",
-                    input.value()
-                ));
-            }
-            serde_json::Value::from(x)
-        };
-        values.insert((*key).to_string(), v);
-    }
-    serde_json::from_value(serde_json::Value::Object(values))
-        .map_err(|e| format!("Model parameters: {e}"))
 }
 
 fn render_head(ui: &Ui, sweep: bool) {
@@ -1100,8 +1039,8 @@ fn on_run(app: &Rc<App>) {
     hide_error();
     let batch = match build_batch(app) {
         Ok(b) => b,
-        Err(m) => {
-            show_error(&m);
+        Err(e) => {
+            show_error(&e.message);
             return;
         }
     };
@@ -1130,213 +1069,60 @@ fn on_run(app: &Rc<App>) {
     post(app, &first);
 }
 
-fn field<T: std::str::FromStr>(input: &HtmlInputElement, what: &str) -> Result<T, String> {
-    input
-        .value()
-        .trim()
-        .replace([',', '_', ' '], "")
-        .parse::<T>()
-        .map_err(|_| format!("{what}: {:?} is not a valid value.", input.value()))
+/// The flat form as typed.
+fn read_fields(ui: &Ui) -> FlatFields {
+    FlatFields {
+        policies: ui
+            .policies
+            .iter()
+            .filter(|(_, b)| b.checked())
+            .map(|(p, _)| *p)
+            .collect(),
+        seed: ui.seed.value(),
+        sweep: ui.sweep.checked().then(|| {
+            [
+                ui.sweep_from.value(),
+                ui.sweep_to.value(),
+                ui.sweep_step.value(),
+            ]
+        }),
+        load_factor: ui.load_factor.value(),
+        procs: ui.procs.value(),
+        synthetic: ui.wl_synthetic.checked(),
+        jobs: ui.jobs.value(),
+        params: ui
+            .params
+            .iter()
+            .map(|(key, input)| ((*key).to_string(), input.value()))
+            .collect(),
+    }
 }
 
-/// Reads the form into one experiment per selected policy.
-fn build_batch(app: &App) -> Result<Batch, String> {
-    let ui = &app.ui;
+/// Reads the form into one experiment per selected policy (and load factor).
+fn build_batch(app: &App) -> Result<Batch, FieldError> {
     let mut st = app.state.borrow_mut();
-    let policies: Vec<PolicyKind> = ui
-        .policies
-        .iter()
-        .filter(|(_, b)| b.checked())
-        .map(|(p, _)| *p)
-        .collect();
-    if policies.is_empty() {
-        return Err("Choose at least one policy.".into());
-    }
-    let seed: u64 = field(&ui.seed, "Seed (a whole number ≥ 0)")?;
-    let sweep = if ui.sweep.checked() {
-        Some(Sweep {
-            from: field(&ui.sweep_from, "Sweep from")?,
-            to: field(&ui.sweep_to, "Sweep to")?,
-            step: field(&ui.sweep_step, "Sweep step")?,
-        })
-    } else {
-        None
-    };
-    let loads = match &sweep {
-        Some(s) => s.points()?,
-        None => vec![field(&ui.load_factor, "Load factor")?],
-    };
-    for &load_factor in &loads {
-        if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
-            return Err(format!(
-                "Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."
-            ));
-        }
-    }
-    let load_factor = loads.first().copied().unwrap_or(1.0);
-    let procs_text = ui.procs.value();
-    let procs: Option<u32> = if procs_text.trim().is_empty() {
-        None
-    } else {
-        let p: u32 = field(&ui.procs, "Machine size (processors)")?;
-        if p == 0 || p > MAX_PROCS {
-            return Err(format!(
-                "Machine size must be between 1 and {} processors.",
-                format::count(u64::from(MAX_PROCS))
-            ));
-        }
-        Some(p)
-    };
-    // The link's experiment is the base only for its own kind of workload.
-    let template = st
-        .template
-        .clone()
-        .filter(|t| matches!(t.workload, WorkloadSpec::Synthetic(_)) == ui.wl_synthetic.checked());
-    let transforms = Transforms {
-        load_factor,
-        ..template
-            .as_ref()
-            .map(|t| t.transforms.clone())
-            .unwrap_or_default()
-    };
-    let synthetic_template = template.as_ref().and_then(|t| match &t.workload {
-        WorkloadSpec::Synthetic(m) => Some((m.clone(), t.machine.clone())),
-        WorkloadSpec::Swf(_) => None,
+    let trace = st.trace.as_ref().map(|t| TraceFacts {
+        name: t.info.name.clone(),
+        sha256: t.info.sha256.clone(),
+        max_job_procs: t.info.max_job_procs,
+        header_procs: t.info.header_procs,
     });
-    let swf_template = template.as_ref().and_then(|t| match &t.workload {
-        WorkloadSpec::Swf(src) => Some(src.clone()),
-        WorkloadSpec::Synthetic(_) => None,
-    });
-    let (workload, machine, trace, what) = if let (true, Some((model, _))) = (
-        ui.wl_synthetic.checked(),
-        synthetic_template
-            .as_ref()
-            .filter(|(m, _)| !matches!(m, SyntheticModel::Lublin(_))),
-    ) {
-        // A model the form cannot edit (from a share link): run it as the link says.
-        let name = serde_json::to_value(model)
-            .ok()
-            .and_then(|v| v.get("model").and_then(|m| m.as_str()).map(String::from))
-            .unwrap_or_default();
-        let what = match procs {
-            Some(p) => format!(
-                "synthetic workload ({name}) from the share link, {} processors",
-                format::count(u64::from(p))
-            ),
-            None => format!("synthetic workload ({name}) from the share link"),
-        };
-        (
-            WorkloadSpec::Synthetic(model.clone()),
-            MachineSpec::Flat { procs },
-            None,
-            what,
-        )
-    } else if ui.wl_synthetic.checked() {
-        let jobs: usize = field(&ui.jobs, "Jobs")?;
-        if jobs == 0 || jobs > MAX_JOBS {
-            return Err(format!(
-                "Jobs must be between 1 and {}.",
-                format::count(MAX_JOBS as u64)
-            ));
-        }
-        let Some(procs) = procs else {
-            return Err("Machine size: enter the number of processors.".into());
-        };
-        let (base, machine) = match &synthetic_template {
-            Some((SyntheticModel::Lublin(p), machine)) => (p.clone(), machine.clone()),
-            _ => (LublinParams::default(), MachineSpec::Flat { procs: None }),
-        };
-        let params = LublinParams {
-            jobs,
-            procs,
-            ..read_param_inputs(ui, base)?
-        };
-        let what = format!(
-            "Lublin–Feitelson synthetic workload, {} jobs, {} processors",
-            format::count(jobs as u64),
-            format::count(u64::from(procs))
-        );
-        (
-            WorkloadSpec::Synthetic(SyntheticModel::Lublin(params)),
-            machine,
-            None,
-            what,
-        )
-    } else {
-        let Some(t) = st.trace.as_ref() else {
-            return Err("Upload a trace first (.swf or .swf.gz).".into());
-        };
-        let name = t.info.name.clone();
-        if let Some(p) = procs.filter(|&p| p < t.info.max_job_procs) {
-            return Err(format!(
-                "Machine size: {p} processors is smaller than the largest job of {name} \
-                 ({} processors). Enlarge the machine, or leave the field empty to use the \
-                 trace's.",
-                format::count(u64::from(t.info.max_job_procs))
-            ));
-        }
-        let machine_procs = procs
-            .map(u64::from)
-            .or(t.info.header_procs)
-            .unwrap_or(u64::from(t.info.max_job_procs));
-        let what = format!("{name}, {} processors", format::count(machine_procs));
-        let lenient = swf_template.as_ref().is_some_and(|s| s.lenient);
-        (
-            WorkloadSpec::Swf(SwfSource {
-                name: Some(name.clone()),
-                sha256: Some(t.info.sha256.clone()).filter(|h| h.len() == 64),
-                lenient,
-                ..SwfSource::default()
-            }),
-            MachineSpec::Flat { procs },
-            Some(name),
-            what,
-        )
-    };
-    let mut runs = Vec::new();
-    for &lf in &loads {
-        for p in &policies {
-            let mut exp = Experiment::new(workload.clone(), *p);
-            exp.transforms = Transforms {
-                load_factor: lf,
-                ..transforms.clone()
-            };
-            exp.machine = machine.clone();
-            exp.seed = seed;
-            exp.name = template.as_ref().and_then(|t| t.name.clone());
-            exp.validate().map_err(|e| e.to_string())?;
-            runs.push((*p, exp));
-        }
-    }
+    let b = flat::experiments(&read_fields(&app.ui), st.template.as_ref(), trace.as_ref())?;
     st.next_id += 1;
-    let load_text = match &sweep {
-        Some(s) => format!(
-            "load factor {} to {} step {} ({} points)",
-            s.from,
-            s.to,
-            s.step,
-            loads.len()
-        ),
-        None => format!("load factor {load_factor}"),
-    };
-    let mut caption = format!("{what} · {load_text} · seed {seed}");
-    if let Some(name) = template.as_ref().and_then(|t| t.name.as_deref()) {
-        caption = format!("{name} — {caption}");
-    }
-    let runs_len = runs.len();
+    let runs_len = b.runs.len();
     Ok(Batch {
-        runs,
-        trace,
+        runs: b.runs,
+        trace: b.trace,
         index: 0,
         id: st.next_id,
-        caption,
+        caption: b.caption,
         rows: 0,
         wall_ms: 0.0,
         done: Vec::new(),
         charts: Vec::new(),
         records: Vec::new(),
-        points: vec![None; if sweep.is_some() { runs_len } else { 0 }],
-        sweep,
+        points: vec![None; if b.sweep.is_some() { runs_len } else { 0 }],
+        sweep: b.sweep,
         next: 0,
         finished: 0,
         started: js_sys::Date::now(),
