@@ -25,9 +25,12 @@ use web_sys::{
     HtmlInputElement, HtmlProgressElement, HtmlSelectElement, Worker,
 };
 
-use super::dom::{escape, listen, object_url};
+use super::dom::{escape, listen};
 use super::format;
 use super::grid_chart;
+use super::kit::by_id;
+use super::kit::downloads::Downloads;
+use super::kit::error_box::ErrorBox;
 use super::page::MAX_TRACE_BYTES;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
@@ -69,7 +72,7 @@ struct State {
     /// Run as soon as the worker is ready and every trace is loaded (share links).
     auto_run: bool,
     fragment: String,
-    blob_urls: Vec<String>,
+    downloads: Downloads,
 }
 
 struct Ui {
@@ -88,9 +91,7 @@ struct Ui {
     cancel: HtmlButtonElement,
     progress: HtmlProgressElement,
     progress_label: Element,
-    error: HtmlElement,
-    error_text: Element,
-    error_close: Element,
+    errors: ErrorBox,
     clock: Element,
     clock_caption: Element,
     caption: Element,
@@ -112,46 +113,37 @@ struct GridApp {
     worker: RefCell<Option<Worker>>,
 }
 
-fn el<T: JsCast>(doc: &Document, id: &str) -> Result<T, String> {
-    doc.get_element_by_id(id)
-        .ok_or_else(|| format!("index.html has no element #{id}"))?
-        .dyn_into::<T>()
-        .map_err(|_| format!("#{id} is not the expected kind of element"))
-}
-
 fn ui(doc: &Document) -> Result<Ui, String> {
     Ok(Ui {
-        panel: el(doc, "grid-mode")?,
-        notice: el(doc, "grid-notice")?,
-        notice_text: el(doc, "grid-notice-text")?,
-        form: el(doc, "grid-form")?,
-        preset: el(doc, "grid-preset")?,
-        tbody: el(doc, "grid-sites-body")?,
-        add: el(doc, "grid-add-site")?,
-        hint: el(doc, "grid-sites-hint")?,
-        policy: el(doc, "grid-policy")?,
-        seed: el(doc, "grid-seed")?,
-        cut: el(doc, "grid-cut")?,
-        run: el(doc, "grid-run")?,
-        cancel: el(doc, "grid-cancel")?,
-        progress: el(doc, "grid-progress")?,
-        progress_label: el(doc, "grid-progress-label")?,
-        error: el(doc, "grid-error")?,
-        error_text: el(doc, "grid-error-text")?,
-        error_close: el(doc, "grid-error-close")?,
-        clock: el(doc, "grid-clock")?,
-        clock_caption: el(doc, "grid-clock-caption")?,
-        caption: el(doc, "grid-results-caption")?,
-        share: el(doc, "grid-share")?,
-        share_link: el(doc, "grid-share-link")?,
-        tables: el(doc, "grid-tables")?,
-        exports: el(doc, "grid-exports")?,
-        export_csv: el(doc, "grid-export-csv")?,
-        export_json: el(doc, "grid-export-json")?,
-        empty: el(doc, "grid-empty")?,
-        charts: el(doc, "grid-charts")?,
-        chart_links: el(doc, "grid-chart-links")?,
-        migrations: el(doc, "grid-migrations")?,
+        panel: by_id(doc, "grid-mode")?,
+        notice: by_id(doc, "grid-notice")?,
+        notice_text: by_id(doc, "grid-notice-text")?,
+        form: by_id(doc, "grid-form")?,
+        preset: by_id(doc, "grid-preset")?,
+        tbody: by_id(doc, "grid-sites-body")?,
+        add: by_id(doc, "grid-add-site")?,
+        hint: by_id(doc, "grid-sites-hint")?,
+        policy: by_id(doc, "grid-policy")?,
+        seed: by_id(doc, "grid-seed")?,
+        cut: by_id(doc, "grid-cut")?,
+        run: by_id(doc, "grid-run")?,
+        cancel: by_id(doc, "grid-cancel")?,
+        progress: by_id(doc, "grid-progress")?,
+        progress_label: by_id(doc, "grid-progress-label")?,
+        errors: ErrorBox::find(doc, "grid-error", "grid-mode")?.wired(),
+        clock: by_id(doc, "grid-clock")?,
+        clock_caption: by_id(doc, "grid-clock-caption")?,
+        caption: by_id(doc, "grid-results-caption")?,
+        share: by_id(doc, "grid-share")?,
+        share_link: by_id(doc, "grid-share-link")?,
+        tables: by_id(doc, "grid-tables")?,
+        exports: by_id(doc, "grid-exports")?,
+        export_csv: by_id(doc, "grid-export-csv")?,
+        export_json: by_id(doc, "grid-export-json")?,
+        empty: by_id(doc, "grid-empty")?,
+        charts: by_id(doc, "grid-charts")?,
+        chart_links: by_id(doc, "grid-chart-links")?,
+        migrations: by_id(doc, "grid-migrations")?,
     })
 }
 
@@ -177,15 +169,6 @@ pub fn start(doc: &Document) {
 }
 
 // ---------------------------------------------------------------- errors and controls
-
-fn show_error(app: &GridApp, message: &str) {
-    app.ui.error_text.set_text_content(Some(message));
-    app.ui.error.set_hidden(false);
-}
-
-fn hide_error(app: &GridApp) {
-    app.ui.error.set_hidden(true);
-}
 
 fn update_controls(app: &GridApp) {
     let st = app.state.borrow();
@@ -432,18 +415,15 @@ fn add_site(app: &GridApp) {
 }
 
 fn upload(app: &Rc<GridApp>, site: usize, file: File) {
-    hide_error(app);
+    app.ui.errors.hide();
     let name = file.name();
     if file.size() > MAX_TRACE_BYTES {
-        show_error(
-            app,
-            &format!(
-                "{name}: the file is too large for the browser ({}, limit {}); use \
+        app.ui.errors.show(&format!(
+            "{name}: the file is too large for the browser ({}, limit {}); use \
                  `schedlab grid` on the command line.",
-                format::bytes(file.size() as usize),
-                format::bytes(MAX_TRACE_BYTES as usize)
-            ),
-        );
+            format::bytes(file.size() as usize),
+            format::bytes(MAX_TRACE_BYTES as usize)
+        ));
         return;
     }
     let app = Rc::clone(app);
@@ -451,10 +431,9 @@ fn upload(app: &Rc<GridApp>, site: usize, file: File) {
         let buf = match JsFuture::from(file.array_buffer()).await {
             Ok(b) => b,
             Err(e) => {
-                show_error(
-                    &app,
-                    &format!("{name}: cannot read the file: {}", js_message(&e)),
-                );
+                app.ui
+                    .errors
+                    .show(&format!("{name}: cannot read the file: {}", js_message(&e)));
                 return;
             }
         };
@@ -472,20 +451,25 @@ fn spawn_worker(app: &Rc<GridApp>) {
         let app = Rc::clone(app);
         move |msg: Result<FromWorker, String>| match msg {
             Ok(msg) => on_worker_message(&app, msg),
-            Err(m) => show_error(&app, &m),
+            Err(m) => app.ui.errors.show(&m),
         }
     };
     let on_error = {
         let app = Rc::clone(app);
         move |message: String| {
-            show_error(&app, &format!("The simulator failed to load: {message}"));
+            app.ui
+                .errors
+                .show(&format!("The simulator failed to load: {message}"));
             app.state.borrow_mut().running = None;
             update_controls(&app);
         }
     };
     match start_worker(on_message, Some(Box::new(on_error))) {
         Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(e) => show_error(app, &format!("The simulator could not be started: {e}")),
+        Err(e) => app
+            .ui
+            .errors
+            .show(&format!("The simulator could not be started: {e}")),
     }
 }
 
@@ -608,16 +592,13 @@ fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
                     .set_text_content(Some("Stopped by an error; the previous results are kept."));
             }
             if was_upload {
-                show_error(
-                    app,
-                    &format!(
-                        "This trace cannot be used: {}. The site keeps its previous workload.",
-                        message.trim_end_matches('.')
-                    ),
-                );
+                app.ui.errors.show(&format!(
+                    "This trace cannot be used: {}. The site keeps its previous workload.",
+                    message.trim_end_matches('.')
+                ));
                 render_sites(app);
             } else if ours || id.is_none() || fatal {
-                show_error(app, &message);
+                app.ui.errors.show(&message);
             }
             if fatal {
                 replace_worker(app);
@@ -660,13 +641,10 @@ fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
         if let Some((wname, Some(sha))) = want {
             if sha != info.sha256 {
                 drop(st);
-                show_error(
-                    app,
-                    &format!(
-                        "{name} is not the trace of the link ({wname}): its SHA-256 differs. \
+                app.ui.errors.show(&format!(
+                    "{name} is not the trace of the link ({wname}): its SHA-256 differs. \
                          Choose the file the link was made with."
-                    ),
-                );
+                ));
                 render_sites(app);
                 return;
             }
@@ -747,11 +725,11 @@ fn on_run(app: &Rc<GridApp>) {
     if app.state.borrow().running.is_some() || !app.state.borrow().ready {
         return;
     }
-    hide_error(app);
+    app.ui.errors.hide();
     let (exp, traces) = match build_experiment(app) {
         Ok(x) => x,
         Err(e) => {
-            show_error(app, &e.message);
+            app.ui.errors.show_field(&e);
             mark_invalid(app);
             return;
         }
@@ -1050,12 +1028,6 @@ fn migrations_table(cmp: &GridComparison) -> String {
     )
 }
 
-fn blob_url(app: &GridApp, text: &str, mime: &str) -> Option<String> {
-    let url = object_url(text, mime)?;
-    app.state.borrow_mut().blob_urls.push(url.clone());
-    Some(url)
-}
-
 fn render_results(app: &GridApp) {
     let Some(cmp) = app.state.borrow().result.clone() else {
         return;
@@ -1087,24 +1059,29 @@ fn render_results(app: &GridApp) {
             ""
         }
     )));
-    for url in std::mem::take(&mut app.state.borrow_mut().blob_urls) {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    }
-    if let Some(u) = blob_url(app, &cmp.to_csv(), "text/csv") {
+    app.state.borrow_mut().downloads.revoke_all();
+    if let Some(u) = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&cmp.to_csv(), "text/csv")
+    {
         ui.export_csv.set_href(&u);
     }
-    if let Some(u) = blob_url(app, &cmp.to_json(), "application/json") {
+    if let Some(u) = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&cmp.to_json(), "application/json")
+    {
         ui.export_json.set_href(&u);
     }
     ui.exports.set_hidden(false);
     let violations: usize = cmp.runs.iter().map(|r| r.violations.len()).sum();
     if violations > 0 {
-        show_error(
-            app,
-            &format!(
-                "Internal check: {violations} schedule invariant violations — please report this."
-            ),
-        );
+        app.ui.errors.show(&format!(
+            "Internal check: {violations} schedule invariant violations — please report this."
+        ));
     }
     // Charts.
     ui.charts.set_hidden(false);
@@ -1139,7 +1116,7 @@ fn render_results(app: &GridApp) {
     }
     let mut html = String::from(r#"<span class="exports-label">Charts as SVG</span>"#);
     for (file, label, svg) in &links {
-        if let Some(u) = blob_url(app, svg, "image/svg+xml") {
+        if let Some(u) = app.state.borrow_mut().downloads.url(svg, "image/svg+xml") {
             html.push_str(&format!(
                 r#"<a href="{u}" download="schedlab-grid-{file}.svg" data-testid="grid-svg-{file}">{label}</a>"#
             ));
@@ -1188,13 +1165,12 @@ fn open_fragment(app: &Rc<GridApp>) {
         Ok(None) => {}
         Ok(Some(exp)) => {
             if app.state.borrow().running.is_some() {
-                show_error(
-                    app,
-                    "A grid run is in progress: cancel it, then open the link again.",
-                );
+                app.ui
+                    .errors
+                    .show("A grid run is in progress: cancel it, then open the link again.");
                 return;
             }
-            hide_error(app);
+            app.ui.errors.hide();
             app.state.borrow_mut().fragment = hash.trim_start_matches('#').to_string();
             load_experiment(app, &exp);
             let missing: Vec<String> = app
@@ -1225,10 +1201,9 @@ fn open_fragment(app: &Rc<GridApp>) {
             app.state.borrow_mut().auto_run = true;
             maybe_auto_run(app);
         }
-        Err(m) => show_error(
-            app,
-            &format!("This grid link cannot be opened: {m}. The sites are unchanged."),
-        ),
+        Err(m) => app.ui.errors.show(&format!(
+            "This grid link cannot be opened: {m}. The sites are unchanged."
+        )),
     }
 }
 
@@ -1277,7 +1252,7 @@ fn wire(app: &Rc<GridApp>) {
             if app.state.borrow().running.is_some() {
                 return;
             }
-            hide_error(&app);
+            app.ui.errors.hide();
             app.ui.notice.set_hidden(true);
             app.state.borrow_mut().auto_run = false;
             load_experiment(&app, &preset_global_grid());
@@ -1303,12 +1278,6 @@ fn wire(app: &Rc<GridApp>) {
         let app = Rc::clone(app);
         listen(ui.tbody.as_ref(), "click", move |ev: Event| {
             on_site_click(&app, &ev)
-        });
-    }
-    {
-        let app = Rc::clone(app);
-        listen(ui.error_close.as_ref(), "click", move |_: Event| {
-            hide_error(&app)
         });
     }
     if let Some(w) = web_sys::window() {

@@ -26,8 +26,11 @@ use web_sys::{
     HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement, MouseEvent, Worker,
 };
 
-use super::dom::{escape, listen, object_url};
+use super::dom::{escape, listen};
 use super::format;
+use super::kit::by_id;
+use super::kit::downloads::Downloads;
+use super::kit::error_box::ErrorBox;
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
@@ -320,8 +323,7 @@ struct Ui {
     policy_hint: HtmlElement,
     progress: web_sys::HtmlProgressElement,
     progress_label: HtmlElement,
-    error: HtmlElement,
-    error_text: HtmlElement,
+    errors: ErrorBox,
     caption: HtmlElement,
     share: HtmlElement,
     share_link: HtmlAnchorElement,
@@ -392,7 +394,7 @@ struct State {
     geo: Geometry,
     occ: Vec<Option<usize>>,
     play: Option<i32>,
-    blob_urls: Vec<String>,
+    downloads: Downloads,
     sweep_lines: Vec<Line>,
     /// The fragment this page wrote last (a `hashchange` to it is not a new link).
     fragment: String,
@@ -406,10 +408,6 @@ struct App {
     drawing: Cell<bool>,
 }
 
-fn by_id<T: JsCast>(doc: &Document, id: &str) -> Option<T> {
-    doc.get_element_by_id(id)?.dyn_into::<T>().ok()
-}
-
 fn now_ms() -> f64 {
     js_sys::Date::now()
 }
@@ -420,11 +418,12 @@ pub fn start() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(ui) = build_ui(&doc) else {
-        web_sys::console::error_1(&JsValue::from_str(
-            "mesh mode: index.html lacks an element of the mesh panel",
-        ));
-        return;
+    let ui = match build_ui(&doc) {
+        Ok(ui) => ui,
+        Err(m) => {
+            web_sys::console::error_1(&JsValue::from_str(&format!("mesh mode: {m}")));
+            return;
+        }
     };
     let app = Rc::new(App {
         ui,
@@ -446,7 +445,7 @@ pub fn start() {
     open_fragment(&app);
 }
 
-fn build_ui(doc: &Document) -> Option<Ui> {
+fn build_ui(doc: &Document) -> Result<Ui, String> {
     // The allocator checkboxes, grouped.
     let mut contig = String::new();
     let mut nodes = String::new();
@@ -462,15 +461,13 @@ fn build_ui(doc: &Document) -> Option<Ui> {
             nodes.push_str(&html);
         }
     }
-    doc.get_element_by_id("mesh-alloc-contig")?
-        .set_inner_html(&contig);
-    doc.get_element_by_id("mesh-alloc-nodes")?
-        .set_inner_html(&nodes);
+    by_id::<Element>(doc, "mesh-alloc-contig")?.set_inner_html(&contig);
+    by_id::<Element>(doc, "mesh-alloc-nodes")?.set_inner_html(&nodes);
     let mut allocs = Vec::new();
     for a in MeshAllocatorKind::all() {
         allocs.push((a, by_id(doc, &format!("mesh-alloc-{}", a.as_str()))?));
     }
-    Some(Ui {
+    Ok(Ui {
         panel: by_id(doc, "mesh-mode")?,
         form: by_id(doc, "mesh-form")?,
         run: by_id(doc, "mesh-run")?,
@@ -506,8 +503,7 @@ fn build_ui(doc: &Document) -> Option<Ui> {
         policy_hint: by_id(doc, "mesh-policy-hint")?,
         progress: by_id(doc, "mesh-progress")?,
         progress_label: by_id(doc, "mesh-progress-label")?,
-        error: by_id(doc, "mesh-error")?,
-        error_text: by_id(doc, "mesh-error-text")?,
+        errors: ErrorBox::find(doc, "mesh-error", "mesh-mode")?.wired(),
         caption: by_id(doc, "mesh-caption")?,
         share: by_id(doc, "mesh-share")?,
         share_link: by_id(doc, "mesh-share-link")?,
@@ -536,15 +532,6 @@ fn build_ui(doc: &Document) -> Option<Ui> {
     })
 }
 
-fn show_error(app: &App, message: &str) {
-    app.ui.error_text.set_text_content(Some(message));
-    app.ui.error.set_hidden(false);
-}
-
-fn hide_error(app: &App) {
-    app.ui.error.set_hidden(true);
-}
-
 fn set_progress(app: &App, text: &str) {
     app.ui.progress_label.set_text_content(Some(text));
 }
@@ -571,7 +558,7 @@ fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ui.preset003, "click", move |_: Event| {
-            hide_error(&a);
+            a.ui.errors.hide();
             fill_form(
                 &a,
                 &preset_window_seed003(),
@@ -587,7 +574,7 @@ fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ui.preset000, "click", move |_: Event| {
-            hide_error(&a);
+            a.ui.errors.hide();
             let allocs = SEED000_STRATEGIES.map(MeshAllocatorKind::Nodes);
             fill_form(&a, &preset_contention_seed000(0.5), &allocs, None);
             set_progress(
@@ -625,13 +612,6 @@ fn wire(app: &Rc<App>) {
                 upload(&a, file);
             }
         });
-    }
-    {
-        let a = Rc::clone(app);
-        let close: Option<Element> = ui.doc.get_element_by_id("mesh-error-close");
-        if let Some(close) = close {
-            listen(&close, "click", move |_: Event| hide_error(&a));
-        }
     }
     {
         let a = Rc::clone(app);
@@ -708,7 +688,7 @@ fn wire(app: &Rc<App>) {
         let l = link.clone();
         let d = ui.doc.clone();
         listen(link, "click", move |_: Event| {
-            if let Some(c) = by_id::<HtmlCanvasElement>(&d, canvas_id) {
+            if let Ok(c) = by_id::<HtmlCanvasElement>(&d, canvas_id) {
                 if let Ok(url) = c.to_data_url() {
                     l.set_href(&url);
                 }
@@ -721,11 +701,14 @@ fn spawn_worker(app: &Rc<App>) {
     let a = Rc::clone(app);
     let on_message = move |msg: Result<FromWorker, String>| match msg {
         Ok(msg) => on_worker_message(&a, msg),
-        Err(m) => show_error(&a, &m),
+        Err(m) => a.ui.errors.show(&m),
     };
     match start_worker(on_message, None) {
         Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(_) => show_error(app, "The simulator of the mesh mode could not be started."),
+        Err(_) => app
+            .ui
+            .errors
+            .show("The simulator of the mesh mode could not be started."),
     }
 }
 
@@ -754,15 +737,12 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             if let Some((name, Some(sha))) = &wanted {
                 if !info.sha256.eq_ignore_ascii_case(sha) {
                     app.state.borrow_mut().pending_trace = None;
-                    show_error(
-                        app,
-                        &format!(
-                            "This link simulates the trace {name:?} with SHA-256 {sha}; the file \
+                    app.ui.errors.show(&format!(
+                        "This link simulates the trace {name:?} with SHA-256 {sha}; the file \
                              {:?} has SHA-256 {}, so it is a different file. Upload the file the \
                              link names.",
-                            info.name, info.sha256
-                        ),
-                    );
+                        info.name, info.sha256
+                    ));
                     update_controls(app);
                     return;
                 }
@@ -784,7 +764,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             update_workload_fields(&app.ui);
             update_controls(app);
             if run_link {
-                hide_error(app);
+                app.ui.errors.hide();
                 on_run(app, BatchKind::Compare);
             }
         }
@@ -810,7 +790,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 app.ui.wl003.set_checked(true);
                 update_workload_fields(&app.ui);
             }
-            show_error(app, &message);
+            app.ui.errors.show(&message);
             set_progress(app, "Stopped: the simulator crashed; restarting it.");
             spawn_worker(app);
             update_controls(app);
@@ -828,14 +808,14 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                             .unwrap_or_default()
                     };
                     app.state.borrow_mut().batch = None;
-                    show_error(app, &format!("{failed}: {message}"));
+                    app.ui.errors.show(&format!("{failed}: {message}"));
                     set_progress(app, "Stopped by an error; the previous results are kept.");
                     update_controls(app);
                 }
                 Some(_) => {}
                 None => {
                     let had = app.state.borrow_mut().pending_trace.take().is_some();
-                    show_error(app, &message);
+                    app.ui.errors.show(&message);
                     if had {
                         app.ui
                             .trace_label
@@ -855,13 +835,12 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
 }
 
 fn upload(app: &Rc<App>, file: File) {
-    hide_error(app);
+    app.ui.errors.hide();
     let name = file.name();
     if file.size() > super::page::MAX_TRACE_BYTES {
-        show_error(
-            app,
-            &format!("{name}: the file is too large for the browser."),
-        );
+        app.ui
+            .errors
+            .show(&format!("{name}: the file is too large for the browser."));
         return;
     }
     app.ui
@@ -872,7 +851,7 @@ fn upload(app: &Rc<App>, file: File) {
         let buf = match JsFuture::from(file.array_buffer()).await {
             Ok(b) => b,
             Err(_) => {
-                show_error(&a, &format!("{name}: cannot read the file."));
+                a.ui.errors.show(&format!("{name}: cannot read the file."));
                 return;
             }
         };
@@ -1076,7 +1055,7 @@ fn on_run(app: &Rc<App>, kind: BatchKind) {
     if app.state.borrow().batch.is_some() {
         return;
     }
-    hide_error(app);
+    app.ui.errors.hide();
     let built = read_form(app).and_then(|(base, allocs, policy)| {
         let exps = experiments_for(&base, &allocs, policy)?;
         Ok((base, allocs, policy, exps))
@@ -1084,7 +1063,7 @@ fn on_run(app: &Rc<App>, kind: BatchKind) {
     let (base, allocs, policy, exps) = match built {
         Ok(v) => v,
         Err(e) => {
-            show_error(app, &e.message);
+            app.ui.errors.show_field(&e);
             return;
         }
     };
@@ -1093,7 +1072,7 @@ fn on_run(app: &Rc<App>, kind: BatchKind) {
         BatchKind::Sweep => match mesh::sweep_experiments(&exps) {
             Ok(v) => v,
             Err(e) => {
-                show_error(app, &e.message);
+                app.ui.errors.show_field(&e);
                 return;
             }
         },
@@ -1264,7 +1243,7 @@ fn finish_sweep(app: &App, done: Vec<(MeshExperiment, MeshReport)>) {
     app.ui.charts.set_hidden(false);
     app.ui.sweep_box.set_hidden(false);
     if let Err(e) = mesh_view::draw_traffic_sweep("mesh-chart-sweep", &lines, unit) {
-        show_error(app, &e);
+        app.ui.errors.show(&e);
     }
     let _ = app
         .ui
@@ -1454,16 +1433,8 @@ fn render_caption(app: &App, runs: &[Run]) {
     app.ui.caption.set_text_content(Some(&text));
 }
 
-fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
-    let url = object_url(text, mime)?;
-    app.state.borrow_mut().blob_urls.push(url.clone());
-    Some(url)
-}
-
 fn render_exports(app: &App) {
-    for u in std::mem::take(&mut app.state.borrow_mut().blob_urls) {
-        let _ = web_sys::Url::revoke_object_url(&u);
-    }
+    app.state.borrow_mut().downloads.revoke_all();
     let (csv, json, per_run) = {
         let st = app.state.borrow();
         let keys: Vec<&str> = COLUMNS.iter().map(|c| c.key).collect();
@@ -1506,12 +1477,17 @@ fn render_exports(app: &App) {
         )
     };
     let mut html = String::from(r#"<span class="exports-label">Download</span>"#);
-    if let Some(u) = blob_url(app, &csv, "text/csv") {
+    if let Some(u) = app.state.borrow_mut().downloads.url(&csv, "text/csv") {
         html.push_str(&format!(
             r#"<a href="{u}" download="schedlab-mesh-summary.csv" data-testid="mesh-dl-csv">summary CSV</a>"#
         ));
     }
-    if let Some(u) = blob_url(app, &json, "application/json") {
+    if let Some(u) = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&json, "application/json")
+    {
         html.push_str(&format!(
             r#"<a href="{u}" download="schedlab-mesh-summary.json" data-testid="mesh-dl-json">summary JSON</a>"#
         ));
@@ -1521,12 +1497,17 @@ fn render_exports(app: &App) {
             r#"<span class="exports-run"><span class="exports-policy">{}</span>"#,
             escape(&label)
         ));
-        if let Some(u) = blob_url(app, &jobs, "text/csv") {
+        if let Some(u) = app.state.borrow_mut().downloads.url(&jobs, "text/csv") {
             html.push_str(&format!(
                 r#"<a href="{u}" download="schedlab-mesh-{name}-jobs.csv" data-testid="mesh-dl-jobs-{name}">per-job CSV</a>"#
             ));
         }
-        if let Some(u) = blob_url(app, &exp, "application/json") {
+        if let Some(u) = app
+            .state
+            .borrow_mut()
+            .downloads
+            .url(&exp, "application/json")
+        {
             html.push_str(&format!(
                 r#"<a href="{u}" download="schedlab-mesh-{name}.json" data-testid="mesh-dl-exp-{name}" title="The experiment, for schedlab mesh">experiment JSON</a>"#
             ));
@@ -1588,13 +1569,10 @@ fn open_fragment(app: &Rc<App>) {
             if let WorkloadSpec::Swf(s) = &share.experiment.workload {
                 let name = s.name.clone().unwrap_or_default();
                 app.state.borrow_mut().link_trace = Some((name.clone(), s.sha256.clone()));
-                show_error(
-                    app,
-                    &format!(
-                        "This link simulates the trace {name:?}: upload it (above); it runs as \
+                app.ui.errors.show(&format!(
+                    "This link simulates the trace {name:?}: upload it (above); it runs as \
                          soon as the file is read (a different file is refused)."
-                    ),
-                );
+                ));
                 return;
             }
             let ready = app.state.borrow().ready;
@@ -1606,10 +1584,9 @@ fn open_fragment(app: &Rc<App>) {
         }
         Err(m) => {
             let stop = if m.ends_with('.') { "" } else { "." };
-            show_error(
-                app,
-                &format!("This share link cannot be opened: {m}{stop} The form is unchanged."),
-            )
+            app.ui.errors.show(&format!(
+                "This share link cannot be opened: {m}{stop} The form is unchanged."
+            ))
         }
     }
 }
@@ -1832,6 +1809,6 @@ fn draw_time_charts(app: &App) {
     app.ui.charts.set_hidden(false);
     app.ui.util_box.set_hidden(false);
     if let Err(e) = mesh_view::draw_over_time("mesh-chart-util", &busy, &waiting, unit) {
-        show_error(app, &e);
+        app.ui.errors.show(&e);
     }
 }

@@ -25,6 +25,7 @@ pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;
 pub mod grid_worker;
+pub mod kit;
 pub mod mesh_page;
 pub mod mesh_view;
 pub mod mesh_worker;

@@ -21,8 +21,11 @@ use web_sys::{
 };
 
 use super::chart;
-use super::dom::{escape, listen, object_url};
+use super::dom::{escape, listen};
 use super::format;
+use super::kit::by_id;
+use super::kit::downloads::Downloads;
+use super::kit::error_box::ErrorBox;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
 use super::share::{ShareState, Sweep};
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
@@ -294,7 +297,7 @@ struct State {
     /// Runs of the results on screen that the worker can export: run id and policy.
     export_runs: Vec<(u32, PolicyKind)>,
     /// Object URLs of the current downloads (revoked when replaced).
-    blob_urls: Vec<String>,
+    downloads: Downloads,
     /// Runs of the results on screen that have per-job records (for the Gantt chart).
     gantt_runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)>,
     /// The Gantt chart on screen: its layout, jobs and plotting area (for hover).
@@ -316,36 +319,23 @@ struct App {
 /// Most workers a sweep starts, whatever `navigator.hardwareConcurrency` says.
 pub const MAX_POOL: usize = 16;
 
-fn by_id<T: JsCast>(doc: &Document, id: &str) -> T {
-    doc.get_element_by_id(id)
-        .unwrap_or_else(|| panic!("index.html has no element #{id}"))
-        .dyn_into::<T>()
-        .unwrap_or_else(|_| panic!("#{id} is not the expected kind of element"))
+/// The flat panel's error box (found each time: the panic hook has no state).
+fn error_box() -> Option<ErrorBox> {
+    let doc = web_sys::window().and_then(|w| w.document())?;
+    ErrorBox::find(&doc, "error", "flat-mode").ok()
 }
 
 /// Shows `message` in the error box (also used by the panic hook, so it takes no state).
 pub fn show_error(message: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    if let Some(text) = doc.get_element_by_id("error-text") {
-        text.set_text_content(Some(message));
-    }
-    if let Some(b) = doc
-        .get_element_by_id("error")
-        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
-    {
-        b.set_hidden(false);
+    if let Some(b) = error_box() {
+        b.show(message);
     }
 }
 
-/// Shows `message` in the banner above every mode's panel (internal errors, whichever tab is
-/// open).
 fn show_fatal(message: &str) {
     if let Some(b) = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("fatal"))
-        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        .and_then(|d| by_id::<HtmlElement>(&d, "fatal").ok())
     {
         b.set_text_content(Some(message));
         b.set_hidden(false);
@@ -353,12 +343,8 @@ fn show_fatal(message: &str) {
 }
 
 fn hide_error() {
-    if let Some(b) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("error"))
-        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
-    {
-        b.set_hidden(true);
+    if let Some(b) = error_box() {
+        b.hide();
     }
 }
 
@@ -370,67 +356,20 @@ pub fn start() {
         show_error(&message);
         show_fatal(&message);
     }));
-    let doc = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("no document");
-    let defaults = LublinParams::default();
-    let fields: Element = by_id(&doc, "model-params-fields");
-    fields.set_inner_html(&param_fields_html(&defaults));
-    let ui = Ui {
-        body: doc.body().expect("no body"),
-        status: by_id(&doc, "worker-status"),
-        form: by_id(&doc, "experiment"),
-        run: by_id(&doc, "run"),
-        cancel: by_id(&doc, "cancel"),
-        wl_synthetic: by_id(&doc, "wl-synthetic"),
-        wl_trace: by_id(&doc, "wl-trace"),
-        jobs: by_id(&doc, "jobs"),
-        model_params: by_id(&doc, "model-params"),
-        params: MODEL_PARAMS
-            .iter()
-            .map(|&(key, _, _)| (key, by_id(&doc, &format!("mp-{key}"))))
-            .collect(),
-        procs: by_id(&doc, "procs"),
-        procs_hint: by_id(&doc, "procs-hint"),
-        load_factor: by_id(&doc, "load-factor"),
-        sweep: by_id(&doc, "sweep"),
-        sweep_from: by_id(&doc, "sweep-from"),
-        sweep_to: by_id(&doc, "sweep-to"),
-        sweep_step: by_id(&doc, "sweep-step"),
-        sweep_fields: by_id(&doc, "sweep-fields"),
-        sweep_hint: by_id(&doc, "sweep-hint"),
-        sweep_chart: by_id(&doc, "sweep-chart"),
-        sweep_metric: by_id(&doc, "sweep-metric"),
-        time_charts: by_id(&doc, "time-charts"),
-        gantt_section: by_id(&doc, "gantt"),
-        seed: by_id(&doc, "seed"),
-        policies: PolicyKind::ALL
-            .iter()
-            .map(|&p| (p, by_id(&doc, &format!("policy-{}", p.as_str()))))
-            .collect(),
-        upload: by_id(&doc, "upload"),
-        dropzone: by_id(&doc, "dropzone"),
-        trace_label: by_id(&doc, "trace-label"),
-        progress: by_id(&doc, "progress"),
-        progress_label: by_id(&doc, "progress-label"),
-        results_body: by_id(&doc, "results-body"),
-        results_head: by_id(&doc, "results-head"),
-        caption: by_id(&doc, "results-caption"),
-        empty: by_id(&doc, "results-empty"),
-        share: by_id(&doc, "share"),
-        share_link: by_id(&doc, "share-link"),
-        share_copy: by_id(&doc, "share-copy"),
-        share_notice: by_id(&doc, "share-notice"),
-        share_notice_text: by_id(&doc, "share-notice-text"),
-        exports: by_id(&doc, "exports"),
-        charts: by_id(&doc, "chart"),
-        gantt_policy: by_id(&doc, "gantt-policy"),
-        gantt_note: by_id(&doc, "gantt-note"),
-        gantt_box: by_id(&doc, "gantt-box"),
-        gantt_canvas: by_id(&doc, "chart-gantt"),
-        gantt_tip: by_id(&doc, "gantt-tip"),
-        doc,
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
     };
+    let defaults = LublinParams::default();
+    let ui = match build_ui(doc, &defaults) {
+        Ok(ui) => ui,
+        Err(m) => {
+            show_fatal(&format!("The page is incomplete — please reload it: {m}"));
+            return;
+        }
+    };
+    if let Some(b) = error_box() {
+        b.wired();
+    }
     // Defaults come from the model, so the form's default experiment is the documented one.
     ui.jobs.set_value(&defaults.jobs.to_string());
     ui.procs.set_value(&defaults.procs.to_string());
@@ -463,6 +402,67 @@ pub fn start() {
     open_fragment(&app);
     super::grid_page::start(&app.ui.doc);
     super::mesh_page::start();
+}
+
+/// The flat panel's elements (its model-parameter inputs written first); the error names the
+/// missing element.
+fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
+    by_id::<Element>(&doc, "model-params-fields")?.set_inner_html(&param_fields_html(defaults));
+    Ok(Ui {
+        body: doc.body().ok_or("the page has no body")?,
+        status: by_id(&doc, "worker-status")?,
+        form: by_id(&doc, "experiment")?,
+        run: by_id(&doc, "run")?,
+        cancel: by_id(&doc, "cancel")?,
+        wl_synthetic: by_id(&doc, "wl-synthetic")?,
+        wl_trace: by_id(&doc, "wl-trace")?,
+        jobs: by_id(&doc, "jobs")?,
+        model_params: by_id(&doc, "model-params")?,
+        params: MODEL_PARAMS
+            .iter()
+            .map(|&(key, _, _)| Ok((key, by_id(&doc, &format!("mp-{key}"))?)))
+            .collect::<Result<_, String>>()?,
+        procs: by_id(&doc, "procs")?,
+        procs_hint: by_id(&doc, "procs-hint")?,
+        load_factor: by_id(&doc, "load-factor")?,
+        sweep: by_id(&doc, "sweep")?,
+        sweep_from: by_id(&doc, "sweep-from")?,
+        sweep_to: by_id(&doc, "sweep-to")?,
+        sweep_step: by_id(&doc, "sweep-step")?,
+        sweep_fields: by_id(&doc, "sweep-fields")?,
+        sweep_hint: by_id(&doc, "sweep-hint")?,
+        sweep_chart: by_id(&doc, "sweep-chart")?,
+        sweep_metric: by_id(&doc, "sweep-metric")?,
+        time_charts: by_id(&doc, "time-charts")?,
+        gantt_section: by_id(&doc, "gantt")?,
+        seed: by_id(&doc, "seed")?,
+        policies: PolicyKind::ALL
+            .iter()
+            .map(|&p| Ok((p, by_id(&doc, &format!("policy-{}", p.as_str()))?)))
+            .collect::<Result<_, String>>()?,
+        upload: by_id(&doc, "upload")?,
+        dropzone: by_id(&doc, "dropzone")?,
+        trace_label: by_id(&doc, "trace-label")?,
+        progress: by_id(&doc, "progress")?,
+        progress_label: by_id(&doc, "progress-label")?,
+        results_body: by_id(&doc, "results-body")?,
+        results_head: by_id(&doc, "results-head")?,
+        caption: by_id(&doc, "results-caption")?,
+        empty: by_id(&doc, "results-empty")?,
+        share: by_id(&doc, "share")?,
+        share_link: by_id(&doc, "share-link")?,
+        share_copy: by_id(&doc, "share-copy")?,
+        share_notice: by_id(&doc, "share-notice")?,
+        share_notice_text: by_id(&doc, "share-notice-text")?,
+        exports: by_id(&doc, "exports")?,
+        charts: by_id(&doc, "chart")?,
+        gantt_policy: by_id(&doc, "gantt-policy")?,
+        gantt_note: by_id(&doc, "gantt-note")?,
+        gantt_box: by_id(&doc, "gantt-box")?,
+        gantt_canvas: by_id(&doc, "chart-gantt")?,
+        gantt_tip: by_id(&doc, "gantt-tip")?,
+        doc,
+    })
 }
 
 /// The inputs of the model parameters, prefilled with `defaults`.
@@ -556,9 +556,6 @@ fn wire(app: &Rc<App>) {
                 input.set_value(&values.get(*key).map(|v| v.to_string()).unwrap_or_default());
             }
         });
-    }
-    if let Some(close) = ui.doc.get_element_by_id("error-close") {
-        listen(close.as_ref(), "click", |_: Event| hide_error());
     }
     {
         let app = Rc::clone(app);
@@ -1040,7 +1037,9 @@ fn on_run(app: &Rc<App>) {
     let batch = match build_batch(app) {
         Ok(b) => b,
         Err(e) => {
-            show_error(&e.message);
+            if let Some(b) = error_box() {
+                b.show_field(&e);
+            }
             return;
         }
     };
@@ -1589,12 +1588,6 @@ fn raw_value(v: Option<&serde_json::Value>) -> String {
 }
 
 /// An object URL for a download of `text` (kept in the state, revoked when replaced).
-fn blob_url(app: &App, text: &str, mime: &str) -> Option<String> {
-    let url = object_url(text, mime)?;
-    app.state.borrow_mut().blob_urls.push(url.clone());
-    Some(url)
-}
-
 /// After a completed batch: download links for the summary (CSV, JSON, made here) and buttons
 /// for each run's per-job CSV and SWF schedule (made by the worker on request).
 fn render_exports(app: &App) {
@@ -1606,9 +1599,7 @@ fn render_exports(app: &App) {
         let exps: Vec<Experiment> = b.runs.iter().map(|(_, e)| e.clone()).collect();
         (b.done.clone(), exps, b.sweep.is_some())
     };
-    for url in std::mem::take(&mut app.state.borrow_mut().blob_urls) {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    }
+    app.state.borrow_mut().downloads.revoke_all();
     let mut csv = String::from(if sweep {
         "policy,load_factor"
     } else {
@@ -1641,8 +1632,18 @@ fn render_exports(app: &App) {
         }));
     }
     let json = serde_json::to_string_pretty(&json).unwrap_or_default();
-    let csv_url = blob_url(app, &csv, "text/csv").unwrap_or_default();
-    let json_url = blob_url(app, &json, "application/json").unwrap_or_default();
+    let csv_url = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&csv, "text/csv")
+        .unwrap_or_default();
+    let json_url = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&json, "application/json")
+        .unwrap_or_default();
     let mut html = format!(
         r#"<span class="exports-label">Download</span>
 <a href="{csv_url}" download="schedlab-summary.csv" data-testid="export-summary-csv">Summary CSV</a>
@@ -1691,7 +1692,7 @@ fn save_export(app: &App, id: u32, format: ExportFormat, text: &str) {
         ExportFormat::JobsCsv => (format!("schedlab-{policy}-jobs.csv"), "text/csv"),
         ExportFormat::Swf => (format!("schedlab-{policy}-schedule.swf"), "text/plain"),
     };
-    let Some(url) = blob_url(app, text, mime) else {
+    let Some(url) = app.state.borrow_mut().downloads.url(text, mime) else {
         show_error("The browser could not create the file to download.");
         return;
     };
@@ -1910,7 +1911,7 @@ fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
     else {
         return;
     };
-    match svg.and_then(|s| blob_url(app, s, "image/svg+xml")) {
+    match svg.and_then(|s| app.state.borrow_mut().downloads.url(s, "image/svg+xml")) {
         Some(url) => {
             link.set_href(&url);
             link.set_hidden(false);
