@@ -29,6 +29,7 @@ use super::dom::{escape, listen};
 use super::format;
 use super::grid_chart;
 use super::kit::by_id;
+use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::page::MAX_TRACE_BYTES;
@@ -192,32 +193,18 @@ fn update_controls(app: &GridApp) {
         .set_attribute("data-state", if busy { "running" } else { "idle" });
 }
 
-// ---------------------------------------------------------------- the site editor
-
-// ---------------------------------------------------------------- the worker
-
-// ---------------------------------------------------------------- running
-
-// ---------------------------------------------------------------- world clock
-
-// ---------------------------------------------------------------- results
-
-// ---------------------------------------------------------------- share links
-
 // ---------------------------------------------------------------- wiring
 
 fn wire(app: &Rc<GridApp>) {
     let ui = &app.ui;
     {
-        let app = Rc::clone(app);
-        listen(ui.form.as_ref(), "submit", move |ev: Event| {
-            ev.prevent_default();
-            on_run(&app);
-        });
-    }
-    {
-        let app = Rc::clone(app);
-        listen(ui.cancel.as_ref(), "click", move |_: Event| on_cancel(&app));
+        let (a, b) = (Rc::clone(app), Rc::clone(app));
+        wire_run_cancel(
+            ui.form.as_ref(),
+            ui.cancel.as_ref(),
+            move || on_run(&a),
+            move || on_cancel(&b),
+        );
     }
     {
         let app = Rc::clone(app);

@@ -29,6 +29,7 @@ use web_sys::{
 use super::dom::{escape, listen};
 use super::format;
 use super::kit::by_id;
+use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::mesh_view::{self, Geometry, Line, RunView};
@@ -453,21 +454,19 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
     {
-        let a = Rc::clone(app);
-        listen(&ui.form, "submit", move |ev: Event| {
-            ev.prevent_default();
-            on_run(&a, BatchKind::Compare);
-        });
+        let (a, b) = (Rc::clone(app), Rc::clone(app));
+        wire_run_cancel(
+            ui.form.as_ref(),
+            ui.cancel.as_ref(),
+            move || on_run(&a, BatchKind::Compare),
+            move || on_cancel(&b),
+        );
     }
     {
         let a = Rc::clone(app);
         listen(&ui.sweep, "click", move |_: Event| {
             on_run(&a, BatchKind::Sweep)
         });
-    }
-    {
-        let a = Rc::clone(app);
-        listen(&ui.cancel, "click", move |_: Event| on_cancel(&a));
     }
     {
         let a = Rc::clone(app);

@@ -24,6 +24,7 @@ use super::chart;
 use super::dom::{escape, listen};
 use super::format;
 use super::kit::by_id;
+use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
@@ -537,15 +538,13 @@ fn render_head(ui: &Ui, sweep: bool) {
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
     {
-        let app = Rc::clone(app);
-        listen(ui.form.as_ref(), "submit", move |ev: Event| {
-            ev.prevent_default();
-            on_run(&app);
-        });
-    }
-    {
-        let app = Rc::clone(app);
-        listen(ui.cancel.as_ref(), "click", move |_: Event| on_cancel(&app));
+        let (a, b) = (Rc::clone(app), Rc::clone(app));
+        wire_run_cancel(
+            ui.form.as_ref(),
+            ui.cancel.as_ref(),
+            move || on_run(&a),
+            move || on_cancel(&b),
+        );
     }
     {
         let app = Rc::clone(app);
