@@ -32,6 +32,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
+use super::kit::picker::{checkboxes_html, Choice};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
@@ -366,22 +367,24 @@ pub fn start() {
 
 fn build_ui(doc: &Document) -> Result<Ui, String> {
     // The allocator checkboxes, grouped.
-    let mut contig = String::new();
-    let mut nodes = String::new();
-    for a in MeshAllocatorKind::all() {
-        let name = a.as_str();
-        let html = format!(
-            r#"<label class="choice"><input type="checkbox" id="mesh-alloc-{name}" data-testid="mesh-alloc-{name}" value="{name}"><span>{}</span></label>"#,
-            escape(&a.label())
-        );
-        if a.is_contiguous() {
-            contig.push_str(&html);
-        } else {
-            nodes.push_str(&html);
-        }
-    }
-    by_id::<Element>(doc, "mesh-alloc-contig")?.set_inner_html(&contig);
-    by_id::<Element>(doc, "mesh-alloc-nodes")?.set_inner_html(&nodes);
+    let all: Vec<(MeshAllocatorKind, String, String)> = MeshAllocatorKind::all()
+        .into_iter()
+        .map(|a| (a, a.as_str().to_string(), a.label()))
+        .collect();
+    let group = |contiguous: bool| {
+        let choices: Vec<Choice<'_>> = all
+            .iter()
+            .filter(|(a, _, _)| a.is_contiguous() == contiguous)
+            .map(|(_, name, label)| Choice {
+                name,
+                label,
+                description: "",
+            })
+            .collect();
+        checkboxes_html("mesh-alloc", &choices)
+    };
+    by_id::<Element>(doc, "mesh-alloc-contig")?.set_inner_html(&group(true));
+    by_id::<Element>(doc, "mesh-alloc-nodes")?.set_inner_html(&group(false));
     let mut allocs = Vec::new();
     for a in MeshAllocatorKind::all() {
         allocs.push((a, by_id(doc, &format!("mesh-alloc-{}", a.as_str()))?));
