@@ -197,15 +197,7 @@ fn update_controls(app: &GridApp) {
 
 fn wire(app: &Rc<GridApp>) {
     let ui = &app.ui;
-    {
-        let (a, b) = (Rc::clone(app), Rc::clone(app));
-        wire_run_cancel(
-            ui.form.as_ref(),
-            ui.cancel.as_ref(),
-            move || on_run(&a),
-            move || on_cancel(&b),
-        );
-    }
+    wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
     {
         let app = Rc::clone(app);
         listen(ui.preset.as_ref(), "click", move |_: Event| {

@@ -456,15 +456,13 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
 
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
-    {
-        let (a, b) = (Rc::clone(app), Rc::clone(app));
-        wire_run_cancel(
-            ui.form.as_ref(),
-            ui.cancel.as_ref(),
-            move || on_run(&a, BatchKind::Compare),
-            move || on_cancel(&b),
-        );
-    }
+    wire_run_cancel(
+        app,
+        ui.form.as_ref(),
+        ui.cancel.as_ref(),
+        |a| on_run(a, BatchKind::Compare),
+        on_cancel,
+    );
     {
         let a = Rc::clone(app);
         listen(&ui.sweep, "click", move |_: Event| {

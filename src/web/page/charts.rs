@@ -6,12 +6,7 @@ use super::*;
 /// After a completed batch: the charts of its runs.
 pub(super) fn draw_charts(app: &App) {
     app.ui.charts.set_hidden(false);
-    let sweep = app
-        .state
-        .borrow()
-        .batch
-        .as_ref()
-        .is_some_and(|b| b.sweep.is_some());
+    let sweep = is_sweep(app);
     app.ui.sweep_chart.set_hidden(!sweep);
     app.ui.time_charts.set_hidden(sweep);
     app.ui.gantt_section.set_hidden(sweep);

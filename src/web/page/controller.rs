@@ -4,6 +4,15 @@
 
 use super::*;
 
+/// The current batch is a load-factor sweep.
+pub(super) fn is_sweep(app: &App) -> bool {
+    app.state
+        .borrow()
+        .batch
+        .as_ref()
+        .is_some_and(|b| b.sweep.is_some())
+}
+
 pub(super) fn is_busy(app: &App) -> bool {
     app.state.borrow().batch.is_some()
 }
@@ -348,12 +357,7 @@ pub(super) fn end_batch(app: &App, note: &str) {
 }
 
 pub(super) fn on_cancel(app: &App) {
-    let sweep = app
-        .state
-        .borrow()
-        .batch
-        .as_ref()
-        .is_some_and(|b| b.sweep.is_some());
+    let sweep = is_sweep(app);
     if sweep {
         // The pool's workers are stopped at once; the results on screen stay.
         end_batch(app, "Cancelled.");

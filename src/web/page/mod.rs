@@ -537,15 +537,7 @@ fn render_head(ui: &Ui, sweep: bool) {
 
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
-    {
-        let (a, b) = (Rc::clone(app), Rc::clone(app));
-        wire_run_cancel(
-            ui.form.as_ref(),
-            ui.cancel.as_ref(),
-            move || on_run(&a),
-            move || on_cancel(&b),
-        );
-    }
+    wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
     {
         let app = Rc::clone(app);
         listen(ui.sweep.as_ref(), "change", move |_: Event| {
