@@ -4,12 +4,14 @@
 //! * [`by_id`] — the one lookup of the page's markup (an error naming the id, never a panic).
 //! * [`controls`] — the Run form and Cancel button.
 //! * [`error_box`] — a panel's error box, and the inline mark of the field an error names.
+//! * [`export`] — chart export links (canvas PNG, shown/hidden download links).
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
 
 pub mod controls;
 pub mod downloads;
 pub mod error_box;
+pub mod export;
 pub mod picker;
 
 use wasm_bindgen::JsCast;

@@ -32,6 +32,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
+use super::kit::export::canvas_png;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
@@ -602,10 +603,8 @@ fn wire(app: &Rc<App>) {
         let l = link.clone();
         let d = ui.doc.clone();
         listen(link, "click", move |_: Event| {
-            if let Ok(c) = by_id::<HtmlCanvasElement>(&d, canvas_id) {
-                if let Ok(url) = c.to_data_url() {
-                    l.set_href(&url);
-                }
+            if let Some(url) = canvas_png(&d, canvas_id) {
+                l.set_href(&url);
             }
         });
     }

@@ -2,6 +2,7 @@
 //! with hover, the sweep chart, and their PNG/SVG links.
 
 use super::*;
+use crate::web::kit::export::{canvas_png, show_link};
 
 /// After a completed batch: the charts of its runs.
 pub(super) fn draw_charts(app: &App) {
@@ -168,41 +169,16 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
 
 /// Points the link `png-{canvas_id}` at the canvas as a PNG (hidden when `shown` is false).
 pub(super) fn png_link(ui: &Ui, canvas_id: &str, shown: bool) {
-    let link = ui
-        .doc
-        .get_element_by_id(&format!("png-{canvas_id}"))
-        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok());
-    let canvas = ui
-        .doc
-        .get_element_by_id(canvas_id)
-        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
-    if let (Some(link), Some(canvas)) = (link, canvas) {
-        match canvas.to_data_url().ok().filter(|_| shown) {
-            Some(url) => {
-                link.set_href(&url);
-                link.set_hidden(false);
-            }
-            None => link.set_hidden(true),
-        }
+    if let Ok(link) = by_id(&ui.doc, &format!("png-{canvas_id}")) {
+        show_link(&link, canvas_png(&ui.doc, canvas_id).filter(|_| shown));
     }
 }
 
 /// Points the link `svg-{canvas_id}` at `svg` (hidden when `None`).
 pub(super) fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
-    let Some(link) = app
-        .ui
-        .doc
-        .get_element_by_id(&format!("svg-{canvas_id}"))
-        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
-    else {
-        return;
-    };
-    match svg.and_then(|s| app.state.borrow_mut().downloads.url(s, "image/svg+xml")) {
-        Some(url) => {
-            link.set_href(&url);
-            link.set_hidden(false);
-        }
-        None => link.set_hidden(true),
+    if let Ok(link) = by_id(&app.ui.doc, &format!("svg-{canvas_id}")) {
+        let url = svg.and_then(|s| app.state.borrow_mut().downloads.url(s, "image/svg+xml"));
+        show_link(&link, url);
     }
 }
 
