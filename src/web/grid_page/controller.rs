@@ -2,34 +2,29 @@
 //! into [`crate::form::grid`]) and Cancel.
 
 use super::*;
+use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
 
 pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
     app.ui.errors.hide();
     let name = file.name();
-    if file.size() > MAX_TRACE_BYTES {
-        app.ui.errors.show(&format!(
-            "{name}: the file is too large for the browser ({}, limit {}); use \
-                 `schedlab grid` on the command line.",
-            format::bytes(file.size() as usize),
-            format::bytes(MAX_TRACE_BYTES as usize)
-        ));
-        return;
-    }
     let app = Rc::clone(app);
-    wasm_bindgen_futures::spawn_local(async move {
-        let buf = match JsFuture::from(file.array_buffer()).await {
-            Ok(b) => b,
-            Err(e) => {
-                app.ui
-                    .errors
-                    .show(&format!("{name}: cannot read the file: {}", js_message(&e)));
-                return;
-            }
-        };
-        let bytes = Rc::new(Uint8Array::new(&buf).to_vec());
-        post_trace(&app, &name, &bytes);
-        app.state.borrow_mut().pending_upload = Some((site, name, bytes));
-        render_sites(&app);
+    read_upload(file, move |read| match read {
+        Ok(buf) => {
+            let bytes = Rc::new(buf.to_vec());
+            post_trace(&app, &name, &bytes);
+            app.state.borrow_mut().pending_upload = Some((site, name, bytes));
+            render_sites(&app);
+        }
+        Err(UploadError::TooLarge(size)) => app.ui.errors.show(&format!(
+            "{name}: the file is too large for the browser ({}, limit {}); use `schedlab grid` \
+             on the command line.",
+            format::bytes(size as usize),
+            format::bytes(MAX_TRACE_BYTES as usize)
+        )),
+        Err(UploadError::Unreadable(m)) => app
+            .ui
+            .errors
+            .show(&format!("{name}: cannot read the file: {m}")),
     });
 }
 

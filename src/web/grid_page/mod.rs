@@ -16,10 +16,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement, HtmlElement,
     HtmlInputElement, HtmlProgressElement, HtmlSelectElement, Worker,
@@ -32,10 +30,9 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
-use super::page::MAX_TRACE_BYTES;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
 use super::share::{pack_fragment, unpack_fragment};
-use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
+use super::worker_link::{post_to, post_trace_to, start_worker};
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::grid::spec::{preset_global_grid, MAX_SITES};

@@ -5,6 +5,7 @@
 //! * [`controls`] — the Run form and Cancel button.
 //! * [`error_box`] — a panel's error box, and the inline mark of the field an error names.
 //! * [`export`] — chart export links (canvas PNG, shown/hidden download links).
+//! * [`upload`] — reading an uploaded trace into memory (with the size limit).
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
 
@@ -13,6 +14,7 @@ pub mod downloads;
 pub mod error_box;
 pub mod export;
 pub mod picker;
+pub mod upload;
 
 use wasm_bindgen::JsCast;
 use web_sys::Document;

@@ -2,6 +2,7 @@
 //! Run / Sweep traffic ratio (one run after the other) and Cancel, and each finished run.
 
 use super::*;
+use crate::web::kit::upload::{read_upload, UploadError};
 
 pub(super) fn set_progress(app: &App, text: &str) {
     app.ui.progress_label.set_text_content(Some(text));
@@ -147,30 +148,27 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
 pub(super) fn upload(app: &Rc<App>, file: File) {
     app.ui.errors.hide();
     let name = file.name();
-    if file.size() > crate::web::page::MAX_TRACE_BYTES {
-        app.ui
-            .errors
-            .show(&format!("{name}: the file is too large for the browser."));
-        return;
-    }
-    app.ui
-        .trace_label
-        .set_text_content(Some(&format!("Reading {name}…")));
     let a = Rc::clone(app);
-    wasm_bindgen_futures::spawn_local(async move {
-        let buf = match JsFuture::from(file.array_buffer()).await {
-            Ok(b) => b,
-            Err(_) => {
-                a.ui.errors.show(&format!("{name}: cannot read the file."));
-                return;
+    let n = name.clone();
+    let reading = read_upload(file, move |read| match read {
+        Ok(buf) => {
+            if let Some(w) = a.worker.borrow().as_ref() {
+                post_trace_array(w, &n, &buf);
             }
-        };
-        if let Some(w) = a.worker.borrow().as_ref() {
-            post_trace_array(w, &name, &Uint8Array::new(&buf));
+            a.state.borrow_mut().pending_trace = Some(n);
+            update_controls(&a);
         }
-        a.state.borrow_mut().pending_trace = Some(name);
-        update_controls(&a);
+        Err(UploadError::TooLarge(_)) => {
+            a.ui.errors
+                .show(&format!("{n}: the file is too large for the browser."))
+        }
+        Err(UploadError::Unreadable(_)) => a.ui.errors.show(&format!("{n}: cannot read the file.")),
     });
+    if reading {
+        app.ui
+            .trace_label
+            .set_text_content(Some(&format!("Reading {name}…")));
+    }
 }
 
 pub(super) fn update_controls(app: &App) {

@@ -16,11 +16,9 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::Uint8Array;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     CanvasRenderingContext2d, Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement,
     HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement, MouseEvent, Worker,

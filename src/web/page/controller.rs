@@ -3,6 +3,7 @@
 //! experiments by [`crate::form::flat`]) and Cancel, and each finished run.
 
 use super::*;
+use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
 
 /// The current batch is a load-factor sweep.
 pub(super) fn is_sweep(app: &App) -> bool {
@@ -163,33 +164,31 @@ pub(super) fn update_procs_hint(app: &App) {
 pub(super) fn upload(app: &Rc<App>, file: File) {
     hide_error();
     let name = file.name();
-    if file.size() > MAX_TRACE_BYTES {
-        show_error(&format!(
-            "{name}: the file is too large for the browser ({}, limit {}); use the \
-             command-line tool.",
-            format::bytes(file.size() as usize),
+    let a = Rc::clone(app);
+    let n = name.clone();
+    let reading = read_upload(file, move |read| match read {
+        Ok(buf) => {
+            let bytes = Rc::new(buf.to_vec());
+            post_trace(&a, &n, &bytes);
+            a.state.borrow_mut().pending_trace = Some((n, bytes, false));
+            update_controls(&a);
+        }
+        Err(UploadError::TooLarge(size)) => show_error(&format!(
+            "{n}: the file is too large for the browser ({}, limit {}); use the command-line \
+             tool.",
+            format::bytes(size as usize),
             format::bytes(MAX_TRACE_BYTES as usize)
-        ));
-        return;
-    }
-    app.ui
-        .trace_label
-        .set_text_content(Some(&format!("Reading {name}…")));
-    let app = Rc::clone(app);
-    wasm_bindgen_futures::spawn_local(async move {
-        let buf = match JsFuture::from(file.array_buffer()).await {
-            Ok(b) => b,
-            Err(e) => {
-                show_error(&format!("{name}: cannot read the file: {}", js_message(&e)));
-                render_trace_label(&app);
-                return;
-            }
-        };
-        let bytes = Rc::new(Uint8Array::new(&buf).to_vec());
-        post_trace(&app, &name, &bytes);
-        app.state.borrow_mut().pending_trace = Some((name, bytes, false));
-        update_controls(&app);
+        )),
+        Err(UploadError::Unreadable(m)) => {
+            show_error(&format!("{n}: cannot read the file: {m}"));
+            render_trace_label(&a);
+        }
     });
+    if reading {
+        app.ui
+            .trace_label
+            .set_text_content(Some(&format!("Reading {name}…")));
+    }
 }
 
 pub(super) fn render_trace_label(app: &App) {

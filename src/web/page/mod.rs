@@ -11,7 +11,6 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -37,7 +36,7 @@ use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 
 pub use super::worker_link::WORKER_URL;
-use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
+use super::worker_link::{post_to, post_trace_to, start_worker};
 
 mod charts;
 mod controller;
@@ -50,8 +49,6 @@ use controller::*;
 use link::*;
 use pool::*;
 use results::*;
-/// Largest trace file the page reads into memory.
-pub const MAX_TRACE_BYTES: f64 = 512.0e6;
 
 /// How a summary value is shown.
 #[derive(Clone, Copy, PartialEq)]
