@@ -7,6 +7,7 @@ pub mod alloc;
 pub mod base;
 pub mod config;
 pub mod error;
+pub mod form;
 pub mod grid;
 pub mod machine;
 pub mod mesh_run;

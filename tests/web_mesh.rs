@@ -5,11 +5,12 @@
 #![cfg(target_arch = "wasm32")]
 
 use schedlab::alloc::NodeAllocatorKind;
+use schedlab::form::mesh::experiments_for;
 use schedlab::mesh_run::{
     preset_contention_seed000, preset_window_seed003, run_mesh, MeshAllocatorKind,
 };
 use schedlab::policy::mesh::MeshPolicyKind;
-use schedlab::web::mesh_page::{experiments_for, MeshShare, MESH_SHARE_VERSION};
+use schedlab::web::mesh_page::{MeshShare, MESH_SHARE_VERSION};
 use schedlab::web::mesh_worker;
 use schedlab::web::protocol::{FromWorker, ToWorker, MAX_MESH_JOBS};
 use schedlab::web::share::{base64url_encode, checksum};
@@ -86,6 +87,7 @@ fn bad_share_links_are_refused() {
     assert!(
         experiments_for(&preset_window_seed003(), &[], MeshPolicyKind::Fcfs)
             .unwrap_err()
+            .message
             .starts_with("Allocators:")
     );
 }

@@ -53,18 +53,57 @@ fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("chart: {e:?}")
 }
 
-/// What a line chart shows.
-struct LineSpec<'a> {
-    title: &'a str,
-    x_desc: &'a str,
-    y_desc: &'a str,
-    x_range: (f64, f64),
-    y_range: (f64, f64),
-    log_x: bool,
-    legend: SeriesLabelPosition,
-    lines: &'a [(PolicyKind, Vec<(f64, f64)>)],
+/// One line of a chart: its legend label, colour and (x, y) points.
+pub struct Curve<'a> {
+    pub label: &'a str,
+    pub colour: RGBColor,
+    pub points: &'a [(f64, f64)],
+}
+
+/// How a chart's axes are labelled.
+#[derive(Clone, Copy)]
+pub struct Ticks {
+    /// Number of tick labels on the x axis.
+    pub x_labels: usize,
+    /// Width of the y axis' label area, in pixels.
+    pub y_area: u32,
+    pub x: fn(f64) -> String,
+    pub y: fn(f64) -> String,
+}
+
+/// The flat mode's ticks: six on x, short numbers (`12.3k`) on both axes.
+const FLAT_TICKS: Ticks = Ticks {
+    x_labels: 6,
+    y_area: 62,
+    x: short_number,
+    y: short_number,
+};
+
+/// What a line chart shows (the flat mode's charts and the mesh view's).
+pub struct LineSpec<'a> {
+    pub title: &'a str,
+    pub x_desc: &'a str,
+    pub y_desc: &'a str,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    pub log_x: bool,
+    pub legend: SeriesLabelPosition,
+    pub lines: &'a [Curve<'a>],
     /// Marks every point with a dot (few points, such as a sweep's).
-    markers: bool,
+    pub markers: bool,
+    pub ticks: Ticks,
+}
+
+/// The curves of one line per policy, in each policy's colour.
+fn policy_curves(lines: &[(PolicyKind, Vec<(f64, f64)>)]) -> Vec<Curve<'_>> {
+    lines
+        .iter()
+        .map(|(p, pts)| Curve {
+            label: label(*p),
+            colour: colour(*p),
+            points: pts,
+        })
+        .collect()
 }
 
 /// A line chart of `lines` (x, y) in the canvas `canvas_id`; returns the same chart as SVG.
@@ -80,6 +119,7 @@ fn line_chart(
     legend: SeriesLabelPosition,
     lines: &[(PolicyKind, Vec<(f64, f64)>)],
 ) -> Result<String, String> {
+    let curves = policy_curves(lines);
     let spec = LineSpec {
         title,
         x_desc,
@@ -88,8 +128,9 @@ fn line_chart(
         y_range,
         log_x,
         legend,
-        lines,
+        lines: &curves,
         markers: false,
+        ticks: FLAT_TICKS,
     };
     render(canvas_id, &spec)
 }
@@ -111,7 +152,7 @@ fn render(canvas_id: &str, spec: &LineSpec<'_>) -> Result<String, String> {
 }
 
 /// Draws `spec` on any plotters backend (canvas on the page, SVG for downloads).
-fn plot_lines<DB: DrawingBackend>(
+pub fn plot_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &LineSpec<'_>,
 ) -> Result<(), String> {
@@ -124,7 +165,7 @@ fn plot_lines<DB: DrawingBackend>(
     b.caption(spec.title, (FONT, 17))
         .margin(12)
         .x_label_area_size(44)
-        .y_label_area_size(62);
+        .y_label_area_size(spec.ticks.y_area);
     macro_rules! body {
         ($chart:expr) => {{
             let mut chart = $chart;
@@ -132,22 +173,23 @@ fn plot_lines<DB: DrawingBackend>(
                 .configure_mesh()
                 .x_desc(spec.x_desc)
                 .y_desc(spec.y_desc)
-                .x_labels(6)
+                .x_labels(spec.ticks.x_labels)
                 .y_labels(6)
                 .label_style((FONT, 13))
                 .axis_desc_style((FONT, 14))
                 .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
                 .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
-                .x_label_formatter(&|v| short_number(*v))
-                .y_label_formatter(&|v| short_number(*v))
+                .x_label_formatter(&|v| (spec.ticks.x)(*v))
+                .y_label_formatter(&|v| (spec.ticks.y)(*v))
                 .draw()
                 .map_err(err)?;
-            for (p, pts) in spec.lines {
-                let c = colour(*p);
+            for line in spec.lines {
+                let c = line.colour;
+                let pts = line.points;
                 chart
                     .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                     .map_err(err)?
-                    .label(label(*p))
+                    .label(line.label)
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))
                     });
@@ -178,7 +220,7 @@ fn plot_lines<DB: DrawingBackend>(
 }
 
 /// `12345.6` → `"12.3k"`, `0.5` → `"0.5"`: short tick labels.
-pub(super) fn short_number(v: f64) -> String {
+pub fn short_number(v: f64) -> String {
     let a = v.abs();
     let s = if a >= 1e6 {
         format!("{:.1}M", v / 1e6)
@@ -332,8 +374,9 @@ pub fn draw_sweep(
         y_range: (0.0, if ymax > 0.0 { ymax * 1.1 } else { 1.0 }),
         log_x: false,
         legend: SeriesLabelPosition::UpperLeft,
-        lines,
+        lines: &policy_curves(lines),
         markers: true,
+        ticks: FLAT_TICKS,
     };
     render("chart-sweep", &spec)
 }

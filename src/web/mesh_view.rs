@@ -15,6 +15,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::CanvasRenderingContext2d;
 
+use super::chart::{plot_lines, Curve, LineSpec, Ticks};
 use super::format;
 use super::protocol::MeshReport;
 use crate::mesh_run::{JobLayout, MeshExperiment, MeshJobRecord};
@@ -528,77 +529,30 @@ pub type Points = Vec<(f64, f64)>;
 /// One line of a chart: its label and points.
 pub type Line = (String, Points);
 
-/// A line chart in the canvas `canvas_id` (or a part of it: `area` = (column, of columns)).
-struct LineChart<'a> {
-    title: &'a str,
-    x_desc: &'a str,
-    y_desc: &'a str,
-    x_range: (f64, f64),
-    y_range: (f64, f64),
-    lines: &'a [Line],
-    markers: bool,
-    legend: SeriesLabelPosition,
-    /// Tick labels of the x axis as whole percentages.
-    x_percent: bool,
+/// The mesh charts' ticks: seven on x, short numbers (`12.3k`, two decimals of millions).
+const MESH_TICKS: Ticks = Ticks {
+    x_labels: 7,
+    y_area: 66,
+    x: short,
+    y: short,
+};
+
+/// `50` → `"50 %"`: the traffic ratio's ticks.
+fn percent(v: f64) -> String {
+    format!("{v:.0} %")
 }
 
-fn plot<DB: DrawingBackend>(
-    area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
-    spec: &LineChart<'_>,
-) -> Result<(), String> {
-    let (x0, x1) = spec.x_range;
-    let (y0, y1) = spec.y_range;
-    let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
-    let y1 = if y1 > y0 { y1 } else { y0 + 1.0 };
-    let mut chart = ChartBuilder::on(area)
-        .caption(spec.title, (FONT, 17))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(66)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc(spec.x_desc)
-        .y_desc(spec.y_desc)
-        .x_labels(7)
-        .y_labels(6)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
-        .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
-        .x_label_formatter(&|v| {
-            if spec.x_percent {
-                format!("{v:.0} %")
-            } else {
-                short(*v)
-            }
+/// The curves of `lines`, coloured by position.
+fn curves(lines: &[Line]) -> Vec<Curve<'_>> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, (label, points))| Curve {
+            label,
+            colour: line_colour(i),
+            points,
         })
-        .y_label_formatter(&|v| short(*v))
-        .draw()
-        .map_err(err)?;
-    for (i, (label, pts)) in spec.lines.iter().enumerate() {
-        let c = line_colour(i);
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
-            .map_err(err)?
-            .label(label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
-        if spec.markers {
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                .map_err(err)?;
-        }
-    }
-    chart
-        .configure_series_labels()
-        .position(spec.legend.clone())
-        .background_style(WHITE.mix(0.9))
-        .border_style(RGBColor(0xc6, 0xce, 0xdb))
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)?;
-    Ok(())
+        .collect()
 }
 
 /// "Mean service time vs. traffic ratio" (seed 000 Table 2) in the canvas `canvas_id`: one
@@ -618,18 +572,22 @@ pub fn draw_traffic_sweep(canvas_id: &str, lines: &[Line], unit: &str) -> Result
     let y0 = (ymin - span * 0.45).max(0.0);
     let y1 = ymax + span * 0.08;
     let y_desc = format!("Mean service time ({unit})");
-    plot(
+    plot_lines(
         &root,
-        &LineChart {
+        &LineSpec {
             title: "Service time vs. traffic ratio, per allocator",
             x_desc: "Traffic ratio ρ (% I/O in each job's messages)",
             y_desc: &y_desc,
             x_range: (-3.0, 103.0),
             y_range: if ymax > 0.0 { (y0, y1) } else { (0.0, 1.0) },
-            lines,
-            markers: true,
+            log_x: false,
             legend: SeriesLabelPosition::LowerRight,
-            x_percent: true,
+            lines: &curves(lines),
+            markers: true,
+            ticks: Ticks {
+                x: percent,
+                ..MESH_TICKS
+            },
         },
     )?;
     root.present().map_err(err)
@@ -656,33 +614,35 @@ pub fn draw_over_time(
     let (x0, x1, _) = range(busy);
     let (x0, x1) = if x0.is_finite() { (x0, x1) } else { (0.0, 1.0) };
     let x_desc = format!("Simulated time ({unit})");
-    plot(
+    plot_lines(
         &left,
-        &LineChart {
+        &LineSpec {
             title: "Utilisation over time",
             x_desc: &x_desc,
             y_desc: "Nodes busy (%)",
             x_range: (x0, x1),
             y_range: (0.0, 105.0),
-            lines: busy,
-            markers: false,
+            log_x: false,
             legend: SeriesLabelPosition::LowerMiddle,
-            x_percent: false,
+            lines: &curves(busy),
+            markers: false,
+            ticks: MESH_TICKS,
         },
     )?;
     let (_, _, wmax) = range(waiting);
-    plot(
+    plot_lines(
         &right,
-        &LineChart {
+        &LineSpec {
             title: "Queue over time",
             x_desc: &x_desc,
             y_desc: "Jobs waiting",
             x_range: (x0, x1),
             y_range: (0.0, if wmax > 0.0 { wmax * 1.1 } else { 1.0 }),
-            lines: waiting,
-            markers: false,
+            log_x: false,
             legend: SeriesLabelPosition::UpperLeft,
-            x_percent: false,
+            lines: &curves(waiting),
+            markers: false,
+            ticks: MESH_TICKS,
         },
     )?;
     root.present().map_err(err)

@@ -1,7 +1,10 @@
 //! The browser front end (wasm32 only; the only module that uses `web-sys`).
 //!
-//! * [`page`] — the page (`app` binary): the experiment form, progress, results table,
-//!   downloads, share links.
+//! * [`page`] — the page (`app` binary) and its flat mode: the experiment form, progress,
+//!   results table, downloads, share links, charts, sweeps (one file per concern).
+//! * [`kit`] — panel pieces shared by the three modes: one `by_id`, the error box with inline
+//!   field marks, downloads, the Run/Cancel controls. Each mode's form → experiments step is
+//!   the pure [`crate::form`] (tested natively).
 //! * [`chart`] — the result charts (plotters on `<canvas>`).
 //! * [`worker`] — the simulation worker (`worker` binary): runs experiments in slices through
 //!   [`crate::run`], exactly as the CLI does.
@@ -9,6 +12,7 @@
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
 //! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
+//! * [`format`] — number formatting (re-exported from [`crate::form::format`]).
 //! * [`worker_link`] — starting a worker from a page and posting to it.
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
@@ -21,10 +25,11 @@
 
 pub mod chart;
 pub mod dom;
-pub mod format;
+pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;
 pub mod grid_worker;
+pub mod kit;
 pub mod mesh_page;
 pub mod mesh_view;
 pub mod mesh_worker;

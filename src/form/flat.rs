@@ -1,0 +1,330 @@
+//! The flat-machine form (`#flat-mode`): the values typed in it → one [`Experiment`] per
+//! (load factor, policy), in that order, with the caption of the results; or the first
+//! [`FieldError`].
+
+use super::format;
+use super::sweep::Sweep;
+use super::{lenient_number, FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
+use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
+use crate::policy::PolicyKind;
+use crate::workload::synthetic::{LublinParams, SyntheticModel};
+use crate::workload::transform::Transforms;
+
+/// The Lublin–Feitelson parameters the form edits: key in `LublinParams` (and in the
+/// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
+/// constant. The input of key `k` has id `mp-k`.
+pub const MODEL_PARAMS: [(&str, &str, &str); 16] = [
+    ("serial_prob", "Serial prob.", "serial_prob: probability of a serial (1-processor) job (SERIAL_PROB_BATCH)"),
+    ("pow2_prob", "Power-of-2 prob.", "pow2_prob: probability of a power-of-two parallel size (POW2_PROB_BATCH)"),
+    ("uprob", "Size uprob", "uprob: probability of the lower stage [ulow, umed) of the two-stage uniform size (UPROB_BATCH)"),
+    ("a1", "Run a1", "a1: shape of the first run-time gamma (A1_BATCH)"),
+    ("b1", "Run b1", "b1: scale of the first run-time gamma (B1_BATCH)"),
+    ("a2", "Run a2", "a2: shape of the second run-time gamma (A2_BATCH)"),
+    ("b2", "Run b2", "b2: scale of the second run-time gamma (B2_BATCH)"),
+    ("pa", "Mix pa", "pa: slope of the gamma mixing probability p = pa · size + pb (PA_BATCH)"),
+    ("pb", "Mix pb", "pb: intercept of the gamma mixing probability p = pa · size + pb (PB_BATCH)"),
+    ("aarr", "Arrival aarr", "aarr: shape of the rush-hour log-interarrival gamma (AARR_BATCH)"),
+    ("barr", "Arrival barr", "barr: scale of the rush-hour log-interarrival gamma (BARR_BATCH)"),
+    ("anum", "Daily anum", "anum: shape of the daily-cycle gamma (ANUM_BATCH)"),
+    ("bnum", "Daily bnum", "bnum: scale of the daily-cycle gamma, in half-hour buckets (BNUM_BATCH)"),
+    ("arar", "Rush ratio arar", "arar: arrive-rush-to-all ratio multiplying aarr (ARAR_BATCH)"),
+    ("start_hour", "Start hour", "start_hour: hour of day at time 0, 0–23 (START)"),
+    ("estimate_factor", "Estimate factor", "estimate_factor: user estimate = ⌈run time × factor⌉ (not in the model; 1 = exact)"),
+];
+
+/// Keys of [`MODEL_PARAMS`] that hold whole numbers.
+pub fn is_integer_param(key: &str) -> bool {
+    key == "start_hour"
+}
+
+/// The model parameters as JSON values by key (numbers shown as serde_json writes them).
+pub fn param_values(params: &LublinParams) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(params) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// The flat form as typed: every text as in its input.
+#[derive(Clone, Debug, Default)]
+pub struct FlatFields {
+    /// The ticked policies, in the form's order.
+    pub policies: Vec<PolicyKind>,
+    /// `#seed`.
+    pub seed: String,
+    /// `#sweep-from`, `#sweep-to`, `#sweep-step` when "Sweep" is ticked.
+    pub sweep: Option<[String; 3]>,
+    /// `#load-factor`.
+    pub load_factor: String,
+    /// `#procs` (empty: the trace's size).
+    pub procs: String,
+    /// The synthetic workload is chosen (else the uploaded trace).
+    pub synthetic: bool,
+    /// `#jobs`.
+    pub jobs: String,
+    /// The model-parameter inputs (`#mp-KEY`): key and text.
+    pub params: Vec<(String, String)>,
+}
+
+/// The runs of one click on Run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlatBatch {
+    /// One run per (load factor, policy), load factors outer.
+    pub runs: Vec<(PolicyKind, Experiment)>,
+    /// Name of the uploaded trace the runs read.
+    pub trace: Option<String>,
+    /// The caption of the results (workload, load, seed).
+    pub caption: String,
+    /// The sweep, when one was asked for.
+    pub sweep: Option<Sweep>,
+}
+
+/// Reads the model-parameter texts over `base`; a value that cannot be read names its key.
+pub fn read_params(
+    params: &[(String, String)],
+    base: LublinParams,
+) -> Result<LublinParams, FieldError> {
+    let mut values = param_values(&base);
+    for (key, text) in params {
+        let id = format!("mp-{key}");
+        let what = format!("workload.synthetic.{key}");
+        let v = if is_integer_param(key) {
+            serde_json::Value::from(lenient_number::<u32>(&id, text, &what)?)
+        } else {
+            let x: f64 = lenient_number(&id, text, &what)?;
+            if !x.is_finite() {
+                return Err(FieldError::new(
+                    id,
+                    format!("{what}: {text:?} is not a finite number."),
+                ));
+            }
+            serde_json::Value::from(x)
+        };
+        values.insert(key.clone(), v);
+    }
+    serde_json::from_value(serde_json::Value::Object(values))
+        .map_err(|e| FieldError::new("model-params", format!("Model parameters: {e}")))
+}
+
+/// The input of a configuration error's key, or the form.
+fn field_of_key(key: &str) -> String {
+    match key {
+        "seed" => "seed".into(),
+        "machine.procs" | "workload.synthetic.procs" => "procs".into(),
+        "transforms.load_factor" => "load-factor".into(),
+        "workload.synthetic.jobs" => "jobs".into(),
+        k => match k.strip_prefix("workload.synthetic.") {
+            Some(p) if MODEL_PARAMS.iter().any(|(m, _, _)| *m == p) => format!("mp-{p}"),
+            _ => "experiment".into(),
+        },
+    }
+}
+
+/// The experiments of the flat form. `template` is the experiment of the share link that
+/// filled the form, if any (the base of the workload it describes); `trace` the uploaded
+/// trace, if any.
+pub fn experiments(
+    f: &FlatFields,
+    template: Option<&Experiment>,
+    trace: Option<&TraceFacts>,
+) -> Result<FlatBatch, FieldError> {
+    let policies = &f.policies;
+    if policies.is_empty() {
+        return Err(FieldError::new(
+            "policy-fcfs",
+            "Choose at least one policy.",
+        ));
+    }
+    let seed: u64 = lenient_number("seed", &f.seed, "Seed (a whole number ≥ 0)")?;
+    let sweep = match &f.sweep {
+        Some([from, to, step]) => Some(Sweep {
+            from: lenient_number("sweep-from", from, "Sweep from")?,
+            to: lenient_number("sweep-to", to, "Sweep to")?,
+            step: lenient_number("sweep-step", step, "Sweep step")?,
+        }),
+        None => None,
+    };
+    let loads = match &sweep {
+        Some(s) => s.checked_points()?,
+        None => vec![lenient_number(
+            "load-factor",
+            &f.load_factor,
+            "Load factor",
+        )?],
+    };
+    for &load_factor in &loads {
+        if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
+            return Err(FieldError::new(
+                if sweep.is_some() {
+                    "sweep-from"
+                } else {
+                    "load-factor"
+                },
+                format!("Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."),
+            ));
+        }
+    }
+    let load_factor = loads.first().copied().unwrap_or(1.0);
+    let procs: Option<u32> = if f.procs.trim().is_empty() {
+        None
+    } else {
+        let p: u32 = lenient_number("procs", &f.procs, "Machine size (processors)")?;
+        if p == 0 || p > MAX_PROCS {
+            return Err(FieldError::new(
+                "procs",
+                format!(
+                    "Machine size must be between 1 and {} processors.",
+                    format::count(u64::from(MAX_PROCS))
+                ),
+            ));
+        }
+        Some(p)
+    };
+    // The link's experiment is the base only for its own kind of workload.
+    let template =
+        template.filter(|t| matches!(t.workload, WorkloadSpec::Synthetic(_)) == f.synthetic);
+    let transforms = Transforms {
+        load_factor,
+        ..template.map(|t| t.transforms.clone()).unwrap_or_default()
+    };
+    let synthetic_template = template.and_then(|t| match &t.workload {
+        WorkloadSpec::Synthetic(m) => Some((m, &t.machine)),
+        WorkloadSpec::Swf(_) => None,
+    });
+    let swf_template = template.and_then(|t| match &t.workload {
+        WorkloadSpec::Swf(src) => Some(src),
+        WorkloadSpec::Synthetic(_) => None,
+    });
+    let (workload, machine, trace_name, what) = if let (true, Some((model, _))) = (
+        f.synthetic,
+        synthetic_template.filter(|(m, _)| !matches!(m, SyntheticModel::Lublin(_))),
+    ) {
+        // A model the form cannot edit (from a share link): run it as the link says.
+        let name = serde_json::to_value(model)
+            .ok()
+            .and_then(|v| v.get("model").and_then(|m| m.as_str()).map(String::from))
+            .unwrap_or_default();
+        let what = match procs {
+            Some(p) => format!(
+                "synthetic workload ({name}) from the share link, {} processors",
+                format::count(u64::from(p))
+            ),
+            None => format!("synthetic workload ({name}) from the share link"),
+        };
+        (
+            WorkloadSpec::Synthetic(model.clone()),
+            MachineSpec::Flat { procs },
+            None,
+            what,
+        )
+    } else if f.synthetic {
+        let jobs: usize = lenient_number("jobs", &f.jobs, "Jobs")?;
+        if jobs == 0 || jobs > MAX_JOBS {
+            return Err(FieldError::new(
+                "jobs",
+                format!(
+                    "Jobs must be between 1 and {}.",
+                    format::count(MAX_JOBS as u64)
+                ),
+            ));
+        }
+        let Some(procs) = procs else {
+            return Err(FieldError::new(
+                "procs",
+                "Machine size: enter the number of processors.",
+            ));
+        };
+        let (base, machine) = match synthetic_template {
+            Some((SyntheticModel::Lublin(p), machine)) => (p.clone(), machine.clone()),
+            _ => (LublinParams::default(), MachineSpec::Flat { procs: None }),
+        };
+        let params = LublinParams {
+            jobs,
+            procs,
+            ..read_params(&f.params, base)?
+        };
+        let what = format!(
+            "Lublin–Feitelson synthetic workload, {} jobs, {} processors",
+            format::count(jobs as u64),
+            format::count(u64::from(procs))
+        );
+        (
+            WorkloadSpec::Synthetic(SyntheticModel::Lublin(params)),
+            machine,
+            None,
+            what,
+        )
+    } else {
+        let Some(t) = trace else {
+            return Err(FieldError::new(
+                "upload",
+                "Upload a trace first (.swf or .swf.gz).",
+            ));
+        };
+        let name = t.name.clone();
+        if let Some(p) = procs.filter(|&p| p < t.max_job_procs) {
+            return Err(FieldError::new(
+                "procs",
+                format!(
+                    "Machine size: {p} processors is smaller than the largest job of {name} \
+                     ({} processors). Enlarge the machine, or leave the field empty to use the \
+                     trace's.",
+                    format::count(u64::from(t.max_job_procs))
+                ),
+            ));
+        }
+        let machine_procs = procs
+            .map(u64::from)
+            .or(t.header_procs)
+            .unwrap_or(u64::from(t.max_job_procs));
+        let what = format!("{name}, {} processors", format::count(machine_procs));
+        let lenient = swf_template.is_some_and(|s| s.lenient);
+        (
+            WorkloadSpec::Swf(SwfSource {
+                name: Some(name.clone()),
+                sha256: Some(t.sha256.clone()).filter(|h| h.len() == 64),
+                lenient,
+                ..SwfSource::default()
+            }),
+            MachineSpec::Flat { procs },
+            Some(name),
+            what,
+        )
+    };
+    let mut runs = Vec::new();
+    for &lf in &loads {
+        for p in policies {
+            let mut exp = Experiment::new(workload.clone(), *p);
+            exp.transforms = Transforms {
+                load_factor: lf,
+                ..transforms.clone()
+            };
+            exp.machine = machine.clone();
+            exp.seed = seed;
+            exp.name = template.and_then(|t| t.name.clone());
+            exp.validate()
+                .map_err(|e| FieldError::new(field_of_key(&e.key), e.to_string()))?;
+            runs.push((*p, exp));
+        }
+    }
+    let load_text = match &sweep {
+        Some(s) => format!(
+            "load factor {} to {} step {} ({} points)",
+            s.from,
+            s.to,
+            s.step,
+            loads.len()
+        ),
+        None => format!("load factor {load_factor}"),
+    };
+    let mut caption = format!("{what} · {load_text} · seed {seed}");
+    if let Some(name) = template.and_then(|t| t.name.as_deref()) {
+        caption = format!("{name} — {caption}");
+    }
+    Ok(FlatBatch {
+        runs,
+        trace: trace_name,
+        caption,
+        sweep,
+    })
+}

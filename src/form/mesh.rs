@@ -1,0 +1,311 @@
+//! The 2D-mesh form (`#mesh-mode`): the values typed in it → the base experiment, the
+//! allocators and the contiguous allocators' policy ([`read`]), then one [`MeshExperiment`] per
+//! allocator ([`experiments_for`]) or per (non-contiguous allocator, traffic ratio)
+//! ([`sweep_experiments`]); or the first [`FieldError`], naming the field.
+
+use serde::{Deserialize, Serialize};
+
+use super::{number, FieldError, TraceFacts};
+use crate::config::{ConfigError, SwfSource, WorkloadSpec};
+use crate::mesh_run::{preset_window_seed003, MeshAllocatorKind, MeshExperiment};
+use crate::policy::mesh::MeshPolicyKind;
+use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
+
+/// Traffic ratios of the sweep, in % I/O.
+pub const SWEEP_RHOS: [u32; 6] = [0, 20, 40, 60, 80, 100];
+
+/// The workload chosen in the mesh form, with its fields as typed.
+#[derive(Clone, Debug)]
+pub enum MeshWorkload {
+    /// Seed 003's synthetic model: `#mesh-jobs003`, `#mesh-rate`, `#mesh-sides`.
+    Mesh003 {
+        jobs: String,
+        rate: String,
+        sides: String,
+    },
+    /// Seed 000's synthetic model: `#mesh-jobs000`, `#mesh-interarrival`.
+    Exp000 { jobs: String, interarrival: String },
+    /// The uploaded trace.
+    Trace,
+}
+
+/// The mesh form as typed.
+#[derive(Clone, Debug)]
+pub struct MeshFields {
+    /// `#mesh-width`, `#mesh-height`.
+    pub width: String,
+    pub height: String,
+    pub workload: MeshWorkload,
+    /// `#mesh-shape`, `#mesh-io-side` (option values: the JSON names).
+    pub shape: String,
+    pub io_side: String,
+    /// `#mesh-io-count` (empty: one per row).
+    pub io_count: String,
+    /// `#mesh-rho`, in % I/O.
+    pub rho: String,
+    /// `#mesh-seed`.
+    pub seed: String,
+    /// The ticked allocators, in the form's order.
+    pub allocators: Vec<MeshAllocatorKind>,
+    /// `#mesh-policy` (`fcfs`, `oo`, `oocb`, `window`, `delay`) and `#mesh-policy-k`.
+    pub policy: String,
+    pub policy_k: String,
+}
+
+/// The JSON name of a unit variant (`"uniform"`), the value of its `<option>`.
+pub fn option_value<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The unit variant of an `<option>` value, if it is one.
+pub fn from_option<T: for<'de> Deserialize<'de>>(s: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
+}
+
+/// Reads the form over `base` (the experiment it edits, keeping what it does not show: κ,
+/// transforms…; seed 003's preset if none): the base experiment (first allocator), the
+/// allocators and the policy of the contiguous ones. `trace` is the uploaded trace, if any.
+pub fn read(
+    f: &MeshFields,
+    base: Option<&MeshExperiment>,
+    trace: Option<&TraceFacts>,
+) -> Result<(MeshExperiment, Vec<MeshAllocatorKind>, MeshPolicyKind), FieldError> {
+    let mut exp = base.cloned().unwrap_or_else(preset_window_seed003);
+    exp.width = number(
+        "mesh-width",
+        &f.width,
+        "Width W",
+        "a whole number of columns",
+    )?;
+    exp.height = number(
+        "mesh-height",
+        &f.height,
+        "Height H",
+        "a whole number of rows",
+    )?;
+    let (w, h) = (exp.width, exp.height);
+    match &f.workload {
+        MeshWorkload::Mesh003 { jobs, rate, sides } => {
+            let mut p = match &exp.workload {
+                WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => p.clone(),
+                _ => Mesh003Params::default(),
+            };
+            p.jobs = number("mesh-jobs003", jobs, "Jobs", "a whole number")?;
+            p.arrival_rate = number(
+                "mesh-rate",
+                rate,
+                "Arrival rate",
+                "a number of jobs per time unit",
+            )?;
+            p.sides = from_option(sides).unwrap_or_default();
+            p.width = w;
+            p.height = h;
+            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p));
+        }
+        MeshWorkload::Exp000 { jobs, interarrival } => {
+            let mut p = match &exp.workload {
+                WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => p.clone(),
+                _ => Exp000Params::default(),
+            };
+            p.jobs = number("mesh-jobs000", jobs, "Jobs", "a whole number")?;
+            p.mean_interarrival = number(
+                "mesh-interarrival",
+                interarrival,
+                "Mean interarrival",
+                "a number of seconds",
+            )?;
+            p.procs = w.saturating_mul(h);
+            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Exp000(p));
+        }
+        MeshWorkload::Trace => {
+            let Some(t) = trace else {
+                return Err(FieldError::new(
+                    "mesh-upload",
+                    "Workload: upload a trace first.",
+                ));
+            };
+            exp.workload = WorkloadSpec::Swf(SwfSource {
+                path: None,
+                name: Some(t.name.clone()),
+                sha256: Some(t.sha256.clone()),
+                lenient: false,
+            });
+        }
+    }
+    exp.shape_rule = from_option(&f.shape).unwrap_or_default();
+    exp.network.io_side = from_option(&f.io_side).unwrap_or_default();
+    exp.network.io_count = if f.io_count.trim().is_empty() {
+        None
+    } else {
+        Some(number(
+            "mesh-io-count",
+            &f.io_count,
+            "I/O count",
+            "a whole number, or nothing for one per row",
+        )?)
+    };
+    let pct: f64 = number("mesh-rho", &f.rho, "Traffic ratio ρ", "a percentage")?;
+    // The slider has 5 % steps: keep an exact ratio (from a preset or link) it rounds to.
+    if (exp.network.traffic_io * 100.0).round() != pct {
+        exp.network.traffic_io = pct / 100.0;
+    }
+    exp.seed = number("mesh-seed", &f.seed, "Seed", "a whole number ≥ 0")?;
+    let policy = match f.policy.as_str() {
+        "oo" => MeshPolicyKind::OutOfOrder,
+        "oocb" => MeshPolicyKind::Oocb(number(
+            "mesh-policy-k",
+            &f.policy_k,
+            "Max bound k",
+            "a whole number",
+        )?),
+        "window" => {
+            let k: usize = number(
+                "mesh-policy-k",
+                &f.policy_k,
+                "Window size K",
+                "a whole number ≥ 1",
+            )?;
+            if k == 0 {
+                return Err(FieldError::new(
+                    "mesh-policy-k",
+                    "Window size K: must be at least 1 (got 0).",
+                ));
+            }
+            MeshPolicyKind::Window(k)
+        }
+        "delay" => MeshPolicyKind::Delay,
+        _ => MeshPolicyKind::Fcfs,
+    };
+    let allocs = f.allocators.clone();
+    if let Some(&first) = allocs.first() {
+        exp.allocator = first;
+        exp.policy = if first.is_contiguous() {
+            policy
+        } else {
+            MeshPolicyKind::Fcfs
+        };
+    }
+    Ok((exp, allocs, policy))
+}
+
+/// One experiment per allocator from `base`: contiguous allocators under `policy`,
+/// non-contiguous ones FCFS (seed 000 runs them FCFS only). Each is validated; an error names
+/// the field.
+pub fn experiments_for(
+    base: &MeshExperiment,
+    allocators: &[MeshAllocatorKind],
+    policy: MeshPolicyKind,
+) -> Result<Vec<MeshExperiment>, FieldError> {
+    if allocators.is_empty() {
+        return Err(FieldError::new(
+            "mesh-alloc-contig",
+            "Allocators: select at least one allocator.",
+        ));
+    }
+    allocators
+        .iter()
+        .map(|&a| {
+            let mut e = base.clone();
+            e.allocator = a;
+            e.policy = if a.is_contiguous() {
+                policy
+            } else {
+                MeshPolicyKind::Fcfs
+            };
+            e.validate().map_err(|ce| config_error(&ce))?;
+            Ok(e)
+        })
+        .collect()
+}
+
+/// The runs of "Sweep traffic ratio": every non-contiguous experiment of `exps` at each ratio
+/// of [`SWEEP_RHOS`].
+pub fn sweep_experiments(exps: &[MeshExperiment]) -> Result<Vec<MeshExperiment>, FieldError> {
+    let nodes: Vec<&MeshExperiment> = exps
+        .iter()
+        .filter(|e| !e.allocator.is_contiguous())
+        .collect();
+    if nodes.is_empty() {
+        return Err(FieldError::new(
+            "mesh-alloc-contig",
+            "Sweep traffic ratio: select at least one non-contiguous allocator (the traffic \
+             ratio changes only their service times).",
+        ));
+    }
+    let mut v = Vec::new();
+    for e in nodes {
+        for r in SWEEP_RHOS {
+            let mut e = e.clone();
+            e.network.traffic_io = f64::from(r) / 100.0;
+            v.push(e);
+        }
+    }
+    Ok(v)
+}
+
+/// The form's name for an experiment key (`width` → `Width W`).
+pub fn field_name(key: &str) -> String {
+    let k = key.strip_prefix("experiment.").unwrap_or(key);
+    let name = match k {
+        "width" => "Width W",
+        "height" => "Height H",
+        "policy" => "Policy",
+        "allocator" => "Allocator",
+        "seed" => "Seed",
+        "shape_rule" => "Job shapes",
+        "network.traffic_io" => "Traffic ratio ρ",
+        "network.io_count" => "I/O count",
+        "network.io_side" => "I/O side",
+        "network.kappa" => "κ",
+        "version" => "Format version",
+        "allocators" => "Allocators",
+        _ if k.starts_with("workload.synthetic.mesh003.jobs")
+            || k.starts_with("workload.synthetic.exp000.jobs") =>
+        {
+            "Jobs"
+        }
+        _ if k.contains("arrival_rate") => "Arrival rate",
+        _ if k.contains("mean_interarrival") => "Mean interarrival",
+        _ if k.starts_with("workload") => "Workload",
+        _ if k.starts_with("transforms") => "Transforms",
+        _ => return k.to_string(),
+    };
+    name.to_string()
+}
+
+/// The input of an experiment key, or the form.
+fn field_id(key: &str) -> &'static str {
+    let k = key.strip_prefix("experiment.").unwrap_or(key);
+    match k {
+        "width" => "mesh-width",
+        "height" => "mesh-height",
+        "seed" => "mesh-seed",
+        "shape_rule" => "mesh-shape",
+        "network.traffic_io" => "mesh-rho",
+        "network.io_count" => "mesh-io-count",
+        "network.io_side" => "mesh-io-side",
+        "policy" => "mesh-policy-k",
+        _ if k.starts_with("workload.synthetic.mesh003.jobs") => "mesh-jobs003",
+        _ if k.starts_with("workload.synthetic.exp000.jobs") => "mesh-jobs000",
+        _ if k.contains("arrival_rate") => "mesh-rate",
+        _ if k.contains("mean_interarrival") => "mesh-interarrival",
+        _ => "mesh-form",
+    }
+}
+
+/// A configuration error as the form shows it: `Width W: must be between 1 and 256 (got 0)`.
+pub fn field_message(e: &ConfigError) -> String {
+    if e.key.is_empty() {
+        e.message.clone()
+    } else {
+        format!("{}: {}", field_name(&e.key), e.message)
+    }
+}
+
+/// A configuration error as a [`FieldError`] of the form.
+pub fn config_error(e: &ConfigError) -> FieldError {
+    FieldError::new(field_id(&e.key), field_message(e))
+}

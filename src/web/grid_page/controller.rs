@@ -1,0 +1,349 @@
+//! The grid page's controller: its simulation worker, trace uploads, Run (the editor read
+//! into [`crate::form::grid`]) and Cancel.
+
+use super::*;
+use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
+
+pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
+    app.ui.errors.hide();
+    let name = file.name();
+    let app = Rc::clone(app);
+    read_upload(file, move |read| match read {
+        Ok(buf) => {
+            let bytes = Rc::new(buf.to_vec());
+            post_trace(&app, &name, &bytes);
+            app.state.borrow_mut().pending_upload = Some((site, name, bytes));
+            render_sites(&app);
+        }
+        Err(UploadError::TooLarge(size)) => app.ui.errors.show(&format!(
+            "{name}: the file is too large for the browser ({}, limit {}); use `schedlab grid` \
+             on the command line.",
+            format::bytes(size as usize),
+            format::bytes(MAX_TRACE_BYTES as usize)
+        )),
+        Err(UploadError::Unreadable(m)) => app
+            .ui
+            .errors
+            .show(&format!("{name}: cannot read the file: {m}")),
+    });
+}
+
+pub(super) fn spawn_worker(app: &Rc<GridApp>) {
+    let on_message = {
+        let app = Rc::clone(app);
+        move |msg: Result<FromWorker, String>| match msg {
+            Ok(msg) => on_worker_message(&app, msg),
+            Err(m) => app.ui.errors.show(&m),
+        }
+    };
+    let on_error = {
+        let app = Rc::clone(app);
+        move |message: String| {
+            app.ui
+                .errors
+                .show(&format!("The simulator failed to load: {message}"));
+            app.state.borrow_mut().running = None;
+            update_controls(&app);
+        }
+    };
+    match start_worker(on_message, Some(Box::new(on_error))) {
+        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
+        Err(e) => app
+            .ui
+            .errors
+            .show(&format!("The simulator could not be started: {e}")),
+    }
+}
+
+pub(super) fn post(app: &GridApp, msg: &ToWorker) {
+    if let Some(w) = app.worker.borrow().as_ref() {
+        post_to(w, msg);
+    }
+}
+
+pub(super) fn post_trace(app: &GridApp, name: &str, bytes: &[u8]) {
+    if let Some(w) = app.worker.borrow().as_ref() {
+        post_trace_to(w, name, bytes);
+    }
+}
+
+pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
+    match msg {
+        FromWorker::Ready { .. } => {
+            let resend: Vec<(String, Rc<Vec<u8>>)> = {
+                let mut st = app.state.borrow_mut();
+                st.ready = true;
+                st.traces
+                    .iter()
+                    .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+                    .collect()
+            };
+            // A replacement worker gets the traces again.
+            for (name, bytes) in resend {
+                post_trace(app, &name, &bytes);
+            }
+            let _ = app.ui.panel.set_attribute("data-worker", "ready");
+            if app.state.borrow().running.is_none() {
+                app.ui.progress_label.set_text_content(Some("Ready."));
+            }
+            update_controls(app);
+            maybe_auto_run(app);
+        }
+        FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
+        FromWorker::GridProgress {
+            id,
+            run,
+            sim_time,
+            completed,
+            total,
+        } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            {
+                let mut st = app.state.borrow_mut();
+                st.last_time = sim_time;
+                st.last_run = run;
+            }
+            let frac = if total > 0 {
+                completed as f64 / total as f64
+            } else {
+                0.0
+            };
+            app.ui.progress.set_value(frac);
+            let config = CONFIGURATIONS.get(run).copied().unwrap_or(Sharing::Single);
+            app.ui.progress_label.set_text_content(Some(&format!(
+                "{} ({} of {}): {} of {} jobs · grid time {}",
+                sharing_label(config),
+                run + 1,
+                CONFIGURATIONS.len(),
+                format::count(completed as u64),
+                format::count(total as u64),
+                format::duration(sim_time)
+            )));
+            render_clocks(app, Some((sim_time, config)));
+        }
+        FromWorker::GridDone { id, report } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            let (t, run) = {
+                let mut st = app.state.borrow_mut();
+                st.running = None;
+                st.result = Some(report.comparison);
+                (st.last_time, st.last_run)
+            };
+            app.ui.progress.set_value(1.0);
+            app.ui.progress_label.set_text_content(Some(&format!(
+                "Done in {:.1} s: both configurations simulated.",
+                report.wall_ms / 1000.0
+            )));
+            update_controls(app);
+            render_results(app);
+            let config = CONFIGURATIONS
+                .get(run)
+                .copied()
+                .unwrap_or(Sharing::JobSharing);
+            render_clocks(app, Some((t, config)));
+            publish_link(app);
+        }
+        FromWorker::Cancelled { id } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            app.state.borrow_mut().running = None;
+            app.ui.progress.set_value(0.0);
+            app.ui
+                .progress_label
+                .set_text_content(Some("Cancelled; the previous results are kept."));
+            update_controls(app);
+        }
+        FromWorker::Error { id, message, fatal } => {
+            let was_upload = id.is_none() && {
+                let mut st = app.state.borrow_mut();
+                let p = st.pending_upload.take();
+                p.map(|(i, name, _)| (i, name))
+            }
+            .is_some();
+            let ours = id.is_some() && app.state.borrow().running == id;
+            if ours {
+                app.state.borrow_mut().running = None;
+                app.ui.progress.set_value(0.0);
+                app.ui
+                    .progress_label
+                    .set_text_content(Some("Stopped by an error; the previous results are kept."));
+            }
+            if was_upload {
+                app.ui.errors.show(&format!(
+                    "This trace cannot be used: {}. The site keeps its previous workload.",
+                    message.trim_end_matches('.')
+                ));
+                render_sites(app);
+            } else if ours || id.is_none() || fatal {
+                app.ui.errors.show(&message);
+            }
+            if fatal {
+                replace_worker(app);
+            }
+            update_controls(app);
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn replace_worker(app: &Rc<GridApp>) {
+    if let Some(w) = app.worker.borrow_mut().take() {
+        w.terminate();
+    }
+    {
+        let mut st = app.state.borrow_mut();
+        st.ready = false;
+        st.running = None;
+        st.pending_upload = None;
+    }
+    let _ = app.ui.panel.set_attribute("data-worker", "loading");
+    spawn_worker(app);
+}
+
+pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
+    let pending = {
+        let mut st = app.state.borrow_mut();
+        match &st.pending_upload {
+            Some((_, name, _)) if *name == info.name => st.pending_upload.take(),
+            _ => None,
+        }
+    };
+    // A trace sent again to a replacement worker: nothing to do.
+    let Some((i, name, bytes)) = pending else {
+        return;
+    };
+    {
+        let mut st = app.state.borrow_mut();
+        let want = st.sites.get(i).and_then(|r| r.want.clone());
+        if let Some((wname, Some(sha))) = want {
+            if sha != info.sha256 {
+                drop(st);
+                app.ui.errors.show(&format!(
+                    "{name} is not the trace of the link ({wname}): its SHA-256 differs. \
+                         Choose the file the link was made with."
+                ));
+                render_sites(app);
+                return;
+            }
+        }
+        st.traces.retain(|l| l.info.name != info.name);
+        st.traces.push(Loaded { info, bytes });
+        if let Some(r) = st.sites.get_mut(i) {
+            r.trace = Some(name);
+            r.want = None;
+            r.trace_mode = true;
+        }
+    }
+    render_sites(app);
+    maybe_auto_run(app);
+}
+
+/// Runs a share link's experiment once the worker is ready and every trace is there.
+pub(super) fn maybe_auto_run(app: &Rc<GridApp>) {
+    let go = {
+        let st = app.state.borrow();
+        st.auto_run
+            && st.ready
+            && st.running.is_none()
+            && st.pending_upload.is_none()
+            && st.sites.iter().all(|r| !r.trace_mode || r.trace.is_some())
+    };
+    if go {
+        app.state.borrow_mut().auto_run = false;
+        app.ui.notice.set_hidden(true);
+        on_run(app);
+    }
+}
+
+/// The experiment of the editor, and the names of the traces it reads.
+pub(super) fn build_experiment(app: &GridApp) -> Result<(GridExperiment, Vec<String>), FieldError> {
+    let st = app.state.borrow();
+    let fields = GridFields {
+        sites: st.sites.clone(),
+        seed: app.ui.seed.value(),
+        policy: app.ui.policy.value(),
+        cut: app.ui.cut.checked(),
+        name: st.name.clone(),
+    };
+    let traces: Vec<TraceFacts> = st
+        .traces
+        .iter()
+        .map(|l| TraceFacts {
+            name: l.info.name.clone(),
+            sha256: l.info.sha256.clone(),
+            max_job_procs: l.info.max_job_procs,
+            header_procs: l.info.header_procs,
+        })
+        .collect();
+    grid_form::experiment(&fields, &traces)
+}
+
+/// Outlines the editor's inputs that [`build_experiment`] refuses.
+pub(super) fn mark_invalid(app: &GridApp) {
+    let st = app.state.borrow();
+    for (testid, invalid) in grid_form::site_inputs_validity(&st.sites) {
+        if let Ok(Some(e)) = app
+            .ui
+            .tbody
+            .query_selector(&format!("[data-testid=\"{testid}\"]"))
+        {
+            let _ = if invalid {
+                e.class_list().add_1("invalid")
+            } else {
+                e.class_list().remove_1("invalid")
+            };
+        }
+    }
+}
+
+pub(super) fn on_run(app: &Rc<GridApp>) {
+    if app.state.borrow().running.is_some() || !app.state.borrow().ready {
+        return;
+    }
+    app.ui.errors.hide();
+    let (exp, traces) = match build_experiment(app) {
+        Ok(x) => x,
+        Err(e) => {
+            app.ui.errors.show_field(&e);
+            mark_invalid(app);
+            return;
+        }
+    };
+    let id = {
+        let mut st = app.state.borrow_mut();
+        st.next_id += 1;
+        st.running = Some(st.next_id);
+        st.run_exp = Some(exp.clone());
+        st.last_time = 0.0;
+        st.last_run = 0;
+        st.next_id
+    };
+    app.ui.notice.set_hidden(true);
+    app.ui.progress.set_value(0.0);
+    app.ui
+        .progress_label
+        .set_text_content(Some("Preparing the workloads…"));
+    update_controls(app);
+    render_clocks(app, Some((0.0, Sharing::Single)));
+    post(
+        app,
+        &ToWorker::RunGrid {
+            id,
+            experiment: Box::new(exp),
+            traces,
+        },
+    );
+}
+
+pub(super) fn on_cancel(app: &GridApp) {
+    let id = app.state.borrow().running;
+    if let Some(id) = id {
+        post(app, &ToWorker::Cancel { id: Some(id) });
+        app.ui.progress_label.set_text_content(Some("Cancelling…"));
+    }
+}

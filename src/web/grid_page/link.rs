@@ -1,0 +1,108 @@
+//! Grid share links (`#g=`, [`crate::grid::view::GridShare`]): writing, reading, opening one
+//! and publishing the link of the last run.
+
+use super::*;
+
+/// Longest grid link fragment accepted.
+pub(super) const MAX_FRAGMENT_CHARS: usize = 64 * 1024;
+
+/// The fragment (without `#`) of a link to `exp`: `g=` + base64url(JSON) + `.` + checksum.
+pub fn fragment_of(exp: &GridExperiment) -> String {
+    let json = GridShare::new(exp.clone()).to_json();
+    pack_fragment(GRID_FRAGMENT_PREFIX, &json)
+}
+
+/// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid link.
+pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> {
+    let Some((text, checksum_ok)) =
+        unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
+    else {
+        return Ok(None);
+    };
+    // The version is judged first (by GridShare::from_json), then the checksum.
+    let share = GridShare::from_json(&text).map_err(|e| e.to_string())?;
+    if !checksum_ok {
+        return Err(
+            "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+        );
+    }
+    Ok(Some(share.experiment))
+}
+
+pub(super) fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+pub(super) fn open_fragment(app: &Rc<GridApp>) {
+    let hash = location_hash();
+    match parse_fragment(&hash) {
+        Ok(None) => {}
+        Ok(Some(exp)) => {
+            if app.state.borrow().running.is_some() {
+                app.ui
+                    .errors
+                    .show("A grid run is in progress: cancel it, then open the link again.");
+                return;
+            }
+            app.ui.errors.hide();
+            app.state.borrow_mut().fragment = hash.trim_start_matches('#').to_string();
+            load_experiment(app, &exp);
+            let missing: Vec<String> = app
+                .state
+                .borrow()
+                .sites
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.trace_mode && r.trace.is_none())
+                .map(|(i, r)| {
+                    format!(
+                        "{} (site {})",
+                        r.want.as_ref().map_or("?", |w| w.0.as_str()),
+                        i + 1
+                    )
+                })
+                .collect();
+            if missing.is_empty() {
+                app.ui.notice.set_hidden(true);
+            } else {
+                app.ui.notice_text.set_text_content(Some(&format!(
+                    "This link uses trace files that stay on the computer they were uploaded \
+                     from: {}. Choose them in the site rows; the grid runs once all are there.",
+                    missing.join(", ")
+                )));
+                app.ui.notice.set_hidden(false);
+            }
+            app.state.borrow_mut().auto_run = true;
+            maybe_auto_run(app);
+        }
+        Err(m) => app.ui.errors.show(&format!(
+            "This grid link cannot be opened: {m}. The sites are unchanged."
+        )),
+    }
+}
+
+pub(super) fn publish_link(app: &GridApp) {
+    let Some(exp) = app
+        .state
+        .borrow()
+        .result
+        .as_ref()
+        .map(|c| c.experiment.clone())
+    else {
+        return;
+    };
+    let fragment = fragment_of(&exp);
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let href = window.location().href().unwrap_or_default();
+    let base = href.split('#').next().unwrap_or_default();
+    app.ui.share_link.set_href(&format!("{base}#{fragment}"));
+    app.ui.share.set_hidden(false);
+    app.state.borrow_mut().fragment = fragment.clone();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+}

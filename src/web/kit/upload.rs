@@ -1,0 +1,39 @@
+//! Reading an uploaded trace into memory: files above [`MAX_TRACE_BYTES`] are refused at once,
+//! others are read asynchronously; the page is told the bytes or why they could not be read.
+
+use js_sys::Uint8Array;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
+
+use super::super::worker_link::js_message;
+
+/// Largest trace file the page reads into memory.
+pub const MAX_TRACE_BYTES: f64 = 512.0e6;
+
+/// Why an upload was not read.
+pub enum UploadError {
+    /// Larger than [`MAX_TRACE_BYTES`] (its size in bytes).
+    TooLarge(f64),
+    /// The browser could not read it (the exception's message).
+    Unreadable(String),
+}
+
+/// Reads `file` and calls `done` with its bytes or the reason they could not be read. Returns
+/// whether reading started (`false`: `done` was already called with [`UploadError::TooLarge`]).
+pub fn read_upload(
+    file: File,
+    done: impl FnOnce(Result<Uint8Array, UploadError>) + 'static,
+) -> bool {
+    let size = file.size();
+    if size > MAX_TRACE_BYTES {
+        done(Err(UploadError::TooLarge(size)));
+        return false;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => done(Ok(Uint8Array::new(&buf))),
+            Err(e) => done(Err(UploadError::Unreadable(js_message(&e)))),
+        }
+    });
+    true
+}

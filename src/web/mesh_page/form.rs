@@ -1,0 +1,174 @@
+//! The mesh form: which fields show for the workload and policy chosen, filling it from an
+//! experiment (preset or link), and reading it into plain fields for [`crate::form::mesh`].
+
+use super::*;
+
+pub(super) fn update_workload_fields(ui: &Ui) {
+    let on003 = ui.wl003.checked();
+    let on000 = ui.wl000.checked();
+    for i in [&ui.jobs003, &ui.rate] {
+        i.set_disabled(!on003);
+    }
+    ui.sides.set_disabled(!on003);
+    for i in [&ui.jobs000, &ui.interarrival] {
+        i.set_disabled(!on000);
+    }
+    let _ = ui
+        .wl003_fields
+        .class_list()
+        .toggle_with_force("off", !on003);
+    let _ = ui
+        .wl000_fields
+        .class_list()
+        .toggle_with_force("off", !on000);
+}
+
+pub(super) fn update_rho_label(ui: &Ui) {
+    ui.rho_value
+        .set_text_content(Some(&format!("{} % I/O", ui.rho.value())));
+}
+
+pub(super) fn selected_allocators(ui: &Ui) -> Vec<MeshAllocatorKind> {
+    ui.allocs
+        .iter()
+        .filter(|(_, b)| b.checked())
+        .map(|(a, _)| *a)
+        .collect()
+}
+
+/// The policy picker applies to contiguous allocators only: disabled (FCFS) when none is
+/// selected, with a hint saying why.
+pub(super) fn update_policy_ui(ui: &Ui) {
+    let sel = selected_allocators(ui);
+    let contig = sel.iter().any(|a| a.is_contiguous());
+    let nodes = sel.iter().any(|a| !a.is_contiguous());
+    ui.policy.set_disabled(!contig);
+    let p = ui.policy.value();
+    let needs_k = contig && (p == "oocb" || p == "window");
+    ui.policy_k_field.set_hidden(!needs_k);
+    ui.policy_k_label.set_text_content(Some(if p == "oocb" {
+        "Max bound k"
+    } else {
+        "Window size K"
+    }));
+    let hint = match (contig, nodes) {
+        (false, true) => {
+            "Non-contiguous allocators run FCFS under the contention model (seed 000): the \
+             policy is fixed to FCFS."
+        }
+        (true, true) => "Applies to the contiguous allocators; the non-contiguous ones run FCFS.",
+        (true, false) => "Seed 003 §4–5: Window-K considers the first K queued jobs together.",
+        (false, false) => "Select at least one allocator.",
+    };
+    ui.policy_hint.set_text_content(Some(hint));
+    let _ = ui
+        .policy
+        .set_attribute("data-forced", if contig { "false" } else { "true" });
+}
+
+pub(super) fn policy_value(p: MeshPolicyKind) -> (&'static str, Option<u64>) {
+    match p {
+        MeshPolicyKind::Fcfs => ("fcfs", None),
+        MeshPolicyKind::OutOfOrder => ("oo", None),
+        MeshPolicyKind::Oocb(k) => ("oocb", Some(u64::from(k))),
+        MeshPolicyKind::Window(k) => ("window", Some(k as u64)),
+        MeshPolicyKind::Delay => ("delay", None),
+    }
+}
+
+/// Fills the form from an experiment, the allocators to compare and (if not the experiment's)
+/// the contiguous allocators' policy.
+pub(super) fn fill_form(
+    app: &App,
+    exp: &MeshExperiment,
+    allocs: &[MeshAllocatorKind],
+    policy: Option<MeshPolicyKind>,
+) {
+    let ui = &app.ui;
+    ui.width.set_value(&exp.width.to_string());
+    ui.height.set_value(&exp.height.to_string());
+    match &exp.workload {
+        WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => {
+            ui.wl003.set_checked(true);
+            ui.jobs003.set_value(&p.jobs.to_string());
+            ui.rate.set_value(&p.arrival_rate.to_string());
+            ui.sides.set_value(&option_value(&p.sides));
+        }
+        WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => {
+            ui.wl000.set_checked(true);
+            ui.jobs000.set_value(&p.jobs.to_string());
+            ui.interarrival.set_value(&p.mean_interarrival.to_string());
+        }
+        WorkloadSpec::Swf(_) if !ui.wl_trace.disabled() => ui.wl_trace.set_checked(true),
+        _ => {}
+    }
+    ui.shape.set_value(&option_value(&exp.shape_rule));
+    ui.io_side.set_value(&option_value(&exp.network.io_side));
+    ui.io_count.set_value(
+        &exp.network
+            .io_count
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+    );
+    ui.rho
+        .set_value(&format!("{}", (exp.network.traffic_io * 100.0).round()));
+    ui.seed.set_value(&exp.seed.to_string());
+    let (p, k) = policy_value(policy.unwrap_or(exp.policy));
+    ui.policy.set_value(p);
+    if let Some(k) = k {
+        ui.policy_k.set_value(&k.to_string());
+    }
+    for (a, b) in &ui.allocs {
+        b.set_checked(allocs.contains(a));
+    }
+    app.state.borrow_mut().base = Some(exp.clone());
+    update_workload_fields(ui);
+    update_policy_ui(ui);
+    update_rho_label(ui);
+}
+
+/// The mesh form as typed.
+pub(super) fn read_fields(ui: &Ui) -> MeshFields {
+    let workload = if ui.wl003.checked() {
+        MeshWorkload::Mesh003 {
+            jobs: ui.jobs003.value(),
+            rate: ui.rate.value(),
+            sides: ui.sides.value(),
+        }
+    } else if ui.wl000.checked() {
+        MeshWorkload::Exp000 {
+            jobs: ui.jobs000.value(),
+            interarrival: ui.interarrival.value(),
+        }
+    } else {
+        MeshWorkload::Trace
+    };
+    MeshFields {
+        width: ui.width.value(),
+        height: ui.height.value(),
+        workload,
+        shape: ui.shape.value(),
+        io_side: ui.io_side.value(),
+        io_count: ui.io_count.value(),
+        rho: ui.rho.value(),
+        seed: ui.seed.value(),
+        allocators: selected_allocators(ui),
+        policy: ui.policy.value(),
+        policy_k: ui.policy_k.value(),
+    }
+}
+
+/// Reads the form: the base experiment (first allocator), the allocators and the policy of the
+/// contiguous ones. Errors name the field.
+pub(super) fn read_form(
+    app: &App,
+) -> Result<(MeshExperiment, Vec<MeshAllocatorKind>, MeshPolicyKind), FieldError> {
+    let st = app.state.borrow();
+    let trace = st.trace.as_ref().map(|t| TraceFacts {
+        name: t.name.clone(),
+        sha256: t.sha256.clone(),
+        max_job_procs: t.max_job_procs,
+        header_procs: t.header_procs,
+    });
+    mesh::read(&read_fields(&app.ui), st.base.as_ref(), trace.as_ref())
+}

@@ -1,0 +1,224 @@
+//! The mesh view of a finished run ([`crate::web::mesh_view`]): the time slider, play / step,
+//! hover, and the charts over time and of the traffic-ratio sweep.
+
+use super::*;
+
+pub(super) fn current_run(app: &App) -> usize {
+    app.ui.run_pick.value().parse().unwrap_or(0)
+}
+
+pub(super) fn reset_time(app: &App) {
+    let st = app.state.borrow();
+    let Some(view) = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref()) else {
+        return;
+    };
+    let (t0, t1) = (view.timeline.first(), view.timeline.last());
+    app.ui.time.set_min(&t0.to_string());
+    app.ui.time.set_max(&t1.to_string());
+    let t = view.busiest_start(t0 + (t1 - t0) * 0.25, t0 + (t1 - t0) * 0.5);
+    let note = if view.truncated {
+        format!(
+            "Only the first {} jobs of the run are drawn. Hover a node for its job.",
+            format::count(view.jobs.len() as u64)
+        )
+    } else {
+        "Hover a node for its job.".to_string()
+    };
+    app.ui.view_note.set_text_content(Some(&note));
+    drop(st);
+    app.state.borrow_mut().t = t;
+}
+
+pub(super) fn draw_view(app: &App) {
+    if app.drawing.replace(true) {
+        return;
+    }
+    let idx = current_run(app);
+    let t = app.state.borrow().t;
+    let heat = app.ui.heat.checked();
+    let ctx = app
+        .ui
+        .canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+    let drawn = {
+        let st = app.state.borrow();
+        match (st.runs.get(idx).and_then(|r| r.view.as_ref()), ctx) {
+            (Some(view), Some(ctx)) => {
+                let (cw, ch) = (
+                    f64::from(app.ui.canvas.width()),
+                    f64::from(app.ui.canvas.height()),
+                );
+                let (geo, occ) = view.draw(&ctx, cw, ch, t, heat);
+                let (running, waiting) = view.counts_at(t);
+                let (t0, t1) = (view.timeline.first(), view.timeline.last());
+                Some((geo, occ, running, waiting, t0, t1, view.unit))
+            }
+            _ => None,
+        }
+    };
+    if let Some((geo, occ, running, waiting, t0, t1, unit)) = drawn {
+        app.ui.time.set_value(&t.to_string());
+        app.ui.time_label.set_text_content(Some(&format!(
+            "t = {} {unit} (of {} – {}) · {running} running · {waiting} waiting",
+            format::fixed(t, 2),
+            format::fixed(t0, 2),
+            format::fixed(t1, 2)
+        )));
+        let c = &app.ui.canvas;
+        let _ = c.set_attribute("data-t", &t.to_string());
+        let _ = c.set_attribute("data-running", &running.to_string());
+        let _ = c.set_attribute("data-waiting", &waiting.to_string());
+        // A busy node's centre in CSS pixels (for tests and tools: where to hover).
+        let w = geo.width.max(1);
+        let busy = occ.iter().position(Option::is_some).map(|i| {
+            let (x, y) = ((i as u32 % w) + 1, (i as u32 / w) + 1);
+            let (cx, cy) = geo.centre(x, y);
+            let k = f64::from(c.client_width().max(1)) / f64::from(c.width().max(1));
+            format!("{},{}", (cx * k).round(), (cy * k).round())
+        });
+        let _ = c.set_attribute("data-busy-node", &busy.unwrap_or_default());
+        let mut st = app.state.borrow_mut();
+        st.geo = geo;
+        st.occ = occ;
+    }
+    app.drawing.set(false);
+}
+
+pub(super) fn step(app: &App, forward: bool) {
+    let next = {
+        let st = app.state.borrow();
+        let Some(view) = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref()) else {
+            return;
+        };
+        if forward {
+            view.timeline.next_after(st.t)
+        } else {
+            view.timeline.prev_before(st.t)
+        }
+    };
+    if let Some(t) = next {
+        app.state.borrow_mut().t = t;
+        draw_view(app);
+    }
+}
+
+pub(super) fn stop_play(app: &App) {
+    if let Some(h) = app.state.borrow_mut().play.take() {
+        if let Some(w) = web_sys::window() {
+            w.clear_interval_with_handle(h);
+        }
+    }
+    app.ui.play.set_text_content(Some("▶ Play"));
+}
+
+pub(super) fn toggle_play(app: &Rc<App>) {
+    if app.state.borrow().play.is_some() {
+        stop_play(app);
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if app.tick.borrow().is_none() {
+        let a = Rc::downgrade(app);
+        *app.tick.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
+            let Some(a) = a.upgrade() else {
+                return;
+            };
+            let (t0, t1) = {
+                let st = a.state.borrow();
+                match st.runs.get(current_run(&a)).and_then(|r| r.view.as_ref()) {
+                    Some(v) => (v.timeline.first(), v.timeline.last()),
+                    None => (0.0, 0.0),
+                }
+            };
+            let done = {
+                let mut st = a.state.borrow_mut();
+                st.t = (st.t + (t1 - t0) / 400.0).min(t1);
+                st.t >= t1
+            };
+            draw_view(&a);
+            if done {
+                stop_play(&a);
+            }
+        }));
+    }
+    // From the end, play starts again at the beginning.
+    {
+        let mut st = app.state.borrow_mut();
+        if let Some(v) = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref()) {
+            if st.t >= v.timeline.last() {
+                st.t = v.timeline.first();
+            }
+        }
+    }
+    let handle = app.tick.borrow().as_ref().and_then(|c| {
+        window
+            .set_interval_with_callback_and_timeout_and_arguments_0(c.as_ref().unchecked_ref(), 40)
+            .ok()
+    });
+    app.state.borrow_mut().play = handle;
+    app.ui.play.set_text_content(Some("Pause"));
+}
+
+pub(super) fn hover(app: &App, ev: &MouseEvent) {
+    let c = &app.ui.canvas;
+    let cw = f64::from(c.client_width().max(1));
+    let scale = f64::from(c.width()) / cw;
+    let (ox, oy) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+    let text = {
+        let st = app.state.borrow();
+        let view = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref());
+        match (view, st.geo.node_at(ox * scale, oy * scale)) {
+            (Some(v), Some((x, y))) => v.tooltip(&st.occ, x, y),
+            _ => None,
+        }
+    };
+    let tip = &app.ui.tip;
+    match text {
+        Some(t) => {
+            tip.set_text_content(Some(&t));
+            tip.set_hidden(false);
+            let w = f64::from(tip.offset_width());
+            let left = if ox + 16.0 + w > cw {
+                ox - w - 12.0
+            } else {
+                ox + 16.0
+            };
+            let _ = tip.set_attribute(
+                "style",
+                &format!("left: {}px; top: {}px", left.max(0.0), oy + 14.0),
+            );
+        }
+        None => tip.set_hidden(true),
+    }
+}
+
+pub(super) fn draw_time_charts(app: &App) {
+    let (busy, waiting, unit) = {
+        let st = app.state.borrow();
+        let mut busy: Vec<Line> = Vec::new();
+        let mut waiting: Vec<Line> = Vec::new();
+        let mut unit = "s";
+        for r in &st.runs {
+            if let Some(v) = &r.view {
+                let (b, w) = mesh_view::over_time(v, 200);
+                busy.push((v.title.clone(), b));
+                waiting.push((v.title.clone(), w));
+                unit = v.unit;
+            }
+        }
+        (busy, waiting, unit)
+    };
+    if busy.is_empty() {
+        return;
+    }
+    app.ui.charts.set_hidden(false);
+    app.ui.util_box.set_hidden(false);
+    if let Err(e) = mesh_view::draw_over_time("mesh-chart-util", &busy, &waiting, unit) {
+        app.ui.errors.show(&e);
+    }
+}

@@ -1,0 +1,223 @@
+//! The flat page's charts ([`crate::web::chart`]): utilisation, queue, waits, the Gantt chart
+//! with hover, the sweep chart, and their PNG/SVG links.
+
+use super::*;
+use crate::web::kit::export::{canvas_png, show_link};
+
+/// After a completed batch: the charts of its runs.
+pub(super) fn draw_charts(app: &App) {
+    app.ui.charts.set_hidden(false);
+    let sweep = is_sweep(app);
+    app.ui.sweep_chart.set_hidden(!sweep);
+    app.ui.time_charts.set_hidden(sweep);
+    app.ui.gantt_section.set_hidden(sweep);
+    if sweep {
+        draw_sweep_chart(app);
+        return;
+    }
+    let st = app.state.borrow();
+    let Some(b) = st.batch.as_ref() else {
+        return;
+    };
+    let series: Vec<chart::Series<'_>> = b
+        .done
+        .iter()
+        .zip(&b.charts)
+        .map(|((policy, _, _), data)| chart::Series {
+            policy: *policy,
+            data,
+        })
+        .collect();
+    let drawn = chart::draw_all(&series);
+    let runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)> = b
+        .done
+        .iter()
+        .zip(b.charts.iter().zip(&b.records))
+        .filter_map(|((p, _, _), (c, r))| r.as_ref().map(|r| (*p, c.procs, Rc::clone(r))))
+        .collect();
+    let mut options = String::new();
+    for (p, _, _) in &runs {
+        options.push_str(&format!(
+            r#"<option value="{}">{}</option>"#,
+            p.as_str(),
+            escape(policy_label(*p))
+        ));
+    }
+    drop(st);
+    // (The links are made after the state is released: they record their object URLs in it.)
+    let ids = ["chart-util", "chart-queue", "chart-wait"];
+    match drawn {
+        Ok(svgs) => {
+            for (id, svg) in ids.iter().zip(&svgs) {
+                svg_link(app, id, Some(svg));
+            }
+        }
+        Err(m) => show_error(&format!("The charts could not be drawn: {m}")),
+    }
+    for id in ids {
+        png_link(&app.ui, id, true);
+    }
+    app.ui.gantt_policy.set_inner_html(&options);
+    app.state.borrow_mut().gantt_runs = runs;
+    draw_gantt(app);
+}
+
+/// Draws the Gantt chart of the run picked in the selector (runs with per-job records on
+/// machines of at most `chart::MAX_GANTT_PROCS` processors).
+pub(super) fn draw_gantt(app: &App) {
+    let ui = &app.ui;
+    ui.gantt_tip.set_hidden(true);
+    let wanted = ui.gantt_policy.value();
+    let run = app
+        .state
+        .borrow()
+        .gantt_runs
+        .iter()
+        .find(|(p, _, _)| p.as_str() == wanted)
+        .map(|(p, procs, jobs)| (*p, *procs, Rc::clone(jobs)));
+    let layout = run
+        .as_ref()
+        .and_then(|(_, procs, jobs)| chart::GanttLayout::new(jobs, *procs));
+    let drawn = match (run, layout) {
+        (Some((policy, _, jobs)), Some(layout)) => {
+            match chart::draw_gantt(policy, &layout, &jobs) {
+                Ok((area, svg)) => {
+                    svg_link(app, "chart-gantt", Some(&svg));
+                    Some((layout, jobs, area))
+                }
+                Err(m) => {
+                    show_error(&format!("The Gantt chart could not be drawn: {m}"));
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let shown = drawn.is_some();
+    ui.gantt_box.set_hidden(!shown);
+    ui.gantt_policy.set_hidden(!shown);
+    if let Some(label) = ui
+        .doc
+        .get_element_by_id("gantt-label")
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        label.set_hidden(!shown);
+    }
+    png_link(ui, "chart-gantt", shown);
+    if !shown {
+        svg_link(app, "chart-gantt", None);
+    }
+    ui.gantt_note.set_text_content(Some(&if shown {
+        "Hover a job for its details.".to_string()
+    } else {
+        format!(
+            "Gantt chart: for runs of up to {} jobs on up to {} processors.",
+            format::count(crate::web::protocol::MAX_JOB_RECORDS as u64),
+            format::count(u64::from(chart::MAX_GANTT_PROCS))
+        )
+    }));
+    app.state.borrow_mut().gantt = drawn;
+}
+
+/// Shows the job under the mouse in the Gantt chart.
+pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
+    let ui = &app.ui;
+    let canvas = &ui.gantt_canvas;
+    let cw = f64::from(canvas.client_width().max(1));
+    let ch = f64::from(canvas.client_height().max(1));
+    let x = f64::from(ev.offset_x()) * f64::from(canvas.width()) / cw;
+    let y = f64::from(ev.offset_y()) * f64::from(canvas.height()) / ch;
+    let text = {
+        let st = app.state.borrow();
+        st.gantt.as_ref().and_then(|(layout, jobs, area)| {
+            let (t, p) = area.at(x, y)?;
+            let j = jobs.get(layout.job_at(t, p)?)?;
+            Some(format!(
+                "Job {} · {} processor{}\nsubmit {} · start {} · end {}\nwaited {} · ran {}",
+                j.id,
+                format::count(u64::from(j.procs)),
+                if j.procs == 1 { "" } else { "s" },
+                format::duration(j.submit),
+                format::duration(j.start),
+                format::duration(j.end),
+                format::duration(j.wait),
+                format::duration(j.end - j.start)
+            ))
+        })
+    };
+    match text {
+        Some(t) => {
+            ui.gantt_tip.set_text_content(Some(&t));
+            let left = f64::from(ev.offset_x()) + 14.0;
+            let left = if left > cw - 260.0 {
+                left - 290.0
+            } else {
+                left
+            };
+            let _ = ui.gantt_tip.set_attribute(
+                "style",
+                &format!(
+                    "left: {left:.0}px; top: {:.0}px",
+                    f64::from(ev.offset_y()) + 14.0
+                ),
+            );
+            ui.gantt_tip.set_hidden(false);
+        }
+        None => ui.gantt_tip.set_hidden(true),
+    }
+}
+
+/// Points the link `png-{canvas_id}` at the canvas as a PNG (hidden when `shown` is false).
+pub(super) fn png_link(ui: &Ui, canvas_id: &str, shown: bool) {
+    if let Ok(link) = by_id(&ui.doc, &format!("png-{canvas_id}")) {
+        show_link(&link, canvas_png(&ui.doc, canvas_id).filter(|_| shown));
+    }
+}
+
+/// Points the link `svg-{canvas_id}` at `svg` (hidden when `None`).
+pub(super) fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
+    if let Ok(link) = by_id(&app.ui.doc, &format!("svg-{canvas_id}")) {
+        let url = svg.and_then(|s| app.state.borrow_mut().downloads.url(s, "image/svg+xml"));
+        show_link(&link, url);
+    }
+}
+
+/// Draws "metric vs. load factor" of the sweep on screen, for the metric in the picker.
+pub(super) fn draw_sweep_chart(app: &App) {
+    let key = app.ui.sweep_metric.value();
+    let Some(col) = COLUMNS.iter().find(|c| c.key == key) else {
+        return;
+    };
+    let scale = if col.kind == Kind::Percent {
+        100.0
+    } else {
+        1.0
+    };
+    let lines = {
+        let st = app.state.borrow();
+        let mut lines: Vec<(PolicyKind, Vec<(f64, f64)>)> = Vec::new();
+        for (p, lf, summary) in &st.sweep_rows {
+            let y = summary
+                .get(col.key)
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN)
+                * scale;
+            if !y.is_finite() {
+                continue;
+            }
+            match lines.iter_mut().find(|(q, _)| q == p) {
+                Some((_, pts)) => pts.push((*lf, y)),
+                None => lines.push((*p, vec![(*lf, y)])),
+            }
+        }
+        lines
+    };
+    if lines.is_empty() {
+        return;
+    }
+    match chart::draw_sweep(col.label, col.unit, &lines) {
+        Ok(svg) => svg_link(app, "chart-sweep", Some(&svg)),
+        Err(m) => show_error(&format!("The sweep chart could not be drawn: {m}")),
+    }
+    png_link(&app.ui, "chart-sweep", true);
+}

@@ -1,0 +1,567 @@
+//! The web app's form → experiments step (`schedlab::form`), natively: valid forms of each
+//! mode give the experiments the CLI runs for the same settings (`schedlab run`,
+//! `schedlab mesh`, `schedlab grid` on the equivalent experiment file), and each refused value
+//! gives its inline error: the field's id and the message the page shows.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+
+use schedlab::cli::mesh::{mesh_experiment_from_args, MeshArgs};
+use schedlab::cli::{experiment_from_args, RunArgs};
+use schedlab::config::{Experiment, MachineSpec, WorkloadSpec};
+use schedlab::form::flat::{self, param_values, FlatFields, MODEL_PARAMS};
+use schedlab::form::grid::{self, GridFields, SiteRow};
+use schedlab::form::mesh::{self, MeshFields, MeshWorkload, SWEEP_RHOS};
+use schedlab::form::{FieldError, TraceFacts};
+use schedlab::grid::spec::preset_global_grid;
+use schedlab::grid::GridExperiment;
+use schedlab::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use schedlab::policy::mesh::MeshPolicyKind;
+use schedlab::policy::PolicyKind;
+use schedlab::workload::synthetic::{LublinParams, SyntheticModel};
+
+/// Writes `text` to a file of this test's own (unique per name) and returns its path.
+fn experiment_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("schedlab-form-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write experiment file");
+    path
+}
+
+fn run_args(experiment: PathBuf) -> RunArgs {
+    RunArgs {
+        experiment: Some(experiment),
+        swf: None,
+        procs: None,
+        policy: None,
+        load_factor: None,
+        lenient: false,
+        jobs_csv: None,
+        swf_out: None,
+        report: None,
+    }
+}
+
+/// An edit of a valid form and the error it must give: field id and message.
+type Case<F> = (Box<dyn Fn(&mut F)>, &'static str, &'static str);
+
+// ------------------------------------------------------------------------------ flat
+
+/// The flat form as the page opens: three policies, 10,000 Lublin jobs on 128 processors.
+fn flat_form() -> FlatFields {
+    let defaults = param_values(&LublinParams::default());
+    FlatFields {
+        policies: vec![PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative],
+        seed: "42".into(),
+        sweep: None,
+        load_factor: "1".into(),
+        procs: "128".into(),
+        synthetic: true,
+        jobs: "10000".into(),
+        params: MODEL_PARAMS
+            .iter()
+            .map(|(k, _, _)| (k.to_string(), defaults[*k].to_string()))
+            .collect(),
+    }
+}
+
+fn flat_error(f: &FlatFields) -> FieldError {
+    flat::experiments(f, None, None).expect_err("the form is refused")
+}
+
+#[test]
+fn flat_default_form_runs_what_the_cli_runs() {
+    let mut f = flat_form();
+    f.load_factor = "0.8".into();
+    f.jobs = "10,000".into(); // digit separators are accepted
+    let b = flat::experiments(&f, None, None).expect("valid form");
+    assert_eq!(b.runs.len(), 3);
+    assert_eq!(b.trace, None);
+    assert_eq!(b.sweep, None);
+    assert_eq!(
+        b.caption,
+        "Lublin–Feitelson synthetic workload, 10,000 jobs, 128 processors · load factor 0.8 · \
+         seed 42"
+    );
+    let file = experiment_file(
+        "flat.json",
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 10000, "procs": 128}},
+            "policy": "fcfs", "seed": 42}"#,
+    );
+    for (policy, exp) in &b.runs {
+        let mut a = run_args(file.clone());
+        a.policy = Some(policy.as_str().to_string());
+        a.load_factor = Some(0.8);
+        let (cli, trace) = experiment_from_args(&a).expect("CLI reads the file");
+        assert_eq!(trace, None);
+        assert_eq!(exp, &cli, "{policy:?}");
+    }
+    assert_eq!(
+        b.runs.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        f.policies
+    );
+}
+
+#[test]
+fn flat_sweep_runs_every_policy_at_every_load_factor() {
+    let mut f = flat_form();
+    f.policies = vec![PolicyKind::Easy, PolicyKind::Fcfs];
+    f.sweep = Some(["0.5".into(), "1".into(), "0.25".into()]);
+    let b = flat::experiments(&f, None, None).expect("valid sweep");
+    let points: Vec<(PolicyKind, f64)> = b
+        .runs
+        .iter()
+        .map(|(p, e)| (*p, e.transforms.load_factor))
+        .collect();
+    assert_eq!(
+        points,
+        vec![
+            (PolicyKind::Easy, 0.5),
+            (PolicyKind::Fcfs, 0.5),
+            (PolicyKind::Easy, 0.75),
+            (PolicyKind::Fcfs, 0.75),
+            (PolicyKind::Easy, 1.0),
+            (PolicyKind::Fcfs, 1.0),
+        ]
+    );
+    assert!(
+        b.caption
+            .contains("load factor 0.5 to 1 step 0.25 (3 points)"),
+        "{}",
+        b.caption
+    );
+}
+
+#[test]
+fn flat_trace_form_names_the_uploaded_file() {
+    let mut f = flat_form();
+    f.synthetic = false;
+    f.procs = String::new();
+    let sha = "ab".repeat(32);
+    let t = TraceFacts {
+        name: "small.swf".into(),
+        sha256: sha.clone(),
+        max_job_procs: 64,
+        header_procs: Some(100),
+    };
+    let b = flat::experiments(&f, None, Some(&t)).expect("valid form");
+    assert_eq!(b.trace.as_deref(), Some("small.swf"));
+    assert_eq!(
+        b.caption,
+        "small.swf, 100 processors · load factor 1 · seed 42"
+    );
+    let (_, e) = &b.runs[0];
+    match &e.workload {
+        WorkloadSpec::Swf(s) => {
+            assert_eq!(s.name.as_deref(), Some("small.swf"));
+            assert_eq!(s.sha256.as_deref(), Some(sha.as_str()));
+            assert_eq!(s.path, None);
+        }
+        w => panic!("not a trace: {w:?}"),
+    }
+    assert_eq!(e.machine, MachineSpec::Flat { procs: None });
+    // A machine smaller than the largest job.
+    f.procs = "32".into();
+    let e = flat::experiments(&f, None, Some(&t)).unwrap_err();
+    assert_eq!(e.field, "procs");
+    assert_eq!(
+        e.message,
+        "Machine size: 32 processors is smaller than the largest job of small.swf (64 \
+         processors). Enlarge the machine, or leave the field empty to use the trace's."
+    );
+    // No trace uploaded.
+    assert_eq!(
+        flat::experiments(&f, None, None).unwrap_err(),
+        FieldError::new("upload", "Upload a trace first (.swf or .swf.gz).")
+    );
+}
+
+#[test]
+fn flat_link_template_keeps_what_the_form_does_not_show() {
+    let mut t = Experiment::new(
+        WorkloadSpec::Synthetic(SyntheticModel::Lublin(LublinParams {
+            a1: 5.0,
+            ..LublinParams::default()
+        })),
+        PolicyKind::Easy,
+    );
+    t.name = Some("From a link".into());
+    t.transforms.tz_offset_hours = 2.0;
+    let mut f = flat_form();
+    f.params.retain(|(k, _)| k != "a1");
+    let b = flat::experiments(&f, Some(&t), None).expect("valid form");
+    let (_, e) = &b.runs[0];
+    assert_eq!(e.name.as_deref(), Some("From a link"));
+    assert_eq!(e.transforms.tz_offset_hours, 2.0);
+    match &e.workload {
+        WorkloadSpec::Synthetic(SyntheticModel::Lublin(p)) => assert_eq!(p.a1, 5.0),
+        w => panic!("not Lublin: {w:?}"),
+    }
+    assert!(b.caption.starts_with("From a link — "), "{}", b.caption);
+}
+
+#[test]
+fn flat_inline_errors_name_the_field() {
+    let cases: Vec<Case<FlatFields>> = vec![
+        (
+            Box::new(|f| f.policies.clear()),
+            "policy-fcfs",
+            "Choose at least one policy.",
+        ),
+        (
+            Box::new(|f| f.seed = "-1".into()),
+            "seed",
+            "Seed (a whole number ≥ 0): \"-1\" is not a valid value.",
+        ),
+        (
+            Box::new(|f| f.load_factor = "fast".into()),
+            "load-factor",
+            "Load factor: \"fast\" is not a valid value.",
+        ),
+        (
+            Box::new(|f| f.load_factor = "0".into()),
+            "load-factor",
+            "Load factor must be a number > 0 and ≤ 1000 (got 0).",
+        ),
+        (
+            Box::new(|f| f.procs = "0".into()),
+            "procs",
+            "Machine size must be between 1 and 1,048,576 processors.",
+        ),
+        (
+            Box::new(|f| f.procs = " ".into()),
+            "procs",
+            "Machine size: enter the number of processors.",
+        ),
+        (
+            Box::new(|f| f.jobs = "0".into()),
+            "jobs",
+            "Jobs must be between 1 and 1,000,000.",
+        ),
+        (
+            Box::new(|f| f.params[3].1 = "x".into()),
+            "mp-a1",
+            "workload.synthetic.a1: \"x\" is not a valid value.",
+        ),
+        (
+            Box::new(|f| f.params[14].1 = "1.5".into()),
+            "mp-start_hour",
+            "workload.synthetic.start_hour: \"1.5\" is not a valid value.",
+        ),
+        (
+            Box::new(|f| f.sweep = Some(["1".into(), "0.5".into(), "0.1".into()])),
+            "sweep-to",
+            "Sweep: \"to\" must be a number ≥ \"from\" (1) (got 0.5).",
+        ),
+        (
+            Box::new(|f| f.sweep = Some(["0.1".into(), "10".into(), "0.1".into()])),
+            "sweep-step",
+            "Sweep: 0.1 to 10 in steps of 0.1 is 100 points; at most 50. Use a larger step.",
+        ),
+        (
+            Box::new(|f| f.sweep = Some(["0.5".into(), "1".into(), "step".into()])),
+            "sweep-step",
+            "Sweep step: \"step\" is not a valid value.",
+        ),
+    ];
+    for (edit, field, message) in cases {
+        let mut f = flat_form();
+        edit(&mut f);
+        assert_eq!(flat_error(&f), FieldError::new(field, message));
+    }
+}
+
+#[test]
+fn flat_model_validation_names_the_parameter() {
+    let mut f = flat_form();
+    f.params[0].1 = "2".into(); // serial_prob is a probability
+    let e = flat_error(&f);
+    assert_eq!(e.field, "mp-serial_prob");
+    assert!(e.message.contains("serial_prob"), "{}", e.message);
+}
+
+// ------------------------------------------------------------------------------ mesh
+
+/// The mesh form as seed 003's preset fills it.
+fn mesh_form() -> MeshFields {
+    MeshFields {
+        width: "32".into(),
+        height: "32".into(),
+        workload: MeshWorkload::Mesh003 {
+            jobs: "1000".into(),
+            rate: "1.5".into(),
+            sides: "uniform".into(),
+        },
+        shape: "square".into(),
+        io_side: "west".into(),
+        io_count: String::new(),
+        rho: "50".into(),
+        seed: "1".into(),
+        allocators: vec![
+            MeshAllocatorKind::parse("first-fit").unwrap(),
+            MeshAllocatorKind::parse("mpl").unwrap(),
+        ],
+        policy: "window".into(),
+        policy_k: "240".into(),
+    }
+}
+
+fn mesh_experiments(f: &MeshFields) -> Result<Vec<MeshExperiment>, FieldError> {
+    let (base, allocs, policy) = mesh::read(f, None, None)?;
+    mesh::experiments_for(&base, &allocs, policy)
+}
+
+#[test]
+fn mesh_preset_form_runs_what_the_cli_runs() {
+    let exps = mesh_experiments(&mesh_form()).expect("valid form");
+    assert_eq!(exps.len(), 2);
+    let file = experiment_file(
+        "mesh.json",
+        r#"{"name": "Window-based scheduling (seed 003)",
+            "workload": {"synthetic": {"model": "mesh003", "jobs": 1000, "sides": "uniform",
+                                       "arrival_rate": 1.5}},
+            "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1}"#,
+    );
+    for (e, allocator) in exps.iter().zip(["first-fit", "mpl"]) {
+        let (cli, trace) = mesh_experiment_from_args(&MeshArgs {
+            experiment: file.clone(),
+            allocator: Some(allocator.into()),
+            policy: None,
+            traffic_io: None,
+            jobs_csv: None,
+            report: None,
+        })
+        .expect("CLI reads the file");
+        assert_eq!(trace, None);
+        assert_eq!(e, &cli, "{allocator}");
+    }
+}
+
+#[test]
+fn mesh_non_contiguous_allocators_run_fcfs_and_sweep_the_traffic_ratio() {
+    let mut f = mesh_form();
+    f.allocators = vec![
+        MeshAllocatorKind::parse("mpl").unwrap(),
+        MeshAllocatorKind::parse("mc").unwrap(),
+    ];
+    let exps = mesh_experiments(&f).expect("valid form");
+    assert_eq!(exps[0].policy, MeshPolicyKind::Window(240));
+    assert_eq!(exps[1].policy, MeshPolicyKind::Fcfs);
+    assert_eq!(exps[1].network.traffic_io, 0.5);
+    let sweep = mesh::sweep_experiments(&exps).expect("one non-contiguous allocator");
+    assert_eq!(
+        sweep
+            .iter()
+            .map(|e| e.network.traffic_io)
+            .collect::<Vec<_>>(),
+        SWEEP_RHOS.map(|r| f64::from(r) / 100.0).to_vec()
+    );
+    assert!(sweep.iter().all(|e| e.allocator == exps[1].allocator));
+    // Only contiguous allocators: nothing to sweep.
+    let e = mesh::sweep_experiments(&exps[..1]).unwrap_err();
+    assert_eq!(e.field, "mesh-alloc-contig");
+    assert!(
+        e.message.starts_with("Sweep traffic ratio: "),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn mesh_inline_errors_name_the_field() {
+    let cases: Vec<Case<MeshFields>> = vec![
+        (
+            Box::new(|f| f.width = "wide".into()),
+            "mesh-width",
+            "Width W: enter a whole number of columns (got \"wide\").",
+        ),
+        (
+            Box::new(|f| f.height = "".into()),
+            "mesh-height",
+            "Height H: enter a whole number of rows (got \"\").",
+        ),
+        (
+            Box::new(|f| f.seed = "x".into()),
+            "mesh-seed",
+            "Seed: enter a whole number ≥ 0 (got \"x\").",
+        ),
+        (
+            Box::new(|f| f.rho = "lots".into()),
+            "mesh-rho",
+            "Traffic ratio ρ: enter a percentage (got \"lots\").",
+        ),
+        (
+            Box::new(|f| f.io_count = "-2".into()),
+            "mesh-io-count",
+            "I/O count: enter a whole number, or nothing for one per row (got \"-2\").",
+        ),
+        (
+            Box::new(|f| f.policy_k = "0".into()),
+            "mesh-policy-k",
+            "Window size K: must be at least 1 (got 0).",
+        ),
+        (
+            Box::new(|f| {
+                f.policy = "oocb".into();
+                f.policy_k = "k".into();
+            }),
+            "mesh-policy-k",
+            "Max bound k: enter a whole number (got \"k\").",
+        ),
+        (
+            Box::new(|f| f.workload = MeshWorkload::Trace),
+            "mesh-upload",
+            "Workload: upload a trace first.",
+        ),
+        (
+            Box::new(|f| {
+                f.workload = MeshWorkload::Exp000 {
+                    jobs: "1000".into(),
+                    interarrival: "soon".into(),
+                }
+            }),
+            "mesh-interarrival",
+            "Mean interarrival: enter a number of seconds (got \"soon\").",
+        ),
+        (
+            Box::new(|f| f.allocators.clear()),
+            "mesh-alloc-contig",
+            "Allocators: select at least one allocator.",
+        ),
+    ];
+    for (edit, field, message) in cases {
+        let mut f = mesh_form();
+        edit(&mut f);
+        assert_eq!(
+            mesh_experiments(&f).unwrap_err(),
+            FieldError::new(field, message)
+        );
+    }
+    // A value the experiment refuses names the field as the form does.
+    let mut f = mesh_form();
+    f.width = "0".into();
+    let e = mesh_experiments(&f).unwrap_err();
+    assert_eq!(e.field, "mesh-width");
+    assert!(e.message.starts_with("Width W: "), "{}", e.message);
+}
+
+// ------------------------------------------------------------------------------ grid
+
+fn grid_form(exp: &GridExperiment) -> GridFields {
+    GridFields {
+        sites: exp.sites.iter().map(SiteRow::from_spec).collect(),
+        seed: exp.seed.to_string(),
+        policy: "easy".into(),
+        cut: exp.cut_to_shortest,
+        name: exp.name.clone(),
+    }
+}
+
+#[test]
+fn grid_preset_form_runs_what_the_cli_runs() {
+    let preset = preset_global_grid();
+    let (exp, traces) = grid::experiment(&grid_form(&preset), &[]).expect("valid form");
+    assert!(traces.is_empty());
+    let cli = GridExperiment::from_json(&preset.to_json()).expect("CLI reads the file");
+    assert_eq!(exp, cli);
+    assert_eq!(exp.sites.len(), 4);
+    assert_eq!(exp.sites[2].tz_offset_hours, 12.0);
+}
+
+#[test]
+fn grid_site_edits_reach_the_experiment() {
+    let mut f = grid_form(&preset_global_grid());
+    f.sites.truncate(2);
+    f.sites[0].procs = "256".into();
+    f.sites[0].jobs = "500".into();
+    f.sites[1].trace_mode = true;
+    f.sites[1].trace = Some("small.swf".into());
+    f.cut = true;
+    let t = TraceFacts {
+        name: "small.swf".into(),
+        sha256: "cd".repeat(32),
+        ..TraceFacts::default()
+    };
+    let (exp, traces) = grid::experiment(&f, std::slice::from_ref(&t)).expect("valid form");
+    assert_eq!(traces, vec!["small.swf".to_string()]);
+    assert!(exp.cut_to_shortest);
+    assert_eq!(exp.sites[0].procs, Some(256));
+    match &exp.sites[0].workload {
+        WorkloadSpec::Synthetic(SyntheticModel::Lublin(p)) => {
+            assert_eq!((p.jobs, p.procs), (500, 256));
+        }
+        w => panic!("not Lublin: {w:?}"),
+    }
+    match &exp.sites[1].workload {
+        WorkloadSpec::Swf(s) => assert_eq!(s.sha256.as_deref(), Some(t.sha256.as_str())),
+        w => panic!("not a trace: {w:?}"),
+    }
+    // Without the upload, the site asks for its file.
+    let e = grid::experiment(&f, &[]).unwrap_err();
+    assert_eq!(
+        e,
+        FieldError::new(
+            "grid-site-file-1",
+            "Site 2 (Americas East): choose a trace file (.swf or .swf.gz), or switch the site \
+             to a synthetic workload."
+        )
+    );
+}
+
+#[test]
+fn grid_inline_errors_name_the_site_and_field() {
+    let cases: Vec<Case<GridFields>> = vec![
+        (
+            Box::new(|f| f.sites.clear()),
+            "grid-add-site",
+            "Add at least one site.",
+        ),
+        (
+            Box::new(|f| f.sites[1].procs = "0".into()),
+            "grid-site-procs-1",
+            "Site 2 (Americas East): the number of nodes must be a whole number from 1 to \
+             1,048,576 (got \"0\"), or empty for the trace's or model's size.",
+        ),
+        (
+            Box::new(|f| f.sites[0].tz = "200".into()),
+            "grid-site-tz-0",
+            "Site 1 (Europe): the time-zone offset must be a number of hours between −168 and \
+             168 (got \"200\").",
+        ),
+        (
+            Box::new(|f| {
+                f.sites[3].name = " ".into();
+                f.sites[3].jobs = "many".into();
+            }),
+            "grid-site-jobs-3",
+            "Site 4 (site 4): the number of jobs must be a whole number from 1 to 1,000,000 \
+             (got \"many\").",
+        ),
+        (
+            Box::new(|f| f.seed = "-3".into()),
+            "grid-seed",
+            "The seed must be a whole number ≥ 0 (got \"-3\").",
+        ),
+    ];
+    for (edit, field, message) in cases {
+        let mut f = grid_form(&preset_global_grid());
+        edit(&mut f);
+        assert_eq!(
+            grid::experiment(&f, &[]).unwrap_err(),
+            FieldError::new(field, message)
+        );
+    }
+    // The inputs outlined in red are those refused.
+    let mut f = grid_form(&preset_global_grid());
+    f.sites.truncate(1);
+    f.sites[0].tz = "x".into();
+    assert_eq!(
+        grid::site_inputs_validity(&f.sites),
+        vec![
+            ("grid-site-procs-0".to_string(), false),
+            ("grid-site-tz-0".to_string(), true),
+            ("grid-site-jobs-0".to_string(), false),
+        ]
+    );
+}
