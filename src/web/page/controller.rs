@@ -519,16 +519,7 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         Some(msg) => post(app, &msg),
         None => {
             highlight_best(&app.ui);
-            publish_link(app);
-            render_exports(app);
-            draw_charts(app);
-            let (n, ms) = app
-                .state
-                .borrow()
-                .batch
-                .as_ref()
-                .map(|b| (b.runs.len(), b.wall_ms))
-                .unwrap_or((0, 0.0));
+            let (n, ms) = show_finished(app, |b| b.wall_ms);
             end_batch(
                 app,
                 &format!(
@@ -540,4 +531,18 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
             );
         }
     }
+}
+
+/// Shows a finished batch's share link, downloads and charts; returns its number of runs and
+/// `elapsed(batch)` (milliseconds).
+pub(super) fn show_finished(app: &App, elapsed: impl Fn(&Batch) -> f64) -> (usize, f64) {
+    publish_link(app);
+    render_exports(app);
+    draw_charts(app);
+    app.state
+        .borrow()
+        .batch
+        .as_ref()
+        .map(|b| (b.runs.len(), elapsed(b)))
+        .unwrap_or((0, 0.0))
 }

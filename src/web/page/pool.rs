@@ -223,16 +223,7 @@ pub(super) fn finish_sweep(app: &App) {
         st.gantt_runs.clear();
         st.gantt = None;
     }
-    publish_link(app);
-    render_exports(app);
-    draw_charts(app);
-    let (n, ms) = app
-        .state
-        .borrow()
-        .batch
-        .as_ref()
-        .map(|b| (b.runs.len(), js_sys::Date::now() - b.started))
-        .unwrap_or((0, 0.0));
+    let (n, ms) = show_finished(app, |b| js_sys::Date::now() - b.started);
     end_batch(
         app,
         &format!(
