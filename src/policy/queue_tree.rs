@@ -246,10 +246,10 @@ mod tests {
                 t.push(j, p, e);
                 items.push(Some((p, e)));
             }
-            for pos in 0..n {
+            for (pos, item) in items.iter_mut().enumerate() {
                 if rng.next_u64() % 3 == 0 {
                     t.remove(pos);
-                    items[pos] = None;
+                    *item = None;
                 }
             }
             for _ in 0..30 {
@@ -267,7 +267,7 @@ mod tests {
                 );
             }
             let head = items.iter().position(|x| x.is_some());
-            assert_eq!(head.map(|h| t.job(h)), head.map(|h| h));
+            assert_eq!(head.map(|h| t.job(h)), head);
             assert_eq!(t.head(), head);
             assert_eq!(t.len(), items.iter().flatten().count());
         }
