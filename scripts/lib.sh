@@ -2,11 +2,13 @@
 # Every `ensure_*` function installs a missing tool and does nothing when it is present, so
 # the scripts can run on a fresh machine (Debian, as root, in CI) and again and again.
 # Nothing here downloads a prebuilt binary: Rust tools come from crates.io, Chromium from
-# Debian, playwright-core from npm (without browsers).
+# Debian, playwright-core and binaryen (wasm-opt) from npm (without browsers).
 
 # Versions pinned by the project (Cargo.toml pins wasm-bindgen to the same version).
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
+# wasm-opt for `trunk build --release` (Trunk.toml [tools] wasm_opt = "version_132").
+BINARYEN_VERSION=132
 CHROMIUM_BIN=/usr/bin/chromium
 CHROMEDRIVER_BIN=/usr/bin/chromedriver
 
@@ -98,6 +100,26 @@ ensure_trunk() {
   if [ "$have" != "trunk $TRUNK_VERSION" ]; then
     echo "installing trunk $TRUNK_VERSION (found: ${have:-none})"
     cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+}
+
+# wasm-opt from npm's binaryen package (its wasm-opt ships inside the package), installed in
+# .tools/binaryen (gitignored) and put first on PATH, where Trunk (offline) looks for it.
+# Debian's binaryen (version 108) writes a broken module: it must never be the one found.
+ensure_wasm_opt() {
+  ensure_node
+  local dir have
+  dir="$(pwd)/.tools/binaryen"
+  export PATH="$dir/node_modules/.bin:$PATH"
+  have=$(wasm-opt --version 2>/dev/null || true)
+  if [ "$have" != "wasm-opt version $BINARYEN_VERSION (version_$BINARYEN_VERSION)" ]; then
+    echo "installing binaryen@$BINARYEN_VERSION (npm) in .tools/binaryen (found: ${have:-none})"
+    mkdir -p "$dir"
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error --no-save "binaryen@$BINARYEN_VERSION")
+    hash -r
+    have=$(wasm-opt --version 2>/dev/null || true)
+    [ "$have" = "wasm-opt version $BINARYEN_VERSION (version_$BINARYEN_VERSION)" ] ||
+      die "wasm-opt on PATH is \"${have:-none}\", expected version $BINARYEN_VERSION"
   fi
 }
 

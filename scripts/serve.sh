@@ -12,6 +12,7 @@ section "Tools"
 ensure_rust
 ensure_wasm_bindgen
 ensure_trunk
+ensure_wasm_opt
 ensure_python3
 
 section "trunk build --release"

@@ -11,6 +11,7 @@ section "Tools"
 ensure_rust
 ensure_wasm_bindgen
 ensure_trunk
+ensure_wasm_opt
 ensure_chromium
 ensure_python3
 ensure_e2e_deps

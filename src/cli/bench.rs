@@ -3,7 +3,7 @@
 //! prints jobs/s, wall time and peak memory as a Markdown table for BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use clap::Args;
@@ -41,6 +41,9 @@ pub struct BenchCaseArgs {
     pub synthetic_jobs: Option<usize>,
     #[arg(long)]
     pub policy: String,
+    /// Load factor: submit times × 1 / LF (default 1).
+    #[arg(long)]
+    pub load_factor: Option<f64>,
 }
 
 /// One measured case.
@@ -109,6 +112,12 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
         }
         (None, None) => return Err(cfg_err("bench-case needs --swf or --synthetic-jobs".into())),
     };
+    let mut exp = exp;
+    let mut label = label;
+    if let Some(lf) = a.load_factor {
+        exp.transforms.load_factor = lf;
+        label = format!("{label}, load factor {lf:e}");
+    }
     let prepared = prepare(&exp, trace)?;
     let load_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
@@ -185,22 +194,53 @@ pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
             ]);
         }
     }
+    print_cases(&exe, &cases, None)
+}
+
+/// Runs each case in a child process (killed after `timeout` seconds, if given) and prints
+/// one Markdown row per case.
+pub(crate) fn print_cases(
+    exe: &Path,
+    cases: &[Vec<String>],
+    timeout: Option<f64>,
+) -> Result<(), Error> {
     println!("| workload | policy | jobs | load (s) | simulate (s) | jobs/s | peak RSS (MB) |");
     println!("|---|---|---:|---:|---:|---:|---:|");
+    let io = |e: std::io::Error| Error::Io {
+        path: exe.display().to_string(),
+        message: e.to_string(),
+    };
     for args in cases {
-        let out = Command::new(&exe)
-            .args(&args)
-            .output()
-            .map_err(|e| Error::Io {
-                path: exe.display().to_string(),
-                message: e.to_string(),
-            })?;
+        let mut child = Command::new(exe)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(io)?;
+        let t0 = Instant::now();
+        if let Some(limit) = timeout {
+            while child.try_wait().map_err(io)?.is_none() {
+                if t0.elapsed().as_secs_f64() > limit {
+                    child.kill().map_err(io)?;
+                    let _ = child.wait();
+                    println!(
+                        "| {} | did not finish in {limit} s | | | | | |",
+                        args.join(" ")
+                    );
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        let out = child.wait_with_output().map_err(io)?;
         if !out.status.success() {
-            eprintln!(
-                "bench case {:?} failed: {}",
-                args,
-                String::from_utf8_lossy(&out.stderr)
-            );
+            if timeout.is_none_or(|l| t0.elapsed().as_secs_f64() <= l) {
+                eprintln!(
+                    "bench case {:?} failed: {}",
+                    args,
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
             continue;
         }
         let text = String::from_utf8_lossy(&out.stdout);

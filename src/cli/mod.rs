@@ -7,6 +7,7 @@ pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
+pub mod bench_queue;
 pub mod grid;
 pub mod mesh;
 pub mod parallel;
@@ -56,6 +57,8 @@ pub enum Command {
     BenchMesh(bench_mesh::BenchMeshArgs),
     /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
     BenchNetwork(bench_network::BenchNetworkArgs),
+    /// Time EASY and conservative with long queues: 300,000 jobs in a burst, CTC at load factor 100
+    BenchQueue(bench_queue::BenchQueueArgs),
     /// Run a grid experiment (JSON) with single sites and with job sharing; compare them.
     Grid(grid::GridArgs),
 }
@@ -180,6 +183,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
+        Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
     };
     match outcome {

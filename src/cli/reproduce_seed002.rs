@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::grid::align::{align_workload, shortest_span};
 use crate::grid::invariants;
 use crate::grid::paper::{self, build_sites, Config, Trace};
-use crate::grid::{AlignedWorkload, GridMetrics, GridSimulation, LocalPolicy};
+use crate::grid::{AlignedWorkload, GridMetrics, GridSimulation, LocalPolicy, Site};
 use crate::workload::swf::{read_swf, ReadOptions};
 
 /// Options of the seed-002 reproduction.
@@ -67,9 +67,20 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
 
 /// Reads and aligns every trace present in `dir`; returns them and the missing ones.
 pub fn load_traces(dir: &Path) -> Result<(BTreeMap<Trace, AlignedWorkload>, Vec<Trace>), Error> {
+    load_some_traces(dir, &Trace::ALL)
+}
+
+/// Like [`load_traces`], for the traces in `wanted` only (one configuration needs fewer).
+pub fn load_some_traces(
+    dir: &Path,
+    wanted: &[Trace],
+) -> Result<(BTreeMap<Trace, AlignedWorkload>, Vec<Trace>), Error> {
     let mut found = BTreeMap::new();
     let mut missing = Vec::new();
-    for t in Trace::ALL {
+    for &t in wanted {
+        if found.contains_key(&t) {
+            continue;
+        }
         let path = dir.join(t.file_name());
         if !path.is_file() {
             missing.push(t);
@@ -95,8 +106,27 @@ pub fn run_config(
     limit: Option<f64>,
 ) -> Result<ConfigRun, Error> {
     let t0 = Instant::now();
-    let sites = build_sites(config, |t| workloads.get(&t), limit)
-        .map_err(|t| Error::MissingTrace(format!("{} needs {}", config.name, t.file_name())))?;
+    let sites = config_sites(config, workloads, limit)?;
+    run_sites(config, policy, sites, t0)
+}
+
+/// The sites of one configuration, built from the loaded traces.
+pub fn config_sites(
+    config: &Config,
+    workloads: &BTreeMap<Trace, AlignedWorkload>,
+    limit: Option<f64>,
+) -> Result<Vec<Site>, Error> {
+    build_sites(config, |t| workloads.get(&t), limit)
+        .map_err(|t| Error::MissingTrace(format!("{} needs {}", config.name, t.file_name())))
+}
+
+/// Runs one configuration on sites already built; `t0` is when the building started.
+pub fn run_sites(
+    config: &Config,
+    policy: LocalPolicy,
+    sites: Vec<Site>,
+    t0: Instant,
+) -> Result<ConfigRun, Error> {
     let sim = GridSimulation::new(sites, config.sharing, policy).map_err(grid_err)?;
     let result = sim.run_to_end().map_err(grid_err)?;
     let seconds = t0.elapsed().as_secs_f64();

@@ -148,29 +148,39 @@ impl Engine<Grid> {
             }
         }
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        // One vector of all jobs, each site's moved in and freed at once, then put in arrival
+        // order in place: never two copies of the grid workload at a time (issue 17).
         let n = order.len();
-        let mut per_site: Vec<Vec<Option<Job>>> = Vec::with_capacity(sites.len());
         let mut infos = Vec::with_capacity(sites.len());
+        let mut first = Vec::with_capacity(sites.len());
+        let mut jobs: Vec<Job> = Vec::with_capacity(n);
         for site in sites {
             infos.push(SiteInfo {
                 name: site.name,
                 procs: site.procs,
                 tz_offset_hours: site.tz_offset_hours,
             });
-            per_site.push(site.jobs.into_iter().map(Some).collect());
+            first.push(jobs.len());
+            jobs.extend(site.jobs);
         }
-        let mut jobs = Vec::with_capacity(n);
-        let mut home = Vec::with_capacity(n);
-        for &(_, s, k) in &order {
-            let Some(job) = per_site
-                .get_mut(s)
-                .and_then(|v| v.get_mut(k))
-                .and_then(Option::take)
-            else {
+        let home: Vec<usize> = order.iter().map(|&(_, s, _)| s).collect();
+        let mut from: Vec<usize> = order.iter().map(|&(_, s, k)| first[s] + k).collect();
+        drop(order);
+        // Position i takes the job now at from[i]: follow each cycle with swaps.
+        for i in 0..n {
+            if from[i] == usize::MAX {
                 continue;
-            };
-            jobs.push(job);
-            home.push(s);
+            }
+            let mut j = i;
+            loop {
+                let k = from[j];
+                from[j] = usize::MAX;
+                if k == i {
+                    break;
+                }
+                jobs.swap(j, k);
+                j = k;
+            }
         }
         let n = jobs.len();
         let sites = infos

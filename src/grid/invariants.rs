@@ -23,18 +23,7 @@ pub fn check(result: &GridResult) -> Vec<String> {
         errors.push("result vectors differ in length".to_string());
         return errors;
     }
-    let mut per_site: Vec<SimResult> = result
-        .sites
-        .iter()
-        .map(|s| SimResult {
-            policy: result.policy.as_str().to_string(),
-            procs: s.procs,
-            jobs: Vec::new(),
-            outcomes: Vec::new(),
-            promised: Vec::new(),
-            timeline: Vec::new(),
-        })
-        .collect();
+    let ns = result.sites.len();
     let mut placed = 0usize;
     for j in 0..n {
         let job = &result.jobs[j];
@@ -43,10 +32,10 @@ pub fn check(result: &GridResult) -> Vec<String> {
             errors.push(format!("job {} (#{j}) was never sent to a site", job.id));
             continue;
         }
-        let Some(site) = per_site.get_mut(s) else {
+        if s >= ns {
             errors.push(format!("job {} sent to unknown site {s}", job.id));
             continue;
-        };
+        }
         if result.sharing == Sharing::Single && s != result.home[j] {
             errors.push(format!(
                 "job {} ran at site {s} instead of its own site {} in single mode",
@@ -63,18 +52,28 @@ pub fn check(result: &GridResult) -> Vec<String> {
                 ));
             }
         }
-        site.jobs.push(job.clone());
-        site.outcomes.push(result.outcomes[j]);
-        site.promised
-            .push(result.promised.get(j).copied().flatten());
         placed += 1;
     }
     if placed != n {
         errors.push(format!("{placed} of {n} jobs placed on a site"));
     }
-    for (s, r) in per_site.iter().enumerate() {
-        for e in invariants::check(r, false) {
-            errors.push(format!("site {} ({}): {e}", s, result.sites[s].name));
+    // One site's copy of its jobs at a time, not every site's at once (issue 17).
+    for (s, info) in result.sites.iter().enumerate() {
+        let mut r = SimResult {
+            policy: result.policy.as_str().to_string(),
+            procs: info.procs,
+            jobs: Vec::new(),
+            outcomes: Vec::new(),
+            promised: Vec::new(),
+            timeline: Vec::new(),
+        };
+        for j in (0..n).filter(|&j| result.site_of[j] == s) {
+            r.jobs.push(result.jobs[j].clone());
+            r.outcomes.push(result.outcomes[j]);
+            r.promised.push(result.promised.get(j).copied().flatten());
+        }
+        for e in invariants::check(&r, false) {
+            errors.push(format!("site {} ({}): {e}", s, info.name));
         }
     }
     errors

@@ -98,13 +98,29 @@ fn bin_of(t: f64, width: f64, n: usize) -> usize {
     ((phase / width).floor() as usize).min(n.saturating_sub(1))
 }
 
+/// Executing and home site of job `j`, if it ran.
+fn ran(r: &GridResult, j: usize) -> Option<(usize, usize)> {
+    let ns = r.sites.len();
+    let (&s, o, &h) = (r.site_of.get(j)?, r.outcomes.get(j)?, r.home.get(j)?);
+    (s != NO_SITE && s < ns && h < ns && !o.start.is_nan()).then_some((s, h))
+}
+
+/// Records of the jobs that ran, at sites (executing, home) that `keep` accepts, one at a
+/// time: the summaries need no vector of records per site (issue 17).
+fn records<'a>(
+    r: &'a GridResult,
+    keep: impl Fn(usize, usize) -> bool + 'a,
+) -> impl Iterator<Item = JobRecord> + 'a {
+    (0..r.jobs.len())
+        .filter(move |&j| ran(r, j).is_some_and(|(s, h)| keep(s, h)))
+        .map(|j| JobRecord::of(&r.jobs[j], &r.outcomes[j]))
+}
+
 impl GridMetrics {
     /// Metrics of a finished (or interrupted: jobs not started are left out) grid run.
     pub fn from_result(r: &GridResult) -> GridMetrics {
         let ns = r.sites.len();
-        let mut all = Vec::with_capacity(r.jobs.len());
-        let mut executed: Vec<Vec<JobRecord>> = vec![Vec::new(); ns];
-        let mut submitted: Vec<Vec<JobRecord>> = vec![Vec::new(); ns];
+
         let mut load_h = vec![vec![0.0; 24]; ns];
         let mut load_d = vec![vec![0.0; 7]; ns];
         let mut dem_h = vec![vec![0.0; 24]; ns];
@@ -113,20 +129,15 @@ impl GridMetrics {
         let mut migrated = 0;
         let mut started_after_offer = 0;
         for (j, job) in r.jobs.iter().enumerate() {
-            let (Some(&s), Some(o), Some(&h)) =
-                (r.site_of.get(j), r.outcomes.get(j), r.home.get(j))
-            else {
+            let Some((s, h)) = ran(r, j) else {
                 continue;
             };
-            if s == NO_SITE || s >= ns || h >= ns || o.start.is_nan() {
-                continue;
-            }
+            let o = &r.outcomes[j];
             if let Some(Some(offer)) = r.offered.get(j) {
                 if o.start > *offer {
                     started_after_offer += 1;
                 }
             }
-            let rec = JobRecord::of(job, o);
             migrations[h][s] += 1;
             if h != s {
                 migrated += 1;
@@ -139,21 +150,18 @@ impl GridMetrics {
             let local_submit = job.submit - r.sites[h].tz_offset_hours * HOUR;
             dem_h[h][bin_of(local_submit, HOUR, 24)] += sa;
             dem_d[h][bin_of(local_submit, DAY, 7)] += sa;
-            executed[s].push(rec.clone());
-            submitted[h].push(rec.clone());
-            all.push(rec);
         }
         let total_procs: u32 = r
             .sites
             .iter()
             .map(|s| s.procs)
             .fold(0u32, u32::saturating_add);
-        let mut overall = Summary::from_records(&all, total_procs, 0);
+        let mut overall = Summary::from_iter(records(r, |_, _| true), total_procs, 0);
         let mut sites = Vec::with_capacity(ns);
         let (mut sa_sum, mut capacity) = (0.0, 0.0);
         for (s, info) in r.sites.iter().enumerate() {
-            let ex = Summary::from_records(&executed[s], info.procs, 0);
-            let sub = Summary::from_records(&submitted[s], info.procs, 0);
+            let ex = Summary::from_iter(records(r, |at, _| at == s), info.procs, 0);
+            let sub = Summary::from_iter(records(r, |_, home| home == s), info.procs, 0);
             let p = info.procs as f64;
             sa_sum += ex.utilization * p * ex.makespan;
             capacity += p * ex.makespan;

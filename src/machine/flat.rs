@@ -1,8 +1,13 @@
 //! A flat machine: `total` identical processors, any free subset of which a job may use.
 //! It also keeps the running jobs ordered by their expected end (start + estimate), which is
 //! what backfilling policies need to compute shadow times.
+//!
+//! The set holds only the running jobs (a map from job to expected end beside the ordered
+//! map), never an array over all job ids: in a grid every site's machine sees ids from the
+//! whole grid workload, and six id-sized arrays were most of the grid benchmark's memory
+//! (issue 17).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::base::event::OrdTime;
 use crate::base::{JobId, Time};
@@ -20,43 +25,39 @@ pub struct RunningJob {
 /// Running jobs indexed by expected end.
 #[derive(Clone, Debug, Default)]
 pub struct RunningSet {
-    by_end: BTreeSet<(OrdTime, JobId)>,
-    info: Vec<Option<RunningJob>>,
+    by_end: BTreeMap<(OrdTime, JobId), RunningJob>,
+    /// Expected end of each running job (the only lookup by job id).
+    end_of: HashMap<JobId, Time>,
 }
 
 impl RunningSet {
-    /// An empty set able to hold job ids below `n_jobs` without reallocating.
+    /// An empty set (`n_jobs` is a capacity hint, capped so grids don't pay per site).
     pub fn with_jobs(n_jobs: usize) -> Self {
         RunningSet {
-            by_end: BTreeSet::new(),
-            info: vec![None; n_jobs],
+            by_end: BTreeMap::new(),
+            end_of: HashMap::with_capacity(n_jobs.min(1024)),
         }
     }
 
     fn insert(&mut self, r: RunningJob) {
-        if r.job >= self.info.len() {
-            self.info.resize(r.job + 1, None);
-        }
-        self.by_end.insert((OrdTime(r.expected_end), r.job));
-        self.info[r.job] = Some(r);
+        self.end_of.insert(r.job, r.expected_end);
+        self.by_end.insert((OrdTime(r.expected_end), r.job), r);
     }
 
     fn remove(&mut self, job: JobId) -> Option<RunningJob> {
-        let r = self.info.get_mut(job)?.take()?;
-        self.by_end.remove(&(OrdTime(r.expected_end), job));
-        Some(r)
+        let end = self.end_of.remove(&job)?;
+        self.by_end.remove(&(OrdTime(end), job))
     }
 
     /// The running job `job`, if it is running.
     pub fn get(&self, job: JobId) -> Option<&RunningJob> {
-        self.info.get(job).and_then(|r| r.as_ref())
+        let end = *self.end_of.get(&job)?;
+        self.by_end.get(&(OrdTime(end), job))
     }
 
     /// Running jobs in order of expected end (ties by job id).
     pub fn by_expected_end(&self) -> impl Iterator<Item = &RunningJob> + '_ {
-        self.by_end
-            .iter()
-            .filter_map(move |(_, j)| self.info.get(*j).and_then(|r| r.as_ref()))
+        self.by_end.values()
     }
 
     /// Number of running jobs.

@@ -30,9 +30,18 @@ pub struct Summary {
 impl Summary {
     /// Summary of `records` (one per simulated job) on a machine of `procs` processors.
     pub fn from_records(records: &[JobRecord], procs: u32, dropped: usize) -> Summary {
-        let n = records.len();
+        Self::from_iter(records, procs, dropped)
+    }
+
+    /// [`Summary::from_records`] of records produced one at a time (no vector of them).
+    pub fn from_iter<R: std::borrow::Borrow<JobRecord>>(
+        records: impl IntoIterator<Item = R>,
+        procs: u32,
+        dropped: usize,
+    ) -> Summary {
+        let mut n = 0;
         let mut s = Summary {
-            jobs: n,
+            jobs: 0,
             dropped,
             mean_wait: 0.0,
             max_wait: 0.0,
@@ -45,14 +54,13 @@ impl Summary {
             awwt: 0.0,
             awsd: 0.0,
         };
-        if n == 0 {
-            return s;
-        }
         let (mut wait, mut turn, mut sd, mut bsd) = (0.0, 0.0, 0.0, 0.0);
         let (mut total_sa, mut sa_resp, mut sa_wait, mut sa_sd) = (0.0, 0.0, 0.0, 0.0);
         let mut first_submit = f64::INFINITY;
         let mut last_end = f64::NEG_INFINITY;
         for r in records {
+            let r = r.borrow();
+            n += 1;
             wait += r.wait;
             turn += r.turnaround;
             sd += r.slowdown;
@@ -72,6 +80,10 @@ impl Summary {
                 last_end = r.end;
             }
         }
+        if n == 0 {
+            return s;
+        }
+        s.jobs = n;
         let nf = n as f64;
         s.mean_wait = wait / nf;
         s.mean_turnaround = turn / nf;

@@ -8,17 +8,30 @@
 //! and put back at their earliest fit. A job's own old slot is always still free when it is
 //! reinserted, so no reservation ever moves later — and no job starts later than the
 //! reservation it was first given (checked: [`ConservativeBackfilling::violations`]).
+//!
+//! Issue 17 makes the compression touch only jobs that can move. After a compression pass no
+//! waiting job can move (a job freed later in the pass only frees time at or after its own
+//! reservation, which is never before the reservations already visited), and arrivals only take
+//! processors. So a job can move earlier only into a window that contains an instant freed
+//! since: by the completion, or by a job that moved earlier in this pass. A job larger than the
+//! most processors free at any such instant before its reservation is left where it is
+//! without touching the profile — exactly what the full reinsertion would do. Waiting jobs are
+//! kept ordered by (reservation, arrival), so neither `decide` nor the compression sorts.
+
+use std::collections::BTreeSet;
+use std::ops::Bound;
 
 use super::profile::Profile;
 use super::{Context, Policy};
+use crate::base::event::OrdTime;
 use crate::base::{JobId, Time};
 
 /// Conservative backfilling with a reservation for every waiting job.
 #[derive(Clone, Debug)]
 pub struct ConservativeBackfilling {
     profile: Profile,
-    /// Waiting jobs in arrival order.
-    waiting: Vec<JobId>,
+    /// Waiting jobs by (current reservation, arrival).
+    waiting: BTreeSet<(OrdTime, JobId)>,
     /// Current reservation of each waiting job.
     reservation: Vec<Time>,
     /// First reservation of each job.
@@ -27,7 +40,9 @@ pub struct ConservativeBackfilling {
     started_at: Vec<Time>,
     /// Times the compression would have moved a job later (a bug if ever non-zero).
     violations: usize,
-    scratch: Vec<JobId>,
+    scratch: Vec<(OrdTime, JobId)>,
+    /// Intervals freed during the current compression pass.
+    freed: Vec<(Time, Time)>,
 }
 
 impl ConservativeBackfilling {
@@ -35,12 +50,13 @@ impl ConservativeBackfilling {
     pub fn new(n_jobs: usize, procs: u32) -> Self {
         ConservativeBackfilling {
             profile: Profile::new(procs, f64::NEG_INFINITY),
-            waiting: Vec::new(),
+            waiting: BTreeSet::new(),
             reservation: vec![f64::NAN; n_jobs],
             promised: vec![None; n_jobs],
             started_at: vec![f64::NAN; n_jobs],
             violations: 0,
             scratch: Vec::new(),
+            freed: Vec::new(),
         }
     }
 
@@ -55,22 +71,45 @@ impl ConservativeBackfilling {
         &self.profile
     }
 
-    /// Reinserts every waiting job at its earliest fit, in order of current reservation.
-    fn compress(&mut self, ctx: &Context<'_>) {
+    /// The most processors free at an instant of `freed` within [from, to).
+    fn max_freed(&self, from: Time, to: Time) -> u32 {
+        self.freed
+            .iter()
+            .map(|&(a, b)| self.profile.max_free(a.max(from), b.min(to)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Reinserts every waiting job at its earliest fit, in order of current reservation,
+    /// after [now, freed_until) was released; jobs that cannot move are skipped (module docs).
+    fn compress(&mut self, ctx: &Context<'_>, freed_until: Time) {
+        let now = ctx.now;
         let mut order = std::mem::take(&mut self.scratch);
         order.clear();
-        order.extend_from_slice(&self.waiting);
-        let res = &self.reservation;
-        order.sort_by(|&a, &b| res[a].total_cmp(&res[b]).then(a.cmp(&b)));
-        for &j in &order {
+        order.extend(self.waiting.iter().copied());
+        self.freed.clear();
+        self.freed.push((now, freed_until));
+        // Most processors free at a freed instant of [now, seen).
+        let mut most = 0;
+        let mut seen = now;
+        for &(OrdTime(old), j) in &order {
             let job = &ctx.jobs[j];
             let (procs, est) = (job.procs_held(), job.estimate);
-            let old = self.reservation[j];
-            if procs == 0 {
+            if procs == 0 || old == now {
+                // Nothing held, or already at the earliest possible start.
                 continue;
             }
+            if old > now {
+                if old > seen {
+                    most = most.max(self.max_freed(seen, old));
+                    seen = old;
+                }
+                if procs > most {
+                    continue;
+                }
+            }
             self.profile.release(old, old + est, procs);
-            let new = match self.profile.earliest_fit(ctx.now, procs, est) {
+            let new = match self.profile.earliest_fit(now, procs, est) {
                 Some(s) if s <= old => s,
                 _ => {
                     self.violations += 1;
@@ -81,6 +120,12 @@ impl ConservativeBackfilling {
                 self.violations += 1;
             }
             self.reservation[j] = new;
+            if new != old {
+                self.waiting.remove(&(OrdTime(old), j));
+                self.waiting.insert((OrdTime(new), j));
+                self.freed.push((old, old + est));
+                most = self.max_freed(now, seen);
+            }
         }
         self.scratch = order;
     }
@@ -108,7 +153,7 @@ impl Policy for ConservativeBackfilling {
         }
         self.reservation[job] = start;
         self.promised[job] = Some(start);
-        self.waiting.push(job);
+        self.waiting.insert((OrdTime(start), job));
     }
 
     fn job_completed(&mut self, job: JobId, ctx: &Context<'_>) {
@@ -117,38 +162,33 @@ impl Policy for ConservativeBackfilling {
         if ctx.now < expected_end && j.procs_held() > 0 {
             self.profile.release(ctx.now, expected_end, j.procs_held());
             self.profile.prune(ctx.now);
-            self.compress(ctx);
+            self.compress(ctx, expected_end);
         }
     }
 
     fn decide(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
         let mut free = ctx.free_procs;
         let now = ctx.now;
-        let res = &self.reservation;
-        let before = starts.len();
-        // Due jobs in order of reservation, ties by arrival.
-        let mut due: Vec<JobId> = self
-            .waiting
-            .iter()
-            .copied()
-            .filter(|&j| res[j] <= now)
-            .collect();
-        if due.is_empty() {
-            return;
-        }
-        due.sort_by(|&a, &b| res[a].total_cmp(&res[b]).then(a.cmp(&b)));
-        for j in due {
+        // Due jobs (reservation ≤ now) in order of reservation, ties by arrival; +0 is the
+        // largest zero in the total order, so a reservation at -0 is due at +0 and vice versa.
+        let key = OrdTime(if now == 0.0 { 0.0 } else { now });
+        let mut due = std::mem::take(&mut self.scratch);
+        due.clear();
+        due.extend(
+            self.waiting
+                .range((Bound::Unbounded, Bound::Included((key, JobId::MAX))))
+                .copied(),
+        );
+        for &(res, j) in &due {
             let procs = ctx.jobs[j].procs_held();
             if procs <= free {
                 free -= procs;
                 starts.push(j);
                 self.started_at[j] = now;
+                self.waiting.remove(&(res, j));
             }
         }
-        if starts.len() > before {
-            let started = &starts[before..];
-            self.waiting.retain(|j| !started.contains(j));
-        }
+        self.scratch = due;
     }
 
     fn queue_len(&self) -> usize {

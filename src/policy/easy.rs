@@ -9,16 +9,23 @@
 //!    processors and either ends (by estimate) no later than the shadow time, or uses no more
 //!    than `extra` processors — in which case `extra` shrinks by its size. When both hold, the
 //!    first applies and `extra` is left as it is (the job is gone by the shadow time).
+//!
+//! The queue is a [`QueueTree`], so the scan of step 3 jumps from one job that can start to
+//! the next and a long queue of jobs that cannot start costs nothing (issue 17).
 
+use std::collections::HashMap;
+
+use super::queue_tree::{FitQuery, QueueTree};
 use super::{Context, Policy};
 use crate::base::{JobId, Time};
 
 /// EASY backfilling with a single reservation for the queue head.
 #[derive(Clone, Debug)]
 pub struct EasyBackfilling {
-    queue: Vec<JobId>,
-    /// First shadow time computed for each job while it was the blocked head.
-    promised: Vec<Option<Time>>,
+    queue: QueueTree,
+    /// First shadow time computed for each job while it was the blocked head (a map, not an
+    /// array over job ids: a grid site sees ids from the whole grid workload).
+    promised: HashMap<JobId, Time>,
     /// Scratch: (expected end, procs) of jobs started during the current `decide`.
     just_started: Vec<(Time, u32)>,
     /// Queued jobs that hold no processor (estimate 0): they fit even when none is free.
@@ -29,8 +36,8 @@ impl EasyBackfilling {
     /// A policy for a workload of `n_jobs` jobs.
     pub fn new(n_jobs: usize) -> Self {
         EasyBackfilling {
-            queue: Vec::new(),
-            promised: vec![None; n_jobs],
+            queue: QueueTree::with_capacity(n_jobs.min(1024)),
+            promised: HashMap::new(),
             just_started: Vec::new(),
             zero_held_queued: 0,
         }
@@ -87,10 +94,11 @@ impl Policy for EasyBackfilling {
     }
 
     fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>) {
-        if ctx.jobs[job].procs_held() == 0 {
+        let j = &ctx.jobs[job];
+        if j.procs_held() == 0 {
             self.zero_held_queued += 1;
         }
-        self.queue.push(job);
+        self.queue.push(job, j.procs_held(), j.estimate);
     }
 
     fn job_completed(&mut self, _job: JobId, _ctx: &Context<'_>) {}
@@ -101,10 +109,12 @@ impl Policy for EasyBackfilling {
         self.just_started.clear();
 
         // 1. Start from the head while it fits.
-        let mut n_head = 0;
-        while let Some(&j) = self.queue.get(n_head) {
+        let mut head_pos = None;
+        while let Some(pos) = self.queue.head() {
+            let j = self.queue.job(pos);
             let job = &jobs[j];
             if job.procs_held() > free {
+                head_pos = Some(pos);
                 break;
             }
             free -= job.procs_held();
@@ -114,13 +124,13 @@ impl Policy for EasyBackfilling {
             if job.procs_held() == 0 {
                 self.zero_held_queued -= 1;
             }
-            n_head += 1;
+            self.queue.remove(pos);
         }
-        self.queue.drain(..n_head);
-        let Some(&head) = self.queue.first() else {
+        let Some(head_pos) = head_pos else {
             return;
         };
-        let needs_promise = self.promised.get(head).is_some_and(|p| p.is_none());
+        let head = self.queue.job(head_pos);
+        let needs_promise = !self.promised.contains_key(&head);
         if free == 0 && !needs_promise && self.zero_held_queued == 0 {
             return;
         }
@@ -128,49 +138,35 @@ impl Policy for EasyBackfilling {
             .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
 
         // 2. Shadow time and extra processors of the blocked head.
-        let Some((shadow, mut extra)) = self.shadow(ctx, free, jobs[head].procs_held()) else {
+        let Some((shadow, extra)) = self.shadow(ctx, free, jobs[head].procs_held()) else {
             return;
         };
-        if let Some(p) = self.promised.get_mut(head) {
-            if p.is_none() {
-                *p = Some(shadow);
-            }
-        }
+        self.promised.entry(head).or_insert(shadow);
 
-        // 3. Backfill later jobs in arrival order.
-        let before = starts.len();
-        for &j in &self.queue[1..] {
-            if free == 0 && self.zero_held_queued == 0 {
-                break;
-            }
+        // 3. Backfill later jobs in arrival order: only those that fit and end by the shadow
+        // time or fit the extra processors are visited.
+        let mut q = FitQuery {
+            free,
+            extra,
+            now: ctx.now,
+            shadow,
+        };
+        let mut from = head_pos + 1;
+        while let Some(pos) = self.queue.next_fit(from, &q) {
+            let j = self.queue.job(pos);
             let job = &jobs[j];
-            if job.procs_held() > free {
-                continue;
-            }
+            let procs = job.procs_held();
+            q.free -= procs;
             if ctx.now + job.estimate <= shadow {
-                free -= job.procs_held();
-                if job.procs_held() == 0 {
+                if procs == 0 {
                     self.zero_held_queued -= 1;
                 }
-                starts.push(j);
-            } else if job.procs_held() <= extra {
-                free -= job.procs_held();
-                extra -= job.procs_held();
-                starts.push(j);
+            } else {
+                q.extra -= procs;
             }
-        }
-        if starts.len() > before {
-            let started = &starts[before..];
-            // `started` is in queue order, so one merge pass removes them.
-            let mut k = 0;
-            self.queue.retain(|&j| {
-                if k < started.len() && started[k] == j {
-                    k += 1;
-                    false
-                } else {
-                    true
-                }
-            });
+            starts.push(j);
+            self.queue.remove(pos);
+            from = pos + 1;
         }
     }
 
@@ -179,6 +175,6 @@ impl Policy for EasyBackfilling {
     }
 
     fn promised_start(&self, job: JobId) -> Option<Time> {
-        self.promised.get(job).copied().flatten()
+        self.promised.get(&job).copied()
     }
 }

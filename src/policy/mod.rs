@@ -10,6 +10,7 @@ pub mod easy;
 pub mod fcfs;
 pub mod mesh;
 pub mod profile;
+pub mod queue_tree;
 
 use serde::{Deserialize, Serialize};
 

@@ -144,6 +144,21 @@ impl Profile {
         }
     }
 
+    /// The most processors free at any instant of [start, end) (0 if the interval is empty).
+    pub fn max_free(&self, start: Time, end: Time) -> u32 {
+        if end <= start {
+            return 0;
+        }
+        let mut best = 0;
+        for s in &self.steps[self.index_at(start)..] {
+            if s.start >= end {
+                break;
+            }
+            best = best.max(s.free);
+        }
+        best
+    }
+
     /// Drops steps that ended before `now`.
     pub fn prune(&mut self, now: Time) {
         let i = self.index_at(now);
