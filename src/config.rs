@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits::Limits;
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::SyntheticModel;
 use crate::workload::transform::Transforms;
@@ -178,8 +179,14 @@ impl Experiment {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Checks values serde cannot: version, ranges, model parameters.
+    /// Checks values serde cannot: version, ranges, model parameters, and the default
+    /// [`Limits`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_with(&Limits::DEFAULT)
+    }
+
+    /// [`Experiment::validate`] under `limits` (the CLI may raise them).
+    pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: &str, message: String| ConfigError {
             key: key.to_string(),
             message,
@@ -204,6 +211,7 @@ impl Experiment {
             }
             WorkloadSpec::Synthetic(model) => {
                 model.validate().map_err(keyed)?;
+                limits.check_jobs("workload.synthetic.jobs", model.jobs())?;
             }
         }
         self.transforms.validate().map_err(keyed)?;

@@ -14,7 +14,11 @@
 //! its own format `version`. A link of another version is refused with a message that says
 //! which version it is and which this page reads. An uploaded trace travels as its name and
 //! SHA-256 (`workload.swf.name`, `workload.swf.sha256`): the page asks for that file and refuses
-//! one with another hash. This module has no web dependency.
+//! one with another hash. This module has no web dependency: it is part of the core so that
+//! it is tested and fuzzed natively (`tests/fuzz.rs`); the mesh (`#m=`,
+//! [`crate::mesh_share`]) and grid (`#g=`, [`crate::grid::view::GridShare`]) links use its
+//! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
+//! included ([`crate::limits`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -57,8 +61,8 @@ pub struct Sweep {
     pub step: f64,
 }
 
-/// Most points a sweep may have.
-pub const MAX_SWEEP_POINTS: usize = 50;
+/// Most points a sweep may have (see [`crate::limits`]).
+pub use crate::limits::MAX_SWEEP_POINTS;
 
 impl Sweep {
     /// The load factors of the sweep (rounded to 9 decimals, so that `0.5 + 5 × 0.1` is `1`),

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare, simulation, TraceInput};
+use crate::run::{finish, simulation, TraceInput};
 use crate::workload::synthetic::SyntheticModel;
 
 /// `schedlab bench`.
@@ -109,7 +109,12 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
         }
         (None, None) => return Err(cfg_err("bench-case needs --swf or --synthetic-jobs".into())),
     };
-    let prepared = prepare(&exp, trace)?;
+    // The benchmark's own job count is what was asked for, not a limit breach.
+    let limits = crate::limits::Limits {
+        max_jobs: a.synthetic_jobs.unwrap_or(0).max(crate::limits::MAX_JOBS),
+        ..crate::limits::Limits::DEFAULT
+    };
+    let prepared = crate::run::prepare_with(&exp, trace, &limits)?;
     let load_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let result = simulation(&exp, &prepared, false).run_to_end()?;

@@ -1,8 +1,9 @@
 //! What the Grid mode of the web app and `schedlab grid` show of a grid experiment (seed 002
 //! §IV-B "Trace_single" vs job sharing, §V metrics, Table IV's "AWRT in % of single"): the
 //! comparison of one experiment run twice — each site on its own, then with job sharing —
-//! its CSV and JSON, the site clocks of the world-clock strip, and the grid share link's
-//! envelope. No web dependency, so everything here is tested natively.
+//! its CSV and JSON, the site clocks of the world-clock strip, and the grid share link
+//! (`#g=`, envelope and fragment). No web dependency, so everything here is tested and fuzzed
+//! natively.
 
 use std::fmt;
 use std::io::Read;
@@ -13,7 +14,8 @@ use super::align::AlignedWorkload;
 use super::engine::GridSimulation;
 use super::metrics::GridMetrics;
 use super::site::{Sharing, HOUR};
-use super::spec::{prepare_sites, GridExperiment, GridRunError};
+use super::spec::{prepare_sites_with, GridExperiment, GridRunError};
+use crate::limits::Limits;
 use crate::workload::synthetic::SyntheticModel;
 
 /// The configurations one comparison runs, in order: the reference, then job sharing.
@@ -23,6 +25,8 @@ pub const CONFIGURATIONS: [Sharing; 2] = [Sharing::Single, Sharing::JobSharing];
 pub const GRID_SHARE_VERSION: u32 = 1;
 /// Prefix of a grid share link's fragment (after `#`).
 pub const GRID_FRAGMENT_PREFIX: &str = "g=";
+/// Longest grid link fragment accepted.
+pub const MAX_GRID_FRAGMENT: usize = 64 * 1024;
 
 /// Short label of a configuration.
 pub fn sharing_label(s: Sharing) -> &'static str {
@@ -62,12 +66,21 @@ pub fn with_sharing(exp: &GridExperiment, s: Sharing) -> GridExperiment {
 /// slices). `trace(i)` opens site i's trace (called once per configuration for SWF sites).
 pub fn run_comparison<'a>(
     exp: &GridExperiment,
+    trace: impl FnMut(usize) -> Option<(String, Box<dyn Read + 'a>)>,
+) -> Result<GridComparison, GridRunError> {
+    run_comparison_with(exp, trace, &Limits::DEFAULT)
+}
+
+/// [`run_comparison`] under `limits` (the CLI may raise them).
+pub fn run_comparison_with<'a>(
+    exp: &GridExperiment,
     mut trace: impl FnMut(usize) -> Option<(String, Box<dyn Read + 'a>)>,
+    limits: &Limits,
 ) -> Result<GridComparison, GridRunError> {
     let mut runs = Vec::with_capacity(CONFIGURATIONS.len());
     for s in CONFIGURATIONS {
         let traces = (0..exp.sites.len()).map(&mut trace).collect();
-        let (sites, alignment) = prepare_sites(exp, traces)?;
+        let (sites, alignment) = prepare_sites_with(exp, traces, limits)?;
         let result = GridSimulation::new(sites, s, exp.policy)?.run_to_end()?;
         runs.push(GridRunReport {
             sharing: s,
@@ -261,6 +274,29 @@ impl GridShare {
             }
         }
         v.to_string()
+    }
+
+    /// The fragment (without `#`): `g=` + base64url(JSON) + `.` + checksum.
+    pub fn to_fragment(&self) -> String {
+        crate::share::pack_fragment(GRID_FRAGMENT_PREFIX, &self.to_json())
+    }
+
+    /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid
+    /// link; the version is judged first (by [`GridShare::from_json`]), then the checksum.
+    pub fn from_fragment(fragment: &str) -> Result<Option<GridShare>, ShareError> {
+        let Some((text, checksum_ok)) =
+            crate::share::unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_GRID_FRAGMENT)
+                .map_err(ShareError)?
+        else {
+            return Ok(None);
+        };
+        let share = GridShare::from_json(&text)?;
+        if !checksum_ok {
+            return Err(ShareError(
+                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+            ));
+        }
+        Ok(Some(share))
     }
 
     /// Reads the JSON of a link: the version first (a link of another version is refused with

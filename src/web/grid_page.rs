@@ -30,7 +30,6 @@ use super::format;
 use super::grid_chart;
 use super::page::{MAX_JOBS, MAX_PROCS, MAX_TRACE_BYTES};
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
-use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{js_message, post_to, post_trace_to, start_worker};
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::grid::spec::{preset_global_grid, GRID_FORMAT_VERSION, MAX_SITES};
@@ -40,9 +39,6 @@ use crate::grid::view::{
 };
 use crate::grid::{GridExperiment, GridMetrics, LocalPolicy, Sharing, SiteSpec};
 use crate::workload::synthetic::SyntheticModel;
-
-/// Longest grid link fragment accepted.
-const MAX_FRAGMENT_CHARS: usize = 64 * 1024;
 
 /// One row of the site editor, as typed.
 #[derive(Clone, Debug)]
@@ -1337,25 +1333,14 @@ fn render_results(app: &GridApp) {
 
 /// The fragment (without `#`) of a link to `exp`: `g=` + base64url(JSON) + `.` + checksum.
 pub fn fragment_of(exp: &GridExperiment) -> String {
-    let json = GridShare::new(exp.clone()).to_json();
-    pack_fragment(GRID_FRAGMENT_PREFIX, &json)
+    GridShare::new(exp.clone()).to_fragment()
 }
 
 /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid link.
 pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> {
-    let Some((text, checksum_ok)) =
-        unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
-    else {
-        return Ok(None);
-    };
-    // The version is judged first (by GridShare::from_json), then the checksum.
-    let share = GridShare::from_json(&text).map_err(|e| e.to_string())?;
-    if !checksum_ok {
-        return Err(
-            "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
-        );
-    }
-    Ok(Some(share.experiment))
+    GridShare::from_fragment(fragment)
+        .map(|s| s.map(|s| s.experiment))
+        .map_err(|e| e.to_string())
 }
 
 fn location_hash() -> String {

@@ -61,11 +61,11 @@ fn is_integer_param(key: &str) -> bool {
 }
 
 /// Largest synthetic workload the form accepts.
-pub const MAX_JOBS: usize = 1_000_000;
+pub const MAX_JOBS: usize = crate::limits::MAX_JOBS;
 /// Largest machine the form accepts.
 pub const MAX_PROCS: u32 = 1 << 20;
 /// Largest trace file the page reads into memory.
-pub const MAX_TRACE_BYTES: f64 = 512.0e6;
+pub const MAX_TRACE_BYTES: f64 = crate::limits::MAX_UPLOAD_BYTES as f64;
 
 /// How a summary value is shown.
 #[derive(Clone, Copy, PartialEq)]
@@ -1167,11 +1167,7 @@ fn build_batch(app: &App) -> Result<Batch, String> {
         None => vec![field(&ui.load_factor, "Load factor")?],
     };
     for &load_factor in &loads {
-        if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
-            return Err(format!(
-                "Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."
-            ));
-        }
+        crate::limits::check_load_factor(load_factor).map_err(|m| format!("Load factor {m}."))?;
     }
     let load_factor = loads.first().copied().unwrap_or(1.0);
     let procs_text = ui.procs.value();

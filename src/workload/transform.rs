@@ -88,12 +88,8 @@ pub struct TransformReport {
 impl Transforms {
     /// Checks the settings; the error names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.load_factor.is_finite() && self.load_factor > 0.0) {
-            return Err(format!(
-                "transforms.load_factor must be a finite number > 0 (got {})",
-                self.load_factor
-            ));
-        }
+        crate::limits::check_load_factor(self.load_factor)
+            .map_err(|m| format!("transforms.load_factor {m}"))?;
         if self.first_jobs == Some(0) {
             return Err("transforms.first_jobs must be > 0".into());
         }

@@ -1,0 +1,175 @@
+//! Share links of the 2D-mesh mode (`#m=`, seed 003 §2–5 window scheduling and seed 000 §4
+//! contention experiments): `m=` followed by the base64url of the JSON of a [`MeshShare`] (the
+//! first run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
+//! checksum, as for the flat mode ([`crate::share`]). Decoding validates the experiment
+//! (limits included, [`crate::limits`]) and names the form's field in every error. No web
+//! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::ConfigError;
+use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use crate::policy::mesh::MeshPolicyKind;
+use crate::share::{pack_fragment, unpack_fragment};
+
+/// Version of the mesh share-link envelope this build writes and reads.
+pub const MESH_SHARE_VERSION: u32 = 1;
+/// Prefix of a mesh share link's fragment (after `#`).
+pub const MESH_FRAGMENT_PREFIX: &str = "m=";
+/// Longest fragment accepted.
+pub const MAX_MESH_FRAGMENT: usize = 16_000;
+
+/// What a mesh share link holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshShare {
+    /// Envelope version ([`MESH_SHARE_VERSION`]).
+    pub v: u32,
+    /// The first run's experiment (every other run differs only in allocator and policy).
+    pub experiment: MeshExperiment,
+    /// The allocators compared, in order.
+    pub allocators: Vec<MeshAllocatorKind>,
+    /// The policy of the contiguous allocators (`window-240`), when it is not the first run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    v: Option<u64>,
+}
+
+impl MeshShare {
+    /// The fragment (without `#`): `m=<base64url JSON>.<checksum>`.
+    pub fn to_fragment(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        pack_fragment(MESH_FRAGMENT_PREFIX, &json)
+    }
+
+    /// Reads a fragment (with or without `#`): `Ok(None)` when it is not a mesh link; `Err`
+    /// says why a link cannot be used (damaged, other version, invalid experiment — naming the
+    /// key).
+    pub fn from_fragment(fragment: &str) -> Result<Option<MeshShare>, String> {
+        let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, MESH_FRAGMENT_PREFIX, MAX_MESH_FRAGMENT)?
+        else {
+            return Ok(None);
+        };
+        let env: Envelope = serde_json::from_str(&text)
+            .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
+        match env.v {
+            Some(v) if v == u64::from(MESH_SHARE_VERSION) => {}
+            Some(v) => {
+                return Err(format!(
+                    "the link was made by a version of schedlab that writes mesh share-link \
+                     format {v}; this page reads format {MESH_SHARE_VERSION} only."
+                ))
+            }
+            None => return Err("the link is damaged (it has no format version `v`)".into()),
+        }
+        if !checksum_ok {
+            return Err(
+                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+            );
+        }
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        let share: MeshShare = serde_path_to_error::deserialize(de)
+            .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
+        share
+            .experiment
+            .validate()
+            .map_err(|e| field_message(&prefixed(&e)))?;
+        if share.allocators.is_empty() {
+            return Err("Allocators: the link names no allocator".into());
+        }
+        if let Some(p) = &share.policy {
+            MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?;
+        }
+        Ok(Some(share))
+    }
+
+    /// The experiments of the runs: one per allocator, the contiguous ones under the shared
+    /// policy, the non-contiguous ones FCFS. The first error names its field.
+    pub fn experiments(&self) -> Result<Vec<MeshExperiment>, String> {
+        let policy = match &self.policy {
+            Some(p) => MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?,
+            None => self.experiment.policy,
+        };
+        experiments_for(&self.experiment, &self.allocators, policy)
+    }
+}
+
+/// One experiment per allocator from `base`: contiguous allocators under `policy`,
+/// non-contiguous ones FCFS (seed 000 runs them FCFS only). Each is validated; an error names
+/// the field.
+pub fn experiments_for(
+    base: &MeshExperiment,
+    allocators: &[MeshAllocatorKind],
+    policy: MeshPolicyKind,
+) -> Result<Vec<MeshExperiment>, String> {
+    if allocators.is_empty() {
+        return Err("Allocators: select at least one allocator.".into());
+    }
+    allocators
+        .iter()
+        .map(|&a| {
+            let mut e = base.clone();
+            e.allocator = a;
+            e.policy = if a.is_contiguous() {
+                policy
+            } else {
+                MeshPolicyKind::Fcfs
+            };
+            e.validate().map_err(|ce| field_message(&ce))?;
+            Ok(e)
+        })
+        .collect()
+}
+
+fn prefixed(e: &ConfigError) -> ConfigError {
+    ConfigError {
+        key: format!("experiment.{}", e.key),
+        message: e.message.clone(),
+    }
+}
+
+/// The form's name for an experiment key (`width` → `Width W`).
+pub fn field_name(key: &str) -> String {
+    let k = key.strip_prefix("experiment.").unwrap_or(key);
+    let name = match k {
+        "width" => "Width W",
+        "height" => "Height H",
+        "policy" => "Policy",
+        "allocator" => "Allocator",
+        "seed" => "Seed",
+        "shape_rule" => "Job shapes",
+        "network.traffic_io" => "Traffic ratio ρ",
+        "network.io_count" => "I/O count",
+        "network.io_side" => "I/O side",
+        "network.kappa" => "κ",
+        "version" => "Format version",
+        "allocators" => "Allocators",
+        "workload.synthetic.jobs" => "Jobs",
+        _ if k.starts_with("workload.synthetic.mesh003.jobs")
+            || k.starts_with("workload.synthetic.exp000.jobs") =>
+        {
+            "Jobs"
+        }
+        _ if k.contains("arrival_rate") => "Arrival rate",
+        _ if k.contains("mean_interarrival") => "Mean interarrival",
+        _ if k.starts_with("workload") => "Workload",
+        _ if k.starts_with("transforms") => "Transforms",
+        _ => return k.to_string(),
+    };
+    name.to_string()
+}
+
+/// A configuration error as the form shows it: `Width W: must be between 1 and 256 (got 0)`.
+pub fn field_message(e: &ConfigError) -> String {
+    if e.key.is_empty() {
+        e.message.clone()
+    } else {
+        format!("{}: {}", field_name(&e.key), e.message)
+    }
+}
