@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::ConfigError;
 use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
-use crate::share::{pack_fragment, unpack_fragment};
+use crate::share::{check_envelope, pack_fragment, unpack_fragment};
 
 /// Version of the mesh share-link envelope this build writes and reads.
 pub const MESH_SHARE_VERSION: u32 = 1;
@@ -34,12 +34,6 @@ pub struct MeshShare {
     pub policy: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    v: Option<u64>,
-}
-
 impl MeshShare {
     /// The fragment (without `#`): `m=<base64url JSON>.<checksum>`.
     pub fn to_fragment(&self) -> String {
@@ -56,23 +50,12 @@ impl MeshShare {
         else {
             return Ok(None);
         };
-        let env: Envelope = serde_json::from_str(&text)
-            .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
-        match env.v {
-            Some(v) if v == u64::from(MESH_SHARE_VERSION) => {}
-            Some(v) => {
-                return Err(format!(
-                    "the link was made by a version of schedlab that writes mesh share-link \
-                     format {v}; this page reads format {MESH_SHARE_VERSION} only."
-                ))
-            }
-            None => return Err("the link is damaged (it has no format version `v`)".into()),
-        }
-        if !checksum_ok {
-            return Err(
-                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
-            );
-        }
+        check_envelope(
+            &text,
+            MESH_SHARE_VERSION,
+            "mesh share-link",
+            Some(checksum_ok),
+        )?;
         let de = &mut serde_json::Deserializer::from_str(&text);
         let share: MeshShare = serde_path_to_error::deserialize(de)
             .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;

@@ -158,30 +158,7 @@ impl ShareState {
         else {
             return Ok(None);
         };
-        // The envelope's version first, so that a link of another version is never judged by
-        // this version's rules.
-        let envelope: Envelope = serde_json::from_str(&text)
-            .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
-        match envelope.v {
-            Some(v) if v == u64::from(SHARE_VERSION) => {}
-            Some(v) => {
-                return Err(format!(
-                    "the link was made by a version of schedlab that writes share-link format \
-                     {v}; this page reads format {SHARE_VERSION} only. Open it with a matching \
-                     version of schedlab, or rebuild the experiment by hand."
-                ))
-            }
-            None => {
-                return Err(
-                    "the link is damaged (it has no format version `v`; was it edited?)".into(),
-                )
-            }
-        }
-        if !checksum_ok {
-            return Err(
-                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
-            );
-        }
+        check_envelope(&text, SHARE_VERSION, "share-link", Some(checksum_ok))?;
         let de = &mut serde_json::Deserializer::from_str(&text);
         let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
             format!(
@@ -216,16 +193,7 @@ fn compact_experiment(exp: &mut serde_json::Value) {
         }
     };
     if let Some(model) = obj.get_mut("workload").and_then(|w| w.get_mut("synthetic")) {
-        let default = model
-            .get("model")
-            .cloned()
-            .and_then(|name| {
-                serde_json::from_value::<SyntheticModel>(serde_json::json!({ "model": name })).ok()
-            })
-            .and_then(|m| serde_json::to_value(m).ok());
-        if let Some(d) = default {
-            prune(model, &d, "model");
-        }
+        compact_model(model);
     }
     if let Ok(d) = serde_json::to_value(Transforms::default()) {
         if let Some(t) = obj.get_mut("transforms") {
@@ -244,11 +212,62 @@ fn compact_experiment(exp: &mut serde_json::Value) {
     }
 }
 
+/// Leaves out of a synthetic model's JSON what equals the model's default (keeps `model`).
+pub fn compact_model(model: &mut serde_json::Value) {
+    let default = model
+        .get("model")
+        .cloned()
+        .and_then(|name| {
+            serde_json::from_value::<SyntheticModel>(serde_json::json!({ "model": name })).ok()
+        })
+        .and_then(|m| serde_json::to_value(m).ok());
+    if let (Some(o), Some(d)) = (
+        model.as_object_mut(),
+        default.as_ref().and_then(|d| d.as_object()),
+    ) {
+        o.retain(|k, x| k == "model" || d.get(k) != Some(x));
+    }
+}
+
 /// Just the version of a link's JSON (every other key is ignored).
 #[derive(Deserialize)]
 struct Envelope {
     #[serde(default)]
     v: Option<u64>,
+}
+
+/// Judges a link's JSON `text` before its content: its envelope version `v` must be
+/// `version` (else the message names both, `kind` saying which link: `share-link`,
+/// `mesh share-link`, `grid-link`), then its checksum must match (`checksum_ok`, `None` when
+/// the caller checks it later). The version comes first so that a link of another version
+/// is never judged by this version's rules.
+pub fn check_envelope(
+    text: &str,
+    version: u32,
+    kind: &str,
+    checksum_ok: Option<bool>,
+) -> Result<(), String> {
+    let envelope: Envelope = serde_json::from_str(text)
+        .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
+    match envelope.v {
+        Some(v) if v == u64::from(version) => {}
+        Some(v) => {
+            return Err(format!(
+                "the link was made by a version of schedlab that writes {kind} format {v}; \
+                 this page reads format {version} only. Open it with a matching version of \
+                 schedlab, or rebuild the experiment by hand."
+            ))
+        }
+        None => {
+            return Err("the link is damaged (it has no format version `v`; was it edited?)".into())
+        }
+    }
+    if checksum_ok == Some(false) {
+        return Err(
+            "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+        );
+    }
+    Ok(())
 }
 
 /// A share-link fragment: `prefix` + base64url (no padding) of `json` + `.` + its checksum.

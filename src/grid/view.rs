@@ -16,7 +16,6 @@ use super::metrics::GridMetrics;
 use super::site::{Sharing, HOUR};
 use super::spec::{prepare_sites_with, GridExperiment, GridRunError};
 use crate::limits::Limits;
-use crate::workload::synthetic::SyntheticModel;
 
 /// The configurations one comparison runs, in order: the reference, then job sharing.
 pub const CONFIGURATIONS: [Sharing; 2] = [Sharing::Single, Sharing::JobSharing];
@@ -238,13 +237,6 @@ impl fmt::Display for ShareError {
 
 impl std::error::Error for ShareError {}
 
-/// Just the version of a link's JSON.
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    v: Option<u64>,
-}
-
 impl GridShare {
     pub fn new(experiment: GridExperiment) -> GridShare {
         GridShare {
@@ -269,7 +261,7 @@ impl GridShare {
                     .get_mut("workload")
                     .and_then(|w| w.get_mut("synthetic"))
                 {
-                    compact_model(model);
+                    crate::share::compact_model(model);
                 }
             }
         }
@@ -302,25 +294,8 @@ impl GridShare {
     /// Reads the JSON of a link: the version first (a link of another version is refused with
     /// a message naming both versions), then the experiment, validated.
     pub fn from_json(text: &str) -> Result<GridShare, ShareError> {
-        let envelope: Envelope = serde_json::from_str(text).map_err(|e| {
-            ShareError(format!(
-                "the link is damaged (its content is not valid JSON: {e})"
-            ))
-        })?;
-        match envelope.v {
-            Some(v) if v == u64::from(GRID_SHARE_VERSION) => {}
-            Some(v) => {
-                return Err(ShareError(format!(
-                    "the link was made by a version of schedlab that writes grid-link format \
-                     {v}; this page reads format {GRID_SHARE_VERSION} only"
-                )))
-            }
-            None => {
-                return Err(ShareError(
-                    "the link is damaged (it has no format version `v`)".into(),
-                ))
-            }
-        }
+        crate::share::check_envelope(text, GRID_SHARE_VERSION, "grid-link", None)
+            .map_err(ShareError)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let share: GridShare = serde_path_to_error::deserialize(de).map_err(|e| {
             ShareError(format!(
@@ -337,28 +312,12 @@ impl GridShare {
     }
 }
 
-/// Leaves out of a synthetic model's JSON what equals the model's default (keeps `model`).
-fn compact_model(model: &mut serde_json::Value) {
-    let default = model
-        .get("model")
-        .cloned()
-        .and_then(|name| {
-            serde_json::from_value::<SyntheticModel>(serde_json::json!({ "model": name })).ok()
-        })
-        .and_then(|m| serde_json::to_value(m).ok());
-    if let (Some(o), Some(d)) = (
-        model.as_object_mut(),
-        default.as_ref().and_then(|d| d.as_object()),
-    ) {
-        o.retain(|k, x| k == "model" || d.get(k) != Some(x));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::WorkloadSpec;
     use crate::grid::spec::preset_global_grid;
+    use crate::workload::synthetic::SyntheticModel;
 
     #[test]
     fn clocks_follow_the_offset_convention() {
