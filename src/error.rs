@@ -162,3 +162,35 @@ impl From<GridRunError> for Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simulation_errors_say_what_stopped_and_what_to_do() {
+        let e = Error::simulation(Engine::Mesh, "window-240", "job 7 started twice");
+        assert_eq!(
+            e.to_string(),
+            "the mesh simulation (window-240) stopped: job 7 started twice. The experiment \
+             passed validation, so this is a bug in schedlab's policies or engines, not in \
+             your input: please report it with the experiment file (or share link) and the \
+             command"
+        );
+        let grid: Error = GridError::NoSites.into();
+        assert!(matches!(
+            grid,
+            Error::Simulation(SimulationError {
+                engine: Engine::Grid,
+                ..
+            })
+        ));
+        let pipe = Error::output("stdout", &std::io::ErrorKind::BrokenPipe.into());
+        assert_eq!(pipe, Error::ClosedPipe);
+        let full = Error::output("stdout", &std::io::Error::other("No space left on device"));
+        assert_eq!(
+            full.to_string(),
+            "stdout: cannot write: No space left on device"
+        );
+    }
+}
