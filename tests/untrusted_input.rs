@@ -126,6 +126,10 @@ fn closed_stdout_is_a_quiet_exit() {
         assert_eq!(code, 0, "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
+    // A subcommand that still prints with println! (its warnings go to stderr).
+    let (code, stderr) = run_with_closed_stdout(&["reproduce", "seed002", "--traces", "/none"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_no_crash(code, &stderr);
 }
 
 #[test]
@@ -137,6 +141,7 @@ fn full_stdout_or_stderr_is_a_clear_error_not_a_panic() {
     for args in [
         vec!["run", "--swf", s(&swf)],
         vec!["grid", s(&grid), "--json"],
+        vec!["reproduce", "seed002", "--traces", "/none"],
     ] {
         let (code, stderr) = run_with_stdout_to(&args, full(), Stdio::piped());
         assert_eq!(code, 2, "{args:?}: {stderr}");

@@ -179,7 +179,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
             return code;
         }
     };
-    let outcome = match cli.command {
+    let outcome = streams::guard_prints(|| match cli.command {
         Command::Run(a) => run_command(&a),
         Command::Bench(a) => bench::bench_command(&a),
         Command::BenchCase(a) => bench::bench_case_command(&a),
@@ -189,7 +189,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
-    };
+    });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.
         Ok(()) | Err(Error::ClosedPipe) => 0,

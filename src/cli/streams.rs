@@ -73,3 +73,40 @@ pub fn emit_line(text: &str) -> Result<(), Error> {
 pub fn warn(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
+
+/// Runs a command so that a `println!` / `eprintln!` failing in it — subcommands that still
+/// print directly (`bench*`, `reproduce`) on a closed pipe or a full device — ends it with
+/// [`Error::ClosedPipe`] or an [`Error::Io`] naming the stream instead of a panic. Any other
+/// panic is a bug and unwinds as before.
+pub fn guard_prints(command: impl FnOnce() -> Result<(), Error>) -> Result<(), Error> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if print_failure(info.payload()).is_none() {
+            previous(info);
+        }
+    }));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(command)) {
+        Ok(r) => r,
+        Err(payload) => match print_failure(payload.as_ref()) {
+            Some(e) => Err(e),
+            None => std::panic::resume_unwind(payload),
+        },
+    }
+}
+
+/// The error of a panic raised by a failed `println!` / `eprintln!`, `None` for any other.
+fn print_failure(payload: &(dyn std::any::Any + Send)) -> Option<Error> {
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())?;
+    let rest = message.strip_prefix("failed printing to ")?;
+    let (stream, why) = rest.split_once(": ")?;
+    if why.starts_with("Broken pipe") {
+        return Some(Error::ClosedPipe);
+    }
+    Some(Error::Io {
+        path: stream.to_string(),
+        message: format!("cannot write: {why}"),
+    })
+}
