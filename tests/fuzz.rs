@@ -328,30 +328,24 @@ fn document(base: Vec<Value>) -> impl Strategy<Value = String> {
         })
 }
 
-fn flat_jobs(e: &Experiment) -> u64 {
-    match &e.workload {
+/// Jobs of a synthetic workload (0 for a trace, which these cases never supply).
+fn model_jobs(w: &schedlab::config::WorkloadSpec) -> u64 {
+    match w {
         schedlab::config::WorkloadSpec::Synthetic(m) => m.jobs() as u64,
         schedlab::config::WorkloadSpec::Swf(_) => 0,
     }
 }
 
+fn flat_jobs(e: &Experiment) -> u64 {
+    model_jobs(&e.workload)
+}
+
 fn small_mesh(e: &MeshExperiment) -> bool {
-    let jobs = match &e.workload {
-        schedlab::config::WorkloadSpec::Synthetic(m) => m.jobs() as u64,
-        schedlab::config::WorkloadSpec::Swf(_) => 0,
-    };
-    jobs <= RUN_JOBS && e.width <= 64 && e.height <= 64
+    model_jobs(&e.workload) <= RUN_JOBS && e.width <= 64 && e.height <= 64
 }
 
 fn small_grid(e: &GridExperiment) -> bool {
-    let jobs: u64 = e
-        .sites
-        .iter()
-        .map(|s| match &s.workload {
-            schedlab::config::WorkloadSpec::Synthetic(m) => m.jobs() as u64,
-            schedlab::config::WorkloadSpec::Swf(_) => 0,
-        })
-        .sum();
+    let jobs: u64 = e.sites.iter().map(|s| model_jobs(&s.workload)).sum();
     jobs <= RUN_JOBS && e.sites.len() <= 8
 }
 
