@@ -79,17 +79,31 @@ ensure_rust() {
   done
 }
 
+# The one install command of each Rust tool, used by the ensure_* functions below and by
+# scripts/check-fresh.sh (which runs them with a temporary CARGO_HOME / CARGO_INSTALL_ROOT).
+install_wasm_bindgen() {
+  # Not --locked: the crate's lock file pins a webpki-roots release the registry reachable
+  # here does not serve. The version of the CLI itself is still exact (checked after).
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+}
+
+install_trunk() {
+  cargo install trunk --version "$TRUNK_VERSION" --locked --force
+}
+
+# What `wasm-bindgen --version` and `trunk --version` must print.
+WASM_BINDGEN_WANT="wasm-bindgen $WASM_BINDGEN_VERSION"
+TRUNK_WANT="trunk $TRUNK_VERSION"
+
 ensure_wasm_bindgen() {
   local have="" runner=""
   have=$(wasm-bindgen --version 2>/dev/null || true)
   runner=$(command -v wasm-bindgen-test-runner 2>/dev/null || true)
-  if [ "$have" != "wasm-bindgen $WASM_BINDGEN_VERSION" ] || [ -z "$runner" ]; then
+  if [ "$have" != "$WASM_BINDGEN_WANT" ] || [ -z "$runner" ]; then
     echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have:-none})"
-    # Not --locked: the crate's lock file pins a webpki-roots release the registry reachable
-    # here does not serve. The version of the CLI itself is still exact (checked below).
-    cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+    install_wasm_bindgen
     have=$(wasm-bindgen --version 2>/dev/null || true)
-    [ "$have" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] ||
+    [ "$have" = "$WASM_BINDGEN_WANT" ] ||
       die "wasm-bindgen-cli installed but reports '${have:-nothing}', want $WASM_BINDGEN_VERSION"
   fi
 }
@@ -97,9 +111,9 @@ ensure_wasm_bindgen() {
 ensure_trunk() {
   local have=""
   have=$(trunk --version 2>/dev/null || true)
-  if [ "$have" != "trunk $TRUNK_VERSION" ]; then
+  if [ "$have" != "$TRUNK_WANT" ]; then
     echo "installing trunk $TRUNK_VERSION (found: ${have:-none})"
-    cargo install trunk --version "$TRUNK_VERSION" --locked --force
+    install_trunk
   fi
 }
 

@@ -3,10 +3,9 @@
 //! `docs/experiment-format.md`. Unknown keys and bad values are rejected with a message that
 //! names the key.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
+use crate::limits::Limits;
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::SyntheticModel;
 use crate::workload::transform::Transforms;
@@ -85,25 +84,7 @@ impl Default for MachineSpec {
     }
 }
 
-/// A rejected experiment description.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConfigError {
-    /// Dotted path of the offending key (`transforms.load_factor`), empty if unknown.
-    pub key: String,
-    pub message: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.key.is_empty() || self.key == "." {
-            write!(f, "experiment: {}", self.message)
-        } else {
-            write!(f, "experiment: {}: {}", self.key, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
+pub use crate::base::ConfigError;
 
 /// Splits a model's message "workload.synthetic.jobs must be > 0" into key and message.
 fn keyed(m: String) -> ConfigError {
@@ -178,8 +159,14 @@ impl Experiment {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Checks values serde cannot: version, ranges, model parameters.
+    /// Checks values serde cannot: version, ranges, model parameters, and the default
+    /// [`Limits`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_with(&Limits::DEFAULT)
+    }
+
+    /// [`Experiment::validate`] under `limits` (the CLI may raise them).
+    pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: &str, message: String| ConfigError {
             key: key.to_string(),
             message,
@@ -204,9 +191,12 @@ impl Experiment {
             }
             WorkloadSpec::Synthetic(model) => {
                 model.validate().map_err(keyed)?;
+                limits.check_jobs("workload.synthetic.jobs", model.jobs())?;
             }
         }
-        self.transforms.validate().map_err(keyed)?;
+        self.transforms
+            .validate_up_to(limits.max_load_factor)
+            .map_err(keyed)?;
         match self.machine {
             MachineSpec::Flat { procs: Some(0) } => {
                 return Err(err("machine.flat.procs", "must be at least 1".into()))

@@ -9,12 +9,15 @@ pub mod config;
 pub mod error;
 pub mod form;
 pub mod grid;
+pub mod limits;
 pub mod machine;
 pub mod mesh_run;
+pub mod mesh_share;
 pub mod metrics;
 pub mod network;
 pub mod policy;
 pub mod run;
+pub mod share;
 pub mod sim;
 pub mod workload;
 

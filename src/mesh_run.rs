@@ -23,7 +23,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::alloc::{AllocatorKind, NodeAllocatorKind};
 use crate::config::{ConfigError, WorkloadSpec};
-use crate::error::Error;
+use crate::error::{Engine, Error};
+use crate::limits::Limits;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
 use crate::network::flow::{self, FlowConfig, FlowJob};
@@ -42,8 +43,8 @@ use crate::workload::Workload;
 
 /// The format version this build reads.
 pub const MESH_FORMAT_VERSION: u32 = 1;
-/// Largest mesh side accepted.
-pub const MAX_MESH_SIDE: u32 = 256;
+/// Largest mesh side accepted (see [`crate::limits`]).
+pub use crate::limits::MAX_MESH_SIDE;
 /// κ of the flow model by default (the value of `schedlab reproduce seed000`).
 pub const DEFAULT_KAPPA: f64 = 0.001;
 
@@ -238,8 +239,14 @@ impl MeshExperiment {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Checks what serde cannot: version, sizes, ranges, the policy–allocator pairing.
+    /// Checks what serde cannot: version, sizes, ranges, the policy–allocator pairing, and the
+    /// default [`Limits`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_with(&Limits::DEFAULT)
+    }
+
+    /// [`MeshExperiment::validate`] under `limits` (the CLI may raise them).
+    pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: &str, message: String| ConfigError {
             key: key.to_string(),
             message,
@@ -257,7 +264,7 @@ impl MeshExperiment {
         let mut probe =
             crate::config::Experiment::new(self.workload.clone(), crate::policy::PolicyKind::Fcfs);
         probe.transforms = self.transforms.clone();
-        probe.validate()?;
+        probe.validate_with(limits)?;
         if !self.allocator.is_contiguous() && self.policy != MeshPolicyKind::Fcfs {
             return Err(err(
                 "policy",
@@ -391,9 +398,10 @@ impl fmt::Display for MeshRunError {
 pub fn prepare_mesh(
     exp: &MeshExperiment,
     trace: Option<TraceInput<'_>>,
+    limits: &Limits,
 ) -> Result<(Workload, TransformReport, ShapeReport), Error> {
-    exp.validate()?;
-    let (mut workload, _) = crate::run::load_workload(&exp.workload, exp.seed, trace)?;
+    exp.validate_with(limits)?;
+    let (mut workload, _) = crate::run::load_workload(&exp.workload, exp.seed, trace, limits)?;
     let transform = exp.transforms.apply(&mut workload);
     let (w, h) = (exp.width, exp.height);
     let mut shapes = ShapeReport::default();
@@ -422,38 +430,38 @@ pub fn prepare_mesh(
     Ok((workload, transform, shapes))
 }
 
-/// Runs a mesh experiment end to end.
+/// Runs a mesh experiment end to end under the default [`Limits`].
 pub fn run_mesh(
     exp: &MeshExperiment,
     trace: Option<TraceInput<'_>>,
 ) -> Result<MeshRunOutput, Error> {
-    let (workload, transform, shapes) = prepare_mesh(exp, trace)?;
+    run_mesh_with(exp, trace, &Limits::DEFAULT)
+}
+
+/// [`run_mesh`] under `limits` (the CLI may raise them).
+pub fn run_mesh_with(
+    exp: &MeshExperiment,
+    trace: Option<TraceInput<'_>>,
+    limits: &Limits,
+) -> Result<MeshRunOutput, Error> {
+    let (workload, transform, shapes) = prepare_mesh(exp, trace, limits)?;
     let net = exp.network_model().map_err(|m| {
         Error::Config(ConfigError {
             key: "network".into(),
             message: m,
         })
     })?;
-    let fail = |m: String| {
-        Error::Config(ConfigError {
-            key: String::new(),
-            message: m,
-        })
-    };
+    let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
     let jobs = workload.jobs;
     let (outcomes, layouts, engine) = match exp.allocator {
         MeshAllocatorKind::Contiguous(kind) => {
             let sim =
                 MeshSimulation::by_kind(jobs.clone(), exp.width, exp.height, kind, exp.policy)
-                    .map_err(|e| Error::Mesh {
-                        context: exp.policy.label(),
-                        error: e,
-                    })?
+                    .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?
                     .without_log();
-            let result = sim.run_to_end().map_err(|e| Error::Mesh {
-                context: exp.policy.label(),
-                error: e,
-            })?;
+            let result = sim
+                .run_to_end()
+                .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?;
             let layouts = result
                 .placements
                 .iter()

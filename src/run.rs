@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::metrics::{category_stats, job_records, CategoryStat, JobRecord, Summary};
 use crate::sim::{SimResult, Simulation, TimelinePoint};
 use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
@@ -38,12 +39,14 @@ pub struct Prepared {
     pub transform: TransformReport,
 }
 
-/// Reads the trace, or generates the synthetic workload with `seed`; returns the jobs and,
-/// for a model, the machine size it was parameterised for.
+/// Reads the trace (within the byte and job limits of `limits`), or generates the synthetic
+/// workload with `seed`; returns the jobs and, for a model, the machine size it was
+/// parameterised for.
 pub fn load_workload(
     spec: &WorkloadSpec,
     seed: u64,
     trace: Option<TraceInput<'_>>,
+    limits: &Limits,
 ) -> Result<(Workload, Option<u32>), Error> {
     match spec {
         WorkloadSpec::Swf(src) => {
@@ -57,21 +60,26 @@ pub fn load_workload(
                     "the experiment reads the trace {what:?}, which was not supplied"
                 )));
             };
-            let opts = ReadOptions {
-                source: input.name.clone(),
-                lenient: src.lenient,
-                max_bytes: None,
-            };
+            let opts = ReadOptions::limited(&input.name, src.lenient, limits);
             Ok((read_swf(input.reader, &opts)?, None))
         }
         WorkloadSpec::Synthetic(model) => Ok((model.generate(seed), Some(model.machine_procs()))),
     }
 }
 
-/// Loads, transforms and fits the experiment's workload.
+/// Loads, transforms and fits the experiment's workload under the default [`Limits`].
 pub fn prepare(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result<Prepared, Error> {
-    exp.validate()?;
-    let (mut workload, model_procs) = load_workload(&exp.workload, exp.seed, trace)?;
+    prepare_with(exp, trace, &Limits::DEFAULT)
+}
+
+/// [`prepare`] under `limits` (the CLI may raise them).
+pub fn prepare_with(
+    exp: &Experiment,
+    trace: Option<TraceInput<'_>>,
+    limits: &Limits,
+) -> Result<Prepared, Error> {
+    exp.validate_with(limits)?;
+    let (mut workload, model_procs) = load_workload(&exp.workload, exp.seed, trace, limits)?;
     let transform = exp.transforms.apply(&mut workload);
     let procs = match exp.machine {
         MachineSpec::Flat { procs: Some(p) } => p,

@@ -40,6 +40,7 @@ fn run_args(experiment: PathBuf) -> RunArgs {
         jobs_csv: None,
         swf_out: None,
         report: None,
+        limits: Default::default(),
     }
 }
 
@@ -331,6 +332,7 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
             traffic_io: None,
             jobs_csv: None,
             report: None,
+            limits: Default::default(),
         })
         .expect("CLI reads the file");
         assert_eq!(trace, None);

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first (the table of ARCHITECTURE.md).
-const LAYER_NAMES: [&str; 9] = [
+const LAYER_NAMES: [&str; 10] = [
     "base",
     "workload",
     "machine",
@@ -16,12 +16,14 @@ const LAYER_NAMES: [&str; 9] = [
     "policy",
     "engines",
     "experiment",
+    "designs",
     "front ends",
 ];
 
 /// Module path prefix → layer index; the longest matching prefix wins.
 const LAYERS: &[(&str, usize)] = &[
     ("base", 0),
+    ("limits", 0),
     ("workload", 1),
     ("machine", 2),
     ("network", 3),
@@ -41,8 +43,12 @@ const LAYERS: &[(&str, usize)] = &[
     ("run", 7),
     ("mesh_run", 7),
     ("grid", 7),
-    ("cli", 8),
-    ("web", 8),
+    ("share", 7),
+    ("form", 8),
+    ("mesh_share", 8),
+    ("reproduce", 8),
+    ("cli", 9),
+    ("web", 9),
 ];
 
 fn layer_of(path: &[String]) -> Option<usize> {

@@ -2,9 +2,11 @@
 //! the portable seeded RNG — the vocabulary of every paper's discrete-event simulation (seed
 //! 003 §5, seed 002 §III, seed 004 §2). Imports nothing of the crate.
 
+pub mod config_error;
 pub mod event;
 pub mod rng;
 
+pub use config_error::ConfigError;
 pub use event::EventQueue;
 pub use rng::SimRng;
 

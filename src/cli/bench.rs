@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare, simulation, TraceInput};
+use crate::run::{finish, simulation, TraceInput};
 use crate::workload::synthetic::SyntheticModel;
 
 /// `schedlab bench`.
@@ -118,7 +118,13 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
         exp.transforms.load_factor = lf;
         label = format!("{label}, load factor {lf:e}");
     }
-    let prepared = prepare(&exp, trace)?;
+    // The benchmark's own job count and load factor are what was asked for, not limit breaches.
+    let limits = crate::limits::Limits {
+        max_jobs: a.synthetic_jobs.unwrap_or(0).max(crate::limits::MAX_JOBS),
+        max_load_factor: f64::MAX,
+        ..crate::limits::Limits::DEFAULT
+    };
+    let prepared = crate::run::prepare_with(&exp, trace, &limits)?;
     let load_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let result = simulation(&exp, &prepared, false).run_to_end()?;

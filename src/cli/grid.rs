@@ -4,16 +4,19 @@
 //! overall, and AWRT in % of single (Table IV style). `--json` prints the
 //! [`GridComparison`] exactly as the page's JSON download.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::streams::{emit, emit_line, io_err, read_document, warn};
+use super::LimitArgs;
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::grid::view::{percent_of, run_comparison, sharing_label, GridComparison};
-use crate::grid::{GridExperiment, GridRunError, Sharing};
+use crate::grid::view::{percent_of, run_comparison_with, sharing_label, GridComparison};
+use crate::grid::{GridExperiment, Sharing};
 
 /// `schedlab grid`.
 #[derive(Args, Debug)]
@@ -23,30 +26,17 @@ pub struct GridArgs {
     /// Print the comparison as JSON (what the web app's "JSON" download holds).
     #[arg(long)]
     pub json: bool,
-}
-
-fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
-
-fn grid_err(e: GridRunError) -> Error {
-    match e {
-        GridRunError::Config(c) => Error::Config(c),
-        other => Error::Config(crate::config::ConfigError {
-            key: "grid".into(),
-            message: other.to_string(),
-        }),
-    }
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Runs the comparison and prints it.
 pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     let path = &a.experiment;
-    let text = std::fs::read_to_string(path).map_err(|e| io_err(path, e))?;
-    let exp = GridExperiment::from_json(&text)?;
+    let limits = a.limits.limits();
+    let text = read_document(path)?;
+    let exp: GridExperiment = crate::config::parse_json(&text)?;
+    exp.validate_with(&limits)?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut paths = Vec::with_capacity(exp.sites.len());
     for s in &exp.sites {
@@ -59,49 +49,57 @@ pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     for p in paths.iter().flatten() {
         File::open(p).map_err(|e| io_err(p, e))?;
     }
-    let cmp = run_comparison(&exp, |i| {
-        let p = paths.get(i)?.as_ref()?;
-        let f = File::open(p).ok()?;
-        Some((
-            p.display().to_string(),
-            Box::new(BufReader::new(f)) as Box<dyn std::io::Read>,
-        ))
-    })
-    .map_err(grid_err)?;
+    let cmp = run_comparison_with(
+        &exp,
+        |i| {
+            let p = paths.get(i)?.as_ref()?;
+            let f = File::open(p).ok()?;
+            Some((
+                p.display().to_string(),
+                Box::new(BufReader::new(f)) as Box<dyn std::io::Read>,
+            ))
+        },
+        &limits,
+    )?;
     if a.json {
-        println!("{}", cmp.to_json());
+        emit_line(&cmp.to_json())?;
     } else {
-        print_tables(&cmp);
+        emit(&tables(&cmp))?;
     }
     for r in &cmp.runs {
         if !r.violations.is_empty() {
-            eprintln!(
+            warn(&format!(
                 "schedlab: {}: {} invariant violations",
                 sharing_label(r.sharing),
                 r.violations.len()
-            );
+            ));
         }
     }
     Ok(())
 }
 
-fn print_tables(cmp: &GridComparison) {
+/// The comparison as text tables, one per configuration.
+fn tables(cmp: &GridComparison) -> String {
+    let mut out = String::new();
     let single = cmp.run(Sharing::Single);
     for r in &cmp.runs {
         let m = &r.metrics;
-        println!(
+        let _ = writeln!(
+            out,
             "{} ({}, {} jobs migrated)",
             sharing_label(r.sharing),
             m.policy.as_str(),
             m.migrated
         );
-        println!(
+        let _ = writeln!(
+            out,
             "{:<20} {:>8} {:>8} {:>12} {:>12} {:>10} {:>9}",
             "site", "jobs", "util %", "AWRT (s)", "AWWT (s)", "AWSD", "AWRT %"
         );
         for (i, s) in m.sites.iter().enumerate() {
             let b = single.and_then(|x| x.metrics.sites.get(i));
-            println!(
+            let _ = writeln!(
+                out,
                 "{:<20} {:>8} {:>8.2} {:>12.0} {:>12.0} {:>10.2} {:>9.1}",
                 s.name,
                 s.submitted.jobs,
@@ -113,7 +111,8 @@ fn print_tables(cmp: &GridComparison) {
             );
         }
         let o = &m.overall;
-        println!(
+        let _ = writeln!(
+            out,
             "{:<20} {:>8} {:>8.2} {:>12.0} {:>12.0} {:>10.2} {:>9.1}\n",
             "overall",
             o.jobs,
@@ -124,4 +123,5 @@ fn print_tables(cmp: &GridComparison) {
             percent_of(o.awrt, single.map_or(f64::NAN, |x| x.metrics.overall.awrt))
         );
     }
+    out
 }

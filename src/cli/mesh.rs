@@ -3,18 +3,17 @@
 //! the contention model). Prints `{"summary": …, "mesh": …}` as JSON — the numbers the web
 //! app's 2D-mesh mode shows — and optionally writes the per-job CSV and the full report.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{io_err, write_file};
+use super::streams::{emit_line, open_trace, read_document};
+use super::{io_err, write_file, LimitArgs};
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshAllocatorKind, MeshExperiment};
+use crate::mesh_run::{mesh_jobs_csv, run_mesh_with, MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
-use crate::run::TraceInput;
 
 /// `schedlab mesh`.
 #[derive(Args, Debug)]
@@ -37,6 +36,8 @@ pub struct MeshArgs {
     /// Write the whole output (summary, layout metrics, per-job records, layouts) as JSON.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 fn key_err(key: &str, message: String) -> Error {
@@ -48,8 +49,8 @@ fn key_err(key: &str, message: String) -> Error {
 
 /// Reads the experiment file and applies the overrides.
 pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option<PathBuf>), Error> {
-    let text = std::fs::read_to_string(&a.experiment).map_err(|e| io_err(&a.experiment, e))?;
-    let mut exp = MeshExperiment::from_json(&text)?;
+    let text = read_document(&a.experiment)?;
+    let mut exp: MeshExperiment = crate::config::parse_json(&text)?;
     if let Some(s) = &a.allocator {
         exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;
     }
@@ -59,7 +60,7 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
     if let Some(r) = a.traffic_io {
         exp.network.traffic_io = r;
     }
-    exp.validate()?;
+    exp.validate_with(&a.limits.limits())?;
     let base = a.experiment.parent().map(PathBuf::from).unwrap_or_default();
     let trace = match &exp.workload {
         WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
@@ -71,17 +72,8 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
 /// Runs `schedlab mesh`.
 pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
     let (exp, trace_path) = mesh_experiment_from_args(a)?;
-    let trace = match &trace_path {
-        Some(p) => {
-            let f = File::open(p).map_err(|e| io_err(p, e))?;
-            Some(TraceInput {
-                name: p.display().to_string(),
-                reader: Box::new(std::io::BufReader::new(f)),
-            })
-        }
-        None => None,
-    };
-    let out = run_mesh(&exp, trace)?;
+    let trace = trace_path.as_deref().map(open_trace).transpose()?;
+    let out = run_mesh_with(&exp, trace, &a.limits.limits())?;
     if let Some(path) = &a.jobs_csv {
         let csv = mesh_jobs_csv(&out);
         write_file(path, |w| w.write_all(csv.as_bytes()))?;
@@ -101,6 +93,5 @@ pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
         path: "stdout".into(),
         message: e.to_string(),
     })?;
-    println!("{text}");
-    Ok(())
+    emit_line(&text)
 }

@@ -9,15 +9,21 @@ pub mod bench_mesh;
 pub mod bench_network;
 pub mod bench_queue;
 pub mod grid;
+pub mod limit_args;
 pub mod mesh;
 pub mod parallel;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
+pub mod streams;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+pub use limit_args::LimitArgs;
+pub use streams::io_err;
+use streams::{emit_line, open_trace, read_document, warn};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -25,7 +31,7 @@ use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare, schedule_records, simulation, TraceInput};
+use crate::run::{finish, prepare_with, schedule_records, simulation};
 use crate::workload::swf::write_swf;
 
 /// schedlab — parallel job scheduling simulator.
@@ -162,6 +168,8 @@ pub struct RunArgs {
     /// Write the full report (summary, categories, drops, transforms) as JSON.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Entry point: parses arguments, runs, returns the process exit code.
@@ -174,7 +182,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
             return code;
         }
     };
-    let outcome = match cli.command {
+    let outcome = streams::guard_prints(|| match cli.command {
         Command::Run(a) => run_command(&a),
         Command::Bench(a) => bench::bench_command(&a),
         Command::BenchCase(a) => bench::bench_case_command(&a),
@@ -185,20 +193,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
         Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
-    };
+    });
     match outcome {
-        Ok(()) => 0,
+        // The reader of the output went away (`| head`): nothing more to say.
+        Ok(()) | Err(Error::ClosedPipe) => 0,
         Err(e) => {
-            eprintln!("schedlab: {e}");
+            warn(&format!("schedlab: {e}"));
             2
         }
-    }
-}
-
-fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
     }
 }
 
@@ -206,8 +208,8 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {
 pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>), Error> {
     let (mut exp, mut trace_path) = match (&a.experiment, &a.swf) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path).map_err(|e| io_err(path, e))?;
-            let exp = Experiment::from_json(&text)?;
+            let text = read_document(path)?;
+            let exp: Experiment = crate::config::parse_json(&text)?;
             let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let trace = match &exp.workload {
                 WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
@@ -252,23 +254,14 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
             src.lenient = true;
         }
     }
-    exp.validate()?;
+    exp.validate_with(&a.limits.limits())?;
     Ok((exp, trace_path))
 }
 
 fn run_command(a: &RunArgs) -> Result<(), Error> {
     let (exp, trace_path) = experiment_from_args(a)?;
-    let trace = match &trace_path {
-        Some(p) => {
-            let f = File::open(p).map_err(|e| io_err(p, e))?;
-            Some(TraceInput {
-                name: p.display().to_string(),
-                reader: Box::new(std::io::BufReader::new(f)),
-            })
-        }
-        None => None,
-    };
-    let prepared = prepare(&exp, trace)?;
+    let trace = trace_path.as_deref().map(open_trace).transpose()?;
+    let prepared = prepare_with(&exp, trace, &a.limits.limits())?;
     let result = simulation(&exp, &prepared, false).run_to_end()?;
     let output = finish(&result, &prepared);
     if let Some(path) = &a.jobs_csv {
@@ -292,8 +285,7 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         path: "stdout".into(),
         message: e.to_string(),
     })?;
-    println!("{text}");
-    Ok(())
+    emit_line(&text)
 }
 
 fn write_file(

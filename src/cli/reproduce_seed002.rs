@@ -87,11 +87,11 @@ pub fn load_some_traces(
             continue;
         }
         let f = File::open(&path).map_err(|e| io_err(&path, e))?;
-        let opts = ReadOptions {
-            source: path.display().to_string(),
-            lenient: false,
-            max_bytes: None,
-        };
+        let opts = ReadOptions::limited(
+            &path.display().to_string(),
+            false,
+            &crate::limits::Limits::DEFAULT,
+        );
         let w = read_swf(BufReader::new(f), &opts)?;
         found.insert(t, align_workload(t.name(), w, t.nodes()));
     }
@@ -144,7 +144,7 @@ pub fn run_sites(
 }
 
 fn grid_err(e: crate::grid::GridError) -> Error {
-    Error::Grid(e)
+    e.into()
 }
 
 /// Runs `seed002` as the options say and prints the tables (or JSON rows).

@@ -334,8 +334,9 @@ fn seed_of(uniform: bool, load_milli: u32, rep: usize) -> u64 {
 }
 
 fn sim_err(p: &Point, e: impl std::fmt::Display) -> Error {
-    Error::Io {
-        path: format!(
+    Error::simulation(
+        crate::error::Engine::Mesh,
+        format!(
             "seed003 {} sides, λ = {}, {}",
             if p.uniform {
                 "uniform"
@@ -345,8 +346,8 @@ fn sim_err(p: &Point, e: impl std::fmt::Display) -> Error {
             p.load(),
             p.policy.kind().label()
         ),
-        message: e.to_string(),
-    }
+        e,
+    )
 }
 
 /// One run of a point.
@@ -830,10 +831,11 @@ fn trace_err(path: &std::path::Path, e: impl std::fmt::Display) -> Error {
 /// rule, estimates = run times (the paper assumes no estimates).
 pub fn load_trace(t: &TraceExp, path: &std::path::Path) -> Result<Workload, Error> {
     let f = std::fs::File::open(path).map_err(|e| trace_err(path, e))?;
-    let opts = ReadOptions {
-        source: path.display().to_string(),
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions::limited(
+        &path.display().to_string(),
+        false,
+        &crate::limits::Limits::DEFAULT,
+    );
     let mut w = read_swf(std::io::BufReader::new(f), &opts).map_err(|e| trace_err(path, e))?;
     if let Some(p) = t.partition {
         w.jobs.retain(|j| j.record.partition == p);
@@ -860,9 +862,9 @@ fn run_trace_point(
         dropped: Default::default(),
     };
     scale_load(&mut w, lf);
-    let err = |error: crate::sim::mesh_engine::MeshSimError| Error::Mesh {
-        context: format!("seed003 {} LF {lf} {}", t.label, p.kind().label()),
-        error,
+    let err = |error: crate::sim::mesh_engine::MeshSimError| {
+        let context = format!("seed003 {} LF {lf} {}", t.label, p.kind().label());
+        Error::simulation(crate::error::Engine::Mesh, context, error)
     };
     let mut sim = MeshSimulation::by_kind(w.jobs, t.width, t.height, AllocatorKind::Mpl, p.kind())
         .map_err(err)?

@@ -153,14 +153,14 @@ pub fn experiments(
         )?],
     };
     for &load_factor in &loads {
-        if !(load_factor.is_finite() && load_factor > 0.0 && load_factor <= 1000.0) {
+        if let Err(m) = crate::limits::check_load_factor(load_factor) {
             return Err(FieldError::new(
                 if sweep.is_some() {
                     "sweep-from"
                 } else {
                     "load-factor"
                 },
-                format!("Load factor must be a number > 0 and ≤ 1000 (got {load_factor})."),
+                format!("Load factor {m}."),
             ));
         }
     }

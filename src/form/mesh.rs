@@ -262,6 +262,7 @@ pub fn field_name(key: &str) -> String {
         "network.kappa" => "κ",
         "version" => "Format version",
         "allocators" => "Allocators",
+        "workload.synthetic.jobs" => "Jobs",
         _ if k.starts_with("workload.synthetic.mesh003.jobs")
             || k.starts_with("workload.synthetic.exp000.jobs") =>
         {

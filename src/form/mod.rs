@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Largest synthetic workload a form accepts.
-pub const MAX_JOBS: usize = 1_000_000;
+pub const MAX_JOBS: usize = crate::limits::MAX_JOBS;
 /// Largest machine a form accepts.
 pub const MAX_PROCS: u32 = 1 << 20;
 

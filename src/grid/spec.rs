@@ -28,13 +28,14 @@ use super::local::LocalPolicy;
 use super::metrics::GridMetrics;
 use super::site::{GridError, Sharing, Site};
 use crate::config::{ConfigError, WorkloadSpec};
+use crate::limits::{as_u64, Limits};
 use crate::workload::swf::{read_swf, ReadOptions, SwfError};
 
 /// The format version this build reads.
 pub const GRID_FORMAT_VERSION: u32 = 1;
 
-/// Most sites a grid experiment may have.
-pub const MAX_SITES: usize = 64;
+/// Most sites a grid experiment may have (see [`crate::limits`]).
+pub use crate::limits::MAX_SITES;
 
 fn one() -> u32 {
     GRID_FORMAT_VERSION
@@ -144,8 +145,15 @@ impl GridExperiment {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Checks what serde cannot: version, number of sites, sizes, offsets, models.
+    /// Checks what serde cannot: version, number of sites, sizes, offsets, models, and the
+    /// default [`Limits`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_with(&Limits::DEFAULT)
+    }
+
+    /// [`GridExperiment::validate`] under `limits` (the CLI may raise them): every site's model
+    /// within `max_jobs`, sites × all models' jobs within `max_grid_cells`.
+    pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: String, message: String| ConfigError { key, message };
         if self.version != GRID_FORMAT_VERSION {
             return Err(err(
@@ -162,6 +170,7 @@ impl GridExperiment {
                 format!("needs 1 to {MAX_SITES} sites (got {})", self.sites.len()),
             ));
         }
+        let mut total_jobs = 0u64;
         for (i, s) in self.sites.iter().enumerate() {
             if s.procs == Some(0) {
                 return Err(err(format!("sites[{i}].procs"), "must be > 0".into()));
@@ -184,10 +193,12 @@ impl GridExperiment {
                 WorkloadSpec::Synthetic(m) => {
                     m.validate()
                         .map_err(|m| err(format!("sites[{i}].workload.synthetic"), m))?;
+                    limits.check_jobs(&format!("sites[{i}].workload.synthetic.jobs"), m.jobs())?;
+                    total_jobs = total_jobs.saturating_add(as_u64(m.jobs()));
                 }
             }
         }
-        Ok(())
+        limits.check_grid("sites", self.sites.len(), total_jobs)
     }
 
     /// Label of site `i`.
@@ -203,9 +214,20 @@ impl GridExperiment {
 /// is site i's trace (a name for messages and a reader), `None` for synthetic sites.
 pub fn prepare_sites(
     exp: &GridExperiment,
-    mut traces: Vec<Option<(String, Box<dyn Read + '_>)>>,
+    traces: Vec<Option<(String, Box<dyn Read + '_>)>>,
 ) -> Result<(Vec<Site>, Vec<AlignedWorkload>), GridRunError> {
-    exp.validate().map_err(GridRunError::Config)?;
+    prepare_sites_with(exp, traces, &Limits::DEFAULT)
+}
+
+/// [`prepare_sites`] under `limits` (the CLI may raise them): traces are read within the
+/// byte and job limits, and sites × all sites' jobs stay within `max_grid_cells`.
+pub fn prepare_sites_with(
+    exp: &GridExperiment,
+    mut traces: Vec<Option<(String, Box<dyn Read + '_>)>>,
+    limits: &Limits,
+) -> Result<(Vec<Site>, Vec<AlignedWorkload>), GridRunError> {
+    exp.validate_with(limits).map_err(GridRunError::Config)?;
+    let mut total_jobs = 0u64;
     traces.resize_with(exp.sites.len(), || None);
     let mut aligned = Vec::with_capacity(exp.sites.len());
     for (i, (spec, trace)) in exp.sites.iter().zip(traces).enumerate() {
@@ -215,11 +237,7 @@ pub fn prepare_sites(
                 let Some((source, reader)) = trace else {
                     return Err(GridRunError::MissingTrace { site: name });
                 };
-                let opts = ReadOptions {
-                    source,
-                    lenient: src.lenient,
-                    max_bytes: None,
-                };
+                let opts = ReadOptions::limited(&source, src.lenient, limits);
                 (read_swf(reader, &opts).map_err(GridRunError::Swf)?, None)
             }
             WorkloadSpec::Synthetic(model) => (
@@ -242,6 +260,10 @@ pub fn prepare_sites(
             // Keep the trace's own time 0: an alignment without a start time is a no-op.
             w.header.unix_start_time = None;
         }
+        total_jobs = total_jobs.saturating_add(as_u64(w.jobs.len()));
+        limits
+            .check_grid("sites", exp.sites.len(), total_jobs)
+            .map_err(GridRunError::Config)?;
         let mut a = align_workload(&name, w, procs);
         if !spec.align_monday {
             a.notes.clear();

@@ -1,8 +1,9 @@
 //! What the Grid mode of the web app and `schedlab grid` show of a grid experiment (seed 002
 //! §IV-B "Trace_single" vs job sharing, §V metrics, Table IV's "AWRT in % of single"): the
 //! comparison of one experiment run twice — each site on its own, then with job sharing —
-//! its CSV and JSON, the site clocks of the world-clock strip, and the grid share link's
-//! envelope. No web dependency, so everything here is tested natively.
+//! its CSV and JSON, the site clocks of the world-clock strip, and the grid share link
+//! (`#g=`, envelope and fragment). No web dependency, so everything here is tested and fuzzed
+//! natively.
 
 use std::fmt;
 use std::io::Read;
@@ -13,8 +14,8 @@ use super::align::AlignedWorkload;
 use super::engine::GridSimulation;
 use super::metrics::GridMetrics;
 use super::site::{Sharing, HOUR};
-use super::spec::{prepare_sites, GridExperiment, GridRunError};
-use crate::workload::synthetic::SyntheticModel;
+use super::spec::{prepare_sites_with, GridExperiment, GridRunError};
+use crate::limits::Limits;
 
 /// The configurations one comparison runs, in order: the reference, then job sharing.
 pub const CONFIGURATIONS: [Sharing; 2] = [Sharing::Single, Sharing::JobSharing];
@@ -23,6 +24,8 @@ pub const CONFIGURATIONS: [Sharing; 2] = [Sharing::Single, Sharing::JobSharing];
 pub const GRID_SHARE_VERSION: u32 = 1;
 /// Prefix of a grid share link's fragment (after `#`).
 pub const GRID_FRAGMENT_PREFIX: &str = "g=";
+/// Longest grid link fragment accepted.
+pub const MAX_GRID_FRAGMENT: usize = 64 * 1024;
 
 /// Short label of a configuration.
 pub fn sharing_label(s: Sharing) -> &'static str {
@@ -62,12 +65,21 @@ pub fn with_sharing(exp: &GridExperiment, s: Sharing) -> GridExperiment {
 /// slices). `trace(i)` opens site i's trace (called once per configuration for SWF sites).
 pub fn run_comparison<'a>(
     exp: &GridExperiment,
+    trace: impl FnMut(usize) -> Option<(String, Box<dyn Read + 'a>)>,
+) -> Result<GridComparison, GridRunError> {
+    run_comparison_with(exp, trace, &Limits::DEFAULT)
+}
+
+/// [`run_comparison`] under `limits` (the CLI may raise them).
+pub fn run_comparison_with<'a>(
+    exp: &GridExperiment,
     mut trace: impl FnMut(usize) -> Option<(String, Box<dyn Read + 'a>)>,
+    limits: &Limits,
 ) -> Result<GridComparison, GridRunError> {
     let mut runs = Vec::with_capacity(CONFIGURATIONS.len());
     for s in CONFIGURATIONS {
         let traces = (0..exp.sites.len()).map(&mut trace).collect();
-        let (sites, alignment) = prepare_sites(exp, traces)?;
+        let (sites, alignment) = prepare_sites_with(exp, traces, limits)?;
         let result = GridSimulation::new(sites, s, exp.policy)?.run_to_end()?;
         runs.push(GridRunReport {
             sharing: s,
@@ -225,13 +237,6 @@ impl fmt::Display for ShareError {
 
 impl std::error::Error for ShareError {}
 
-/// Just the version of a link's JSON.
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    v: Option<u64>,
-}
-
 impl GridShare {
     pub fn new(experiment: GridExperiment) -> GridShare {
         GridShare {
@@ -256,35 +261,41 @@ impl GridShare {
                     .get_mut("workload")
                     .and_then(|w| w.get_mut("synthetic"))
                 {
-                    compact_model(model);
+                    crate::share::compact_model(model);
                 }
             }
         }
         v.to_string()
     }
 
+    /// The fragment (without `#`): `g=` + base64url(JSON) + `.` + checksum.
+    pub fn to_fragment(&self) -> String {
+        crate::share::pack_fragment(GRID_FRAGMENT_PREFIX, &self.to_json())
+    }
+
+    /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid
+    /// link; the version is judged first (by [`GridShare::from_json`]), then the checksum.
+    pub fn from_fragment(fragment: &str) -> Result<Option<GridShare>, ShareError> {
+        let Some((text, checksum_ok)) =
+            crate::share::unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_GRID_FRAGMENT)
+                .map_err(ShareError)?
+        else {
+            return Ok(None);
+        };
+        let share = GridShare::from_json(&text)?;
+        if !checksum_ok {
+            return Err(ShareError(
+                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+            ));
+        }
+        Ok(Some(share))
+    }
+
     /// Reads the JSON of a link: the version first (a link of another version is refused with
     /// a message naming both versions), then the experiment, validated.
     pub fn from_json(text: &str) -> Result<GridShare, ShareError> {
-        let envelope: Envelope = serde_json::from_str(text).map_err(|e| {
-            ShareError(format!(
-                "the link is damaged (its content is not valid JSON: {e})"
-            ))
-        })?;
-        match envelope.v {
-            Some(v) if v == u64::from(GRID_SHARE_VERSION) => {}
-            Some(v) => {
-                return Err(ShareError(format!(
-                    "the link was made by a version of schedlab that writes grid-link format \
-                     {v}; this page reads format {GRID_SHARE_VERSION} only"
-                )))
-            }
-            None => {
-                return Err(ShareError(
-                    "the link is damaged (it has no format version `v`)".into(),
-                ))
-            }
-        }
+        crate::share::check_envelope(text, GRID_SHARE_VERSION, "grid-link", None)
+            .map_err(ShareError)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let share: GridShare = serde_path_to_error::deserialize(de).map_err(|e| {
             ShareError(format!(
@@ -301,28 +312,12 @@ impl GridShare {
     }
 }
 
-/// Leaves out of a synthetic model's JSON what equals the model's default (keeps `model`).
-fn compact_model(model: &mut serde_json::Value) {
-    let default = model
-        .get("model")
-        .cloned()
-        .and_then(|name| {
-            serde_json::from_value::<SyntheticModel>(serde_json::json!({ "model": name })).ok()
-        })
-        .and_then(|m| serde_json::to_value(m).ok());
-    if let (Some(o), Some(d)) = (
-        model.as_object_mut(),
-        default.as_ref().and_then(|d| d.as_object()),
-    ) {
-        o.retain(|k, x| k == "model" || d.get(k) != Some(x));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::WorkloadSpec;
     use crate::grid::spec::preset_global_grid;
+    use crate::workload::synthetic::SyntheticModel;
 
     #[test]
     fn clocks_follow_the_offset_convention() {

@@ -239,10 +239,7 @@ pub(super) fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, Str
 
 /// Reads an uploaded trace once to check it and describe it; keeps it only if it parses.
 fn load_trace(name: String, bytes: Vec<u8>) {
-    let opts = ReadOptions {
-        source: name.clone(),
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions::limited(&name, false, &crate::limits::Limits::DEFAULT);
     match read_swf_bytes(&bytes, &opts) {
         Ok(w) => {
             let header_procs = w

@@ -88,12 +88,13 @@ pub struct TransformReport {
 impl Transforms {
     /// Checks the settings; the error names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.load_factor.is_finite() && self.load_factor > 0.0) {
-            return Err(format!(
-                "transforms.load_factor must be a finite number > 0 (got {})",
-                self.load_factor
-            ));
-        }
+        self.validate_up_to(crate::limits::MAX_LOAD_FACTOR)
+    }
+
+    /// [`Transforms::validate`] with another largest load factor (a raised CLI limit).
+    pub fn validate_up_to(&self, max_load_factor: f64) -> Result<(), String> {
+        crate::limits::check_load_factor_up_to(self.load_factor, max_load_factor)
+            .map_err(|m| format!("transforms.load_factor {m}"))?;
         if self.first_jobs == Some(0) {
             return Err("transforms.first_jobs must be > 0".into());
         }

@@ -3,30 +3,16 @@
 
 use super::*;
 
-/// Longest grid link fragment accepted.
-pub(super) const MAX_FRAGMENT_CHARS: usize = 64 * 1024;
-
 /// The fragment (without `#`) of a link to `exp`: `g=` + base64url(JSON) + `.` + checksum.
 pub fn fragment_of(exp: &GridExperiment) -> String {
-    let json = GridShare::new(exp.clone()).to_json();
-    pack_fragment(GRID_FRAGMENT_PREFIX, &json)
+    GridShare::new(exp.clone()).to_fragment()
 }
 
 /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid link.
 pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> {
-    let Some((text, checksum_ok)) =
-        unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
-    else {
-        return Ok(None);
-    };
-    // The version is judged first (by GridShare::from_json), then the checksum.
-    let share = GridShare::from_json(&text).map_err(|e| e.to_string())?;
-    if !checksum_ok {
-        return Err(
-            "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
-        );
-    }
-    Ok(Some(share.experiment))
+    GridShare::from_fragment(fragment)
+        .map(|s| s.map(|s| s.experiment))
+        .map_err(|e| e.to_string())
 }
 
 pub(super) fn location_hash() -> String {

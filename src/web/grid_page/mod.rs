@@ -31,7 +31,6 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
-use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{post_to, post_trace_to, start_worker};
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};

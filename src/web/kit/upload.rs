@@ -8,7 +8,7 @@ use web_sys::File;
 use super::super::worker_link::js_message;
 
 /// Largest trace file the page reads into memory.
-pub const MAX_TRACE_BYTES: f64 = 512.0e6;
+pub const MAX_TRACE_BYTES: f64 = crate::limits::MAX_UPLOAD_BYTES as f64;
 
 /// Why an upload was not read.
 pub enum UploadError {

@@ -16,7 +16,6 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -34,12 +33,9 @@ use super::kit::export::canvas_png;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
-use super::share::{pack_fragment, unpack_fragment};
 use super::worker_link::{post_to, post_trace_array, start_worker};
-use crate::config::{ConfigError, WorkloadSpec};
-use crate::form::mesh::{
-    self, experiments_for, field_message, field_name, option_value, MeshFields, MeshWorkload,
-};
+use crate::config::WorkloadSpec;
+use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
 use crate::mesh_run::{
     preset_contention_seed000, preset_window_seed003, MeshAllocatorKind, MeshExperiment,

@@ -19,6 +19,8 @@ pub enum SwfErrorKind {
     NotText,
     /// The input is larger than the configured limit.
     TooLarge { limit_bytes: u64 },
+    /// The input has more job lines than the configured limit.
+    TooManyJobs { limit: usize },
 }
 
 /// An SWF reading error.
@@ -54,12 +56,17 @@ impl fmt::Display for SwfError {
                 write!(f, "{at}: field {field} ({name}) is not a number: {text:?}")
             }
             SwfErrorKind::NotText => write!(f, "{at}: not an SWF file (binary data)"),
-            SwfErrorKind::TooLarge { limit_bytes } => {
-                write!(
-                    f,
-                    "{at}: input larger than the limit of {limit_bytes} bytes"
-                )
-            }
+            SwfErrorKind::TooLarge { limit_bytes } => write!(
+                f,
+                "{at}: input larger than the limit max_inflated_bytes = {limit_bytes} bytes \
+                 (after gzip decompression; the command line can raise it with \
+                 --max-inflated-bytes)"
+            ),
+            SwfErrorKind::TooManyJobs { limit } => write!(
+                f,
+                "{at}: more job lines than the limit max_trace_jobs = {limit} (the command \
+                 line can raise it with --max-trace-jobs)"
+            ),
         }
     }
 }

@@ -15,7 +15,12 @@
 //! - Jobs are returned sorted stably by submit time (file order among ties).
 //!
 //! The reader never panics on any input: binary data gives [`SwfErrorKind::NotText`], broken
-//! gzip [`SwfErrorKind::Io`], and so on (see [`SwfErrorKind`]).
+//! gzip [`SwfErrorKind::Io`], and so on (see [`SwfErrorKind`]). Its memory and work are bounded
+//! ([`crate::limits`]): at most `max_bytes` of (decompressed) text are read, so a gzip bomb stops
+//! there with [`SwfErrorKind::TooLarge`]; at most `max_jobs` jobs are kept
+//! ([`SwfErrorKind::TooManyJobs`]); at most [`MAX_HEADER_BYTES`] of header lines are kept; an
+//! overlong line that is not a comment (`/dev/zero`) is refused at once, without reading on to
+//! its end.
 
 use std::io::{self, BufRead, BufReader, Read};
 
@@ -24,6 +29,7 @@ use flate2::read::MultiGzDecoder;
 use super::error::{SwfError, SwfErrorKind};
 use super::header::HeaderBuilder;
 use super::record::SwfRecord;
+use crate::limits::{Limits, MAX_HEADER_BYTES};
 use crate::workload::{DropCounts, Job, Workload};
 
 /// How to read a trace.
@@ -35,6 +41,21 @@ pub struct ReadOptions {
     pub lenient: bool,
     /// Refuse inputs larger than this many (decompressed) bytes.
     pub max_bytes: Option<u64>,
+    /// Refuse traces with more than this many jobs (kept or dropped).
+    pub max_jobs: Option<usize>,
+}
+
+impl ReadOptions {
+    /// Options for a production reader: `source` in messages, the byte and job limits of
+    /// `limits` (every caller outside the tests reads through this).
+    pub fn limited(source: &str, lenient: bool, limits: &Limits) -> ReadOptions {
+        ReadOptions {
+            source: source.to_string(),
+            lenient,
+            max_bytes: Some(limits.max_inflated_bytes),
+            max_jobs: Some(limits.max_trace_jobs),
+        }
+    }
 }
 
 /// Longest line accepted; a longer data line is not SWF text (a longer comment is truncated).
@@ -231,6 +252,8 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
     let mut total_bytes = 0u64;
     let mut data_lines = 0u64;
     let mut good_lines = 0u64;
+    let mut header_bytes = 0u64;
+    let max_jobs = opts.max_jobs.map_or(u64::MAX, crate::limits::as_u64);
     loop {
         buf.clear();
         let n = (&mut r)
@@ -244,6 +267,12 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
         total_bytes += n as u64;
         let overlong = n as u64 >= MAX_LINE_BYTES && buf.last() != Some(&b'\n');
         if overlong {
+            // Only a comment may be that long (and is cut); anything else is not SWF text,
+            // refused here rather than read on to a line end that may never come (/dev/zero).
+            let comment = buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b';');
+            if !comment {
+                return Err(err(opts, line_no, SwfErrorKind::NotText));
+            }
             total_bytes += skip_line(&mut r).map_err(|e| err(opts, line_no, io_kind(&e, gzip)))?;
         }
         if let Some(limit) = opts.max_bytes {
@@ -267,13 +296,14 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
             if data_lines > 0 {
                 continue; // a comment after data lines: not part of the header
             }
+            header_bytes += n as u64;
+            if header_bytes > MAX_HEADER_BYTES {
+                continue; // read, not kept: real headers are a few kB
+            }
             let comment = comment.strip_suffix(b"\n").unwrap_or(comment);
             let comment = comment.strip_suffix(b"\r").unwrap_or(comment);
             header.push_line(&String::from_utf8_lossy(comment));
             continue;
-        }
-        if overlong {
-            return Err(err(opts, line_no, SwfErrorKind::NotText));
         }
         // Binary data: NUL bytes or invalid UTF-8 on a data line.
         let text = match std::str::from_utf8(rest) {
@@ -281,6 +311,15 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
             _ => return Err(err(opts, line_no, SwfErrorKind::NotText)),
         };
         data_lines += 1;
+        if data_lines > max_jobs {
+            return Err(err(
+                opts,
+                line_no,
+                SwfErrorKind::TooManyJobs {
+                    limit: opts.max_jobs.unwrap_or(usize::MAX),
+                },
+            ));
+        }
         let fields = match parse_fields(text) {
             Ok(f) => f,
             Err(_) if opts.lenient => {

@@ -73,7 +73,7 @@ impl Exp000Params {
         }
         let mut rng = SimRng::new(seed);
         let mut t = 0.0;
-        let mut jobs = Vec::with_capacity(self.jobs);
+        let mut jobs = Vec::with_capacity(self.jobs.min(crate::limits::MAX_JOBS));
         for i in 0..self.jobs {
             if i > 0 {
                 t += rng.exponential(self.mean_interarrival);

@@ -270,7 +270,7 @@ impl LublinParams {
             max_log: self.max_log_interarrival,
         };
         let (umed, uhi) = (self.umed_value(), self.uhi_value());
-        let mut jobs = Vec::with_capacity(self.jobs);
+        let mut jobs = Vec::with_capacity(self.jobs.min(crate::limits::MAX_JOBS));
         for i in 0..self.jobs {
             let submit = arrivals.next(&mut rng);
             let procs = self.nodes(&mut rng, umed, uhi);

@@ -143,7 +143,7 @@ impl Mesh003Params {
         let mut rng = SimRng::new(seed);
         let mean_interarrival = 1.0 / self.arrival_rate;
         let mut t = 0.0;
-        let mut jobs = Vec::with_capacity(self.jobs);
+        let mut jobs = Vec::with_capacity(self.jobs.min(crate::limits::MAX_JOBS));
         for i in 0..self.jobs {
             if i > 0 {
                 t += rng.exponential(mean_interarrival);

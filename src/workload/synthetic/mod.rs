@@ -70,6 +70,15 @@ impl SyntheticModel {
         }
     }
 
+    /// Number of jobs the model generates.
+    pub fn jobs(&self) -> usize {
+        match self {
+            SyntheticModel::Lublin(p) => p.jobs,
+            SyntheticModel::Mesh003(p) => p.jobs,
+            SyntheticModel::Exp000(p) => p.jobs,
+        }
+    }
+
     /// The `model` tag: `lublin`, `mesh003` or `exp000`.
     pub fn name(&self) -> &'static str {
         match self {

@@ -1,0 +1,42 @@
+//! The `--max-*` flags of `schedlab run`, `mesh` and `grid`: raise a limit of
+//! [`crate::limits`] for one run, where a researcher legitimately needs more than the web
+//! app allows. Implements no paper section.
+
+use clap::Args;
+
+use crate::limits::Limits;
+
+/// Flags that raise (or lower) the limits of one run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Most jobs a synthetic model may generate (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub max_jobs: Option<usize>,
+    /// Most jobs read from one trace (default 2000000).
+    #[arg(long, value_name = "N")]
+    pub max_trace_jobs: Option<usize>,
+    /// Most sites × jobs of a grid experiment (default 8388608).
+    #[arg(long, value_name = "N")]
+    pub max_grid_cells: Option<u64>,
+    /// Most bytes of SWF text read from one trace, after gzip decompression (default
+    /// 1073741824).
+    #[arg(long, value_name = "BYTES")]
+    pub max_inflated_bytes: Option<u64>,
+    /// Largest load factor (default 1000, as in the web app).
+    #[arg(long, value_name = "LF")]
+    pub max_load_factor: Option<f64>,
+}
+
+impl LimitArgs {
+    /// The defaults with the flags given applied.
+    pub fn limits(&self) -> Limits {
+        let d = Limits::DEFAULT;
+        Limits {
+            max_jobs: self.max_jobs.unwrap_or(d.max_jobs),
+            max_trace_jobs: self.max_trace_jobs.unwrap_or(d.max_trace_jobs),
+            max_grid_cells: self.max_grid_cells.unwrap_or(d.max_grid_cells),
+            max_inflated_bytes: self.max_inflated_bytes.unwrap_or(d.max_inflated_bytes),
+            max_load_factor: self.max_load_factor.unwrap_or(d.max_load_factor),
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Limits on untrusted input, in one place for the CLI, the web worker and every share-link
+//! decoder. No paper defines them: they bound what one run may cost (memory, time) so that a
+//! typo (`"jobs": 100000000`), a gzip bomb or `/dev/zero` is refused with an error that names
+//! the limit and the value instead of exhausting the machine. The sizes of the papers'
+//! experiments (seed 003 §5: 32 × 32 meshes; seed 002 §IV: 6 sites; seed 000 Table 1: 1000
+//! jobs) and of the Parallel Workloads Archive's traces are far below every limit.
+//!
+//! The constants are the defaults; [`Limits`] carries the ones a run uses, which the CLI may
+//! raise with a flag (`--max-jobs`, `--max-inflated-bytes`) where a researcher legitimately
+//! needs more. Structural limits (mesh side, sites, sweep points, load factor range) are
+//! fixed: they guard indices and loops, not just memory.
+
+use std::fmt;
+
+use crate::base::ConfigError;
+
+/// Largest file the web page reads into memory (an upload, compressed or not).
+pub const MAX_UPLOAD_BYTES: u64 = 512_000_000;
+/// Most bytes of SWF text read from one trace (after gzip decompression): a gzip bomb stops
+/// here.
+pub const MAX_INFLATED_BYTES: u64 = 1 << 30;
+/// Most bytes of an experiment file (JSON) the CLI reads.
+pub const MAX_DOCUMENT_BYTES: u64 = 16 << 20;
+/// Most bytes of `;` header lines kept from one trace (real headers are a few kB); further
+/// header lines are read but not kept.
+pub const MAX_HEADER_BYTES: u64 = 1 << 20;
+/// Most jobs a synthetic model may generate (per model; per site in a grid).
+pub const MAX_JOBS: usize = 1_000_000;
+/// Most jobs kept from one trace (the largest traces of the Parallel Workloads Archive have
+/// about 1.2 million).
+pub const MAX_TRACE_JOBS: usize = 2_000_000;
+/// Most sites × jobs of a grid experiment (all sites' jobs together, times the number of
+/// sites): the grid engine's local schedulers keep state for every job of the grid at every
+/// site, about 82 bytes per (site, job) measured, so memory grows with this product (64 sites
+/// × 10,000 jobs each would need 3.4 GB). 2^23 keeps a grid below about 700 MB.
+pub const MAX_GRID_CELLS: u64 = 1 << 23;
+/// Largest side of a 2D mesh (W and H).
+pub const MAX_MESH_SIDE: u32 = 256;
+/// Most sites of a grid experiment.
+pub const MAX_SITES: usize = 64;
+/// Most points of a load-factor sweep.
+pub const MAX_SWEEP_POINTS: usize = 50;
+/// Largest load factor (the range is (0, [`MAX_LOAD_FACTOR`]]).
+pub const MAX_LOAD_FACTOR: f64 = 1000.0;
+
+/// The limits one run uses: the defaults above, or raised by a CLI flag.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Most jobs of a synthetic model ([`MAX_JOBS`]).
+    pub max_jobs: usize,
+    /// Most jobs kept from one trace ([`MAX_TRACE_JOBS`]).
+    pub max_trace_jobs: usize,
+    /// Most sites × jobs of a grid experiment ([`MAX_GRID_CELLS`]).
+    pub max_grid_cells: u64,
+    /// Most bytes of SWF text read from one trace ([`MAX_INFLATED_BYTES`]).
+    pub max_inflated_bytes: u64,
+    /// Largest load factor ([`MAX_LOAD_FACTOR`]).
+    pub max_load_factor: f64,
+}
+
+impl Limits {
+    /// The defaults: what the web app always uses.
+    pub const DEFAULT: Limits = Limits {
+        max_jobs: MAX_JOBS,
+        max_trace_jobs: MAX_TRACE_JOBS,
+        max_grid_cells: MAX_GRID_CELLS,
+        max_inflated_bytes: MAX_INFLATED_BYTES,
+        max_load_factor: MAX_LOAD_FACTOR,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// A value above its limit: which limit, the value, the limit and how to raise it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitExceeded {
+    /// The limit's name (`max_jobs`).
+    pub limit: &'static str,
+    /// What was asked for.
+    pub value: u64,
+    /// The limit in force.
+    pub max: u64,
+    /// The CLI flag that raises it, if any (`--max-jobs`).
+    pub flag: Option<&'static str>,
+}
+
+impl fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is above the limit {} = {}",
+            self.value, self.limit, self.max
+        )?;
+        if let Some(flag) = self.flag {
+            write!(f, " (the command line can raise it with {flag})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LimitExceeded {}
+
+/// `Err` naming the limit when `value > max`.
+pub fn check(
+    limit: &'static str,
+    value: u64,
+    max: u64,
+    flag: Option<&'static str>,
+) -> Result<(), LimitExceeded> {
+    if value > max {
+        Err(LimitExceeded {
+            limit,
+            value,
+            max,
+            flag,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// The same check as a [`ConfigError`] on `key`.
+pub fn check_key(
+    key: &str,
+    limit: &'static str,
+    value: u64,
+    max: u64,
+    flag: Option<&'static str>,
+) -> Result<(), ConfigError> {
+    check(limit, value, max, flag).map_err(|e| ConfigError {
+        key: key.to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// `usize` as `u64` (saturating, for messages and comparisons).
+pub fn as_u64(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+impl Limits {
+    /// Checks a grid of `sites` sites and `jobs` jobs in all against
+    /// [`Limits::max_grid_cells`]; the error is on `key`.
+    pub fn check_grid(&self, key: &str, sites: usize, jobs: u64) -> Result<(), ConfigError> {
+        let cells = as_u64(sites).saturating_mul(jobs);
+        check(
+            "max_grid_cells",
+            cells,
+            self.max_grid_cells,
+            Some("--max-grid-cells"),
+        )
+        .map_err(|e| ConfigError {
+            key: key.to_string(),
+            message: format!(
+                "{sites} sites × {jobs} jobs: {e}; every site's scheduler keeps state for \
+                 every job of the grid, so use fewer sites or fewer jobs"
+            ),
+        })
+    }
+
+    /// Checks the jobs of a synthetic model against [`Limits::max_jobs`].
+    pub fn check_jobs(&self, key: &str, jobs: usize) -> Result<(), ConfigError> {
+        check_key(
+            key,
+            "max_jobs",
+            as_u64(jobs),
+            as_u64(self.max_jobs),
+            Some("--max-jobs"),
+        )
+    }
+}
+
+/// `Err` unless `lf` is a load factor in (0, [`MAX_LOAD_FACTOR`]].
+pub fn check_load_factor(lf: f64) -> Result<(), String> {
+    check_load_factor_up_to(lf, MAX_LOAD_FACTOR)
+}
+
+/// [`check_load_factor`] against another maximum (`schedlab run --max-load-factor`).
+pub fn check_load_factor_up_to(lf: f64, max: f64) -> Result<(), String> {
+    if lf.is_finite() && lf > 0.0 && lf <= max {
+        Ok(())
+    } else {
+        Err(format!("must be a number > 0 and ≤ {max} (got {lf})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_limit_and_the_value() {
+        let e = Limits::DEFAULT
+            .check_jobs("workload.synthetic.jobs", 100_000_000)
+            .unwrap_err();
+        assert_eq!(e.key, "workload.synthetic.jobs");
+        assert_eq!(
+            e.message,
+            "100000000 is above the limit max_jobs = 1000000 (the command line can raise it \
+             with --max-jobs)"
+        );
+        assert!(Limits::DEFAULT.check_jobs("k", MAX_JOBS).is_ok());
+        assert!(check_load_factor(1000.0).is_ok());
+        assert_eq!(
+            check_load_factor(5000.0).unwrap_err(),
+            "must be a number > 0 and ≤ 1000 (got 5000)"
+        );
+        assert!(check_load_factor(0.0).is_err());
+        assert!(check_load_factor(f64::NAN).is_err());
+    }
+}

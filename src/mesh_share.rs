@@ -1,0 +1,93 @@
+//! Share links of the 2D-mesh mode (`#m=`, seed 003 §2–5 window scheduling and seed 000 §4
+//! contention experiments): `m=` followed by the base64url of the JSON of a [`MeshShare`] (the
+//! first run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
+//! checksum, as for the flat mode ([`crate::share`]). Decoding validates the experiment
+//! (limits included, [`crate::limits`]) and names the form's field in every error. No web
+//! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::ConfigError;
+use crate::form::mesh::{experiments_for, field_message, field_name};
+use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use crate::policy::mesh::MeshPolicyKind;
+use crate::share::{check_envelope, pack_fragment, unpack_fragment};
+
+/// Version of the mesh share-link envelope this build writes and reads.
+pub const MESH_SHARE_VERSION: u32 = 1;
+/// Prefix of a mesh share link's fragment (after `#`).
+pub const MESH_FRAGMENT_PREFIX: &str = "m=";
+/// Longest fragment accepted.
+pub const MAX_MESH_FRAGMENT: usize = 16_000;
+
+/// What a mesh share link holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshShare {
+    /// Envelope version ([`MESH_SHARE_VERSION`]).
+    pub v: u32,
+    /// The first run's experiment (every other run differs only in allocator and policy).
+    pub experiment: MeshExperiment,
+    /// The allocators compared, in order.
+    pub allocators: Vec<MeshAllocatorKind>,
+    /// The policy of the contiguous allocators (`window-240`), when it is not the first run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+}
+
+impl MeshShare {
+    /// The fragment (without `#`): `m=<base64url JSON>.<checksum>`.
+    pub fn to_fragment(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        pack_fragment(MESH_FRAGMENT_PREFIX, &json)
+    }
+
+    /// Reads a fragment (with or without `#`): `Ok(None)` when it is not a mesh link; `Err`
+    /// says why a link cannot be used (damaged, other version, invalid experiment — naming the
+    /// key).
+    pub fn from_fragment(fragment: &str) -> Result<Option<MeshShare>, String> {
+        let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, MESH_FRAGMENT_PREFIX, MAX_MESH_FRAGMENT)?
+        else {
+            return Ok(None);
+        };
+        check_envelope(
+            &text,
+            MESH_SHARE_VERSION,
+            "mesh share-link",
+            Some(checksum_ok),
+        )?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        let share: MeshShare = serde_path_to_error::deserialize(de)
+            .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
+        share
+            .experiment
+            .validate()
+            .map_err(|e| field_message(&prefixed(&e)))?;
+        if share.allocators.is_empty() {
+            return Err("Allocators: the link names no allocator".into());
+        }
+        if let Some(p) = &share.policy {
+            MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?;
+        }
+        Ok(Some(share))
+    }
+
+    /// The experiments of the runs: one per allocator, the contiguous ones under the shared
+    /// policy, the non-contiguous ones FCFS. The first error names its field.
+    pub fn experiments(&self) -> Result<Vec<MeshExperiment>, String> {
+        let policy = match &self.policy {
+            Some(p) => MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?,
+            None => self.experiment.policy,
+        };
+        experiments_for(&self.experiment, &self.allocators, policy).map_err(|e| e.message)
+    }
+}
+
+/// `e` with its key inside the link's `experiment`.
+fn prefixed(e: &ConfigError) -> ConfigError {
+    ConfigError {
+        key: format!("experiment.{}", e.key),
+        message: e.message.clone(),
+    }
+}

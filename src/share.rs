@@ -1,0 +1,389 @@
+//! Share links: the experiment of a run, the policies compared and nothing else, in the URL
+//! fragment.
+//!
+//! A link is `…/#x=` followed by the base64url (no padding) of the JSON of a [`ShareState`],
+//! with every value equal to its default left out (model parameters, transforms, machine),
+//! then `.` and a checksum of the JSON (8 hex digits of FNV-1a), so that a cut or edited link is
+//! refused rather than run as another experiment:
+//!
+//! ```json
+//! {"v": 1, "experiment": { …docs/experiment-format.md… }, "policies": ["fcfs", "easy"]}
+//! ```
+//!
+//! `v` is the version of this envelope (currently [`SHARE_VERSION`]); the experiment carries
+//! its own format `version`. A link of another version is refused with a message that says
+//! which version it is and which this page reads. An uploaded trace travels as its name and
+//! SHA-256 (`workload.swf.name`, `workload.swf.sha256`): the page asks for that file and refuses
+//! one with another hash. This module has no web dependency: it is part of the core so that
+//! it is tested and fuzzed natively (`tests/fuzz.rs`); the mesh (`#m=`,
+//! [`crate::mesh_share`]) and grid (`#g=`, [`crate::grid::view::GridShare`]) links use its
+//! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
+//! included ([`crate::limits`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Experiment, MachineSpec, WorkloadSpec};
+use crate::policy::PolicyKind;
+use crate::workload::synthetic::SyntheticModel;
+use crate::workload::transform::Transforms;
+
+/// Version of the share-link envelope this build writes and reads.
+pub const SHARE_VERSION: u32 = 1;
+/// Prefix of a share link's fragment (after `#`).
+pub const FRAGMENT_PREFIX: &str = "x=";
+/// Longest fragment accepted.
+const MAX_FRAGMENT_CHARS: usize = 16 * 1024;
+
+/// What a share link carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShareState {
+    /// Envelope version ([`SHARE_VERSION`]).
+    pub v: u32,
+    /// The experiment (its `policy` is the first of `policies`).
+    pub experiment: Experiment,
+    /// Policies compared side by side, in order; empty means `experiment.policy` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub policies: Vec<PolicyKind>,
+    /// A load-factor sweep: every policy at every load factor of the sweep (the experiment's
+    /// own `transforms.load_factor` is then the sweep's first). Absent in single-run links and
+    /// in links made before sweeps existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Sweep>,
+}
+
+/// A load-factor sweep: `from`, `from + step`, …, up to `to` (inclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    pub from: f64,
+    pub to: f64,
+    pub step: f64,
+}
+
+/// Most points a sweep may have (see [`crate::limits`]).
+pub use crate::limits::MAX_SWEEP_POINTS;
+
+/// Why a sweep is not valid: the form's input at fault (`sweep-from`, `sweep-to`,
+/// `sweep-step`) and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl Sweep {
+    /// The load factors of the sweep (rounded to 9 decimals, so that `0.5 + 5 × 0.1` is `1`),
+    /// or why the sweep is not valid.
+    pub fn points(&self) -> Result<Vec<f64>, String> {
+        self.checked_points().map_err(|e| e.message)
+    }
+
+    /// [`Sweep::points`], the error naming the input at fault.
+    pub fn checked_points(&self) -> Result<Vec<f64>, SweepError> {
+        let Sweep { from, to, step } = *self;
+        let err = |field, message| Err(SweepError { field, message });
+        if !(from.is_finite() && from > 0.0) {
+            return err(
+                "sweep-from",
+                format!("Sweep: \"from\" must be a number > 0 (got {from})."),
+            );
+        }
+        if !(to.is_finite() && to >= from) {
+            return err(
+                "sweep-to",
+                format!("Sweep: \"to\" must be a number ≥ \"from\" ({from}) (got {to})."),
+            );
+        }
+        if !(step.is_finite() && step > 0.0) {
+            return err(
+                "sweep-step",
+                format!("Sweep: \"step\" must be a number > 0 (got {step})."),
+            );
+        }
+        let n = ((to - from) / step + 1e-9).floor() + 1.0;
+        if n > MAX_SWEEP_POINTS as f64 {
+            return err(
+                "sweep-step",
+                format!(
+                    "Sweep: {from} to {to} in steps of {step} is {n} points; at most \
+                     {MAX_SWEEP_POINTS}. Use a larger step."
+                ),
+            );
+        }
+        let round = |x: f64| (x * 1e9).round() / 1e9;
+        Ok((0..n as usize)
+            .map(|i| round(from + i as f64 * step))
+            .collect())
+    }
+}
+
+impl ShareState {
+    /// The state of a comparison of `policies` on `experiment`.
+    pub fn new(experiment: Experiment, policies: Vec<PolicyKind>) -> ShareState {
+        ShareState {
+            v: SHARE_VERSION,
+            experiment,
+            policies,
+            sweep: None,
+        }
+    }
+
+    /// The same state with a load-factor sweep.
+    pub fn with_sweep(mut self, sweep: Option<Sweep>) -> ShareState {
+        self.sweep = sweep;
+        self
+    }
+
+    /// The policies to run, in order, without repeats (never empty).
+    pub fn policies(&self) -> Vec<PolicyKind> {
+        let mut out: Vec<PolicyKind> = Vec::new();
+        for p in self.policies.iter().copied() {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        if out.is_empty() {
+            out.push(self.experiment.policy);
+        }
+        out
+    }
+
+    /// The SHA-256 the link requires of its trace (SWF workloads with a hash only).
+    pub fn trace_sha256(&self) -> Option<&str> {
+        match &self.experiment.workload {
+            WorkloadSpec::Swf(src) => src.sha256.as_deref(),
+            WorkloadSpec::Synthetic(_) => None,
+        }
+    }
+
+    /// The fragment (without `#`): `x=` + base64url(JSON) + `.` + checksum.
+    pub fn to_fragment(&self) -> String {
+        let json = serde_json::to_value(self)
+            .map(|mut v| {
+                if let Some(exp) = v.get_mut("experiment") {
+                    compact_experiment(exp);
+                }
+                v.to_string()
+            })
+            .unwrap_or_default();
+        pack_fragment(FRAGMENT_PREFIX, &json)
+    }
+
+    /// Reads a fragment (with or without the leading `#`). `Ok(None)` when it is not a share
+    /// link (empty, or another anchor such as `#about`); `Err` says why a link is unusable.
+    pub fn from_fragment(fragment: &str) -> Result<Option<ShareState>, String> {
+        let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, FRAGMENT_PREFIX, MAX_FRAGMENT_CHARS)?
+        else {
+            return Ok(None);
+        };
+        check_envelope(&text, SHARE_VERSION, "share-link", Some(checksum_ok))?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
+            format!(
+                "the link's experiment is invalid: {}: {}",
+                e.path(),
+                e.inner()
+            )
+        })?;
+        state
+            .experiment
+            .validate()
+            .map_err(|e| format!("the link's experiment is invalid: {e}"))?;
+        if let Some(sweep) = &state.sweep {
+            sweep
+                .points()
+                .map_err(|e| format!("the link's sweep is invalid: {e}"))?;
+        }
+        Ok(Some(state))
+    }
+}
+
+/// Leaves out of an experiment's JSON what equals its default (model parameters, transforms,
+/// machine), which the reader fills in again: the same experiment in a shorter link.
+fn compact_experiment(exp: &mut serde_json::Value) {
+    use serde_json::Value;
+    let Some(obj) = exp.as_object_mut() else {
+        return;
+    };
+    let prune = |v: &mut Value, default: &Value, keep: &str| {
+        if let (Some(o), Some(d)) = (v.as_object_mut(), default.as_object()) {
+            o.retain(|k, x| k == keep || d.get(k) != Some(x));
+        }
+    };
+    if let Some(model) = obj.get_mut("workload").and_then(|w| w.get_mut("synthetic")) {
+        compact_model(model);
+    }
+    if let Ok(d) = serde_json::to_value(Transforms::default()) {
+        if let Some(t) = obj.get_mut("transforms") {
+            prune(t, &d, "");
+        }
+    }
+    if obj
+        .get("transforms")
+        .and_then(|t| t.as_object())
+        .is_some_and(|t| t.is_empty())
+    {
+        obj.remove("transforms");
+    }
+    if serde_json::to_value(MachineSpec::default()).ok().as_ref() == obj.get("machine") {
+        obj.remove("machine");
+    }
+}
+
+/// Leaves out of a synthetic model's JSON what equals the model's default (keeps `model`).
+pub fn compact_model(model: &mut serde_json::Value) {
+    let default = model
+        .get("model")
+        .cloned()
+        .and_then(|name| {
+            serde_json::from_value::<SyntheticModel>(serde_json::json!({ "model": name })).ok()
+        })
+        .and_then(|m| serde_json::to_value(m).ok());
+    if let (Some(o), Some(d)) = (
+        model.as_object_mut(),
+        default.as_ref().and_then(|d| d.as_object()),
+    ) {
+        o.retain(|k, x| k == "model" || d.get(k) != Some(x));
+    }
+}
+
+/// Just the version of a link's JSON (every other key is ignored).
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    v: Option<u64>,
+}
+
+/// Judges a link's JSON `text` before its content: its envelope version `v` must be
+/// `version` (else the message names both, `kind` saying which link: `share-link`,
+/// `mesh share-link`, `grid-link`), then its checksum must match (`checksum_ok`, `None` when
+/// the caller checks it later). The version comes first so that a link of another version
+/// is never judged by this version's rules.
+pub fn check_envelope(
+    text: &str,
+    version: u32,
+    kind: &str,
+    checksum_ok: Option<bool>,
+) -> Result<(), String> {
+    let envelope: Envelope = serde_json::from_str(text)
+        .map_err(|e| format!("the link is damaged (its content is not valid JSON: {e})"))?;
+    match envelope.v {
+        Some(v) if v == u64::from(version) => {}
+        Some(v) => {
+            return Err(format!(
+                "the link was made by a version of schedlab that writes {kind} format {v}; \
+                 this page reads format {version} only. Open it with a matching version of \
+                 schedlab, or rebuild the experiment by hand."
+            ))
+        }
+        None => {
+            return Err("the link is damaged (it has no format version `v`; was it edited?)".into())
+        }
+    }
+    if checksum_ok == Some(false) {
+        return Err(
+            "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// A share-link fragment: `prefix` + base64url (no padding) of `json` + `.` + its checksum.
+pub fn pack_fragment(prefix: &str, json: &str) -> String {
+    format!(
+        "{prefix}{}.{}",
+        base64url_encode(json.as_bytes()),
+        checksum(json.as_bytes())
+    )
+}
+
+/// The JSON text of a fragment made by [`pack_fragment`] with `prefix` (the leading `#`
+/// optional) and whether its checksum matches: `Ok(None)` when the fragment is not of this
+/// kind, `Err` when it is too long or not text. The caller judges the version before the
+/// checksum, so that a link of another version is never judged by this version's rules.
+pub fn unpack_fragment(
+    fragment: &str,
+    prefix: &str,
+    max_chars: usize,
+) -> Result<Option<(String, bool)>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    let Some(data) = f.strip_prefix(prefix) else {
+        return Ok(None);
+    };
+    if data.len() > max_chars {
+        return Err(format!(
+            "the link is too long ({} characters; at most {max_chars})",
+            data.len()
+        ));
+    }
+    let (data, check) = data.rsplit_once('.').unwrap_or((data, ""));
+    let bytes = base64url_decode(data).ok_or_else(|| {
+        "the link is damaged (it is not valid base64url; was it cut or edited?)".to_string()
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| "the link is damaged (its content is not text)".to_string())?;
+    let ok = check == checksum(text.as_bytes());
+    Ok(Some((text, ok)))
+}
+
+/// FNV-1a (32 bits) of `data` as 8 lower-case hex digits: catches a cut or edited link.
+pub fn checksum(data: &[u8]) -> String {
+    let h = data.iter().fold(0x811c_9dc5_u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("{h:08x}")
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding (RFC 4648 §5).
+pub fn base64url_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// Decodes base64url (padding and the standard alphabet's `+` `/` tolerated); `None` if it is
+/// not base64.
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0u32;
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    // A single leftover character, or leftover bits that are not zero, cannot come from an
+    // encoder.
+    if text.len() % 4 == 1 || acc != 0 {
+        return None;
+    }
+    Some(out)
+}
