@@ -12,6 +12,8 @@ pub mod mesh_run;
 pub mod metrics;
 pub mod network;
 pub mod policy;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod reproduce;
 pub mod run;
 pub mod sim;
 pub mod workload;
