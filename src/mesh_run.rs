@@ -220,6 +220,10 @@ pub struct MeshExperiment {
     pub network: MeshNetworkSpec,
     #[serde(default)]
     pub seed: u64,
+    /// Contiguous allocators: a w × h request that does not fit may take an h × w submesh
+    /// (orientation switching, [`crate::alloc::orientation`]; default off).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub switch_orientation: bool,
 }
 
 impl MeshExperiment {
@@ -467,13 +471,19 @@ pub fn run_mesh(
     let jobs = workload.jobs;
     let (outcomes, layouts, engine) = match exp.allocator {
         MeshAllocatorKind::Contiguous(kind) => {
-            let sim =
-                MeshSimulation::by_kind(jobs.clone(), exp.width, exp.height, kind, exp.policy)
-                    .map_err(|e| Error::Mesh {
-                        context: exp.policy.label(),
-                        error: e,
-                    })?
-                    .without_log();
+            let sim = MeshSimulation::by_kind_with(
+                jobs.clone(),
+                exp.width,
+                exp.height,
+                kind,
+                exp.switch_orientation,
+                exp.policy,
+            )
+            .map_err(|e| Error::Mesh {
+                context: exp.policy.label(),
+                error: e,
+            })?
+            .without_log();
             let result = sim.run_to_end().map_err(|e| Error::Mesh {
                 context: exp.policy.label(),
                 error: e,
@@ -684,7 +694,12 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
     (peak, io_peak)
 }
 
-/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL.
+/// Orientation switching in seed 003's experiments (`schedlab reproduce seed003` and the app's
+/// preset): on, as the MPL allocator of the paper's [3] allows (`docs/reproductions.md`).
+pub const SEED003_SWITCH_ORIENTATION: bool = true;
+
+/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL
+/// switching orientations as in `schedlab reproduce seed003`.
 pub fn preset_window_seed003() -> MeshExperiment {
     use crate::workload::synthetic::{Mesh003Params, SideDistribution, SyntheticModel};
     let params = Mesh003Params {
@@ -705,6 +720,7 @@ pub fn preset_window_seed003() -> MeshExperiment {
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec::default(),
         seed: 1,
+        switch_orientation: SEED003_SWITCH_ORIENTATION,
     }
 }
 
@@ -744,5 +760,6 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
             ..MeshNetworkSpec::default()
         },
         seed: 2000,
+        switch_orientation: false,
     }
 }

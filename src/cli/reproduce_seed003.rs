@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use crate::error::Error;
 use crate::reproduce::seed003::{
-    self, label, milli, paper_max_util, Figure, FigureKind, Point, PointStats, PolicyKey,
+    self, knee, label, milli, paper_max_util, Figure, FigureKind, Point, PointStats, PolicyKey,
     Seed003Options, TraceTable, DECREASING_LOADS, JOBS_PER_RUN, MAX_RUNS, MIN_RUNS, QUEUE_CAP,
     SWEEP_POLICIES, TARGET_REL_ERROR, TRACE_POLICIES, UNIFORM_LOADS,
 };
+use crate::reproduce::stats::MeanCi;
 
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &Seed003Options, json: bool) -> Result<(), Error> {
@@ -70,35 +71,42 @@ fn print_tables(figures: &[&Figure], stats: &BTreeMap<Point, PointStats>) {
                 } else {
                     &DECREASING_LOADS
                 };
-                print!("| policy | max ours | max paper |");
+                print!("| policy | at knee ours (± 95 %) | knee λ | max paper |");
                 for l in loads {
                     print!(" λ={l} |");
                 }
                 println!();
-                print!("|---|---:|---:|");
+                print!("|---|---:|---:|---:|");
                 for _ in loads {
                     print!("---:|");
                 }
                 println!();
                 for &p in &SWEEP_POLICIES {
-                    let us: Vec<f64> = loads
+                    let curve: Vec<(f64, MeanCi)> = loads
                         .iter()
-                        .map(|&l| {
-                            stats
-                                .get(&Point {
-                                    uniform: f.uniform,
-                                    load_milli: milli(l),
-                                    policy: p,
-                                })
-                                .map_or(f64::NAN, |s| 100.0 * s.mean(|r| r.utilization))
+                        .filter_map(|&l| {
+                            let s = stats.get(&Point {
+                                uniform: f.uniform,
+                                load_milli: milli(l),
+                                policy: p,
+                            })?;
+                            Some((l, MeanCi::of(&s.values(|r| 100.0 * r.utilization))))
                         })
                         .collect();
-                    let max = us.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let k = knee(&curve);
                     let paper = paper_max_util(f.uniform, p)
                         .map_or_else(|| "—".to_string(), |v| format!("{v}"));
-                    print!("| {} | {max:.1} | {paper} |", label(p));
-                    for u in us {
-                        print!(" {u:.1} |");
+                    let at = k
+                        .load
+                        .map_or_else(|| "none (rising)".to_string(), |l| format!("{l}"));
+                    print!(
+                        "| {} | {:.1} ± {:.1} | {at} | {paper} |",
+                        label(p),
+                        k.util.mean,
+                        k.util.half_width
+                    );
+                    for (_, u) in curve {
+                        print!(" {:.1} |", u.mean);
                     }
                     println!();
                 }

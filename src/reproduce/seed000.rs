@@ -23,7 +23,7 @@ use crate::alloc::NodeAllocatorKind;
 use crate::error::Error;
 use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary};
 use crate::network::Network;
-use crate::reproduce::stats::ranks;
+use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
 use crate::workload::synthetic::exp000::Exp000Params;
 
 /// The trace standing in for Workload II.
@@ -123,23 +123,122 @@ fn err(message: String) -> Error {
     })
 }
 
-fn jobs_for(mean_interarrival: f64) -> Vec<FlowJob> {
+fn jobs_for(mean_interarrival: f64, seed: u64) -> Vec<FlowJob> {
     let p = Exp000Params {
         mean_interarrival,
         ..Exp000Params::default()
     };
-    p.generate(SEED).jobs.iter().map(FlowJob::of).collect()
+    p.generate(seed).jobs.iter().map(FlowJob::of).collect()
 }
 
 fn run(net: &Network, kind: NodeAllocatorKind, rho: f64, ia: f64) -> Result<FlowSummary, Error> {
-    let jobs = jobs_for(ia);
+    run_seeded(net, kind, rho, ia, SEED)
+}
+
+/// One run with workload and allocator seeded by `seed`.
+fn run_seeded(
+    net: &Network,
+    kind: NodeAllocatorKind,
+    rho: f64,
+    ia: f64,
+    seed: u64,
+) -> Result<FlowSummary, Error> {
+    let jobs = jobs_for(ia, seed);
     let cfg = FlowConfig {
         traffic_io: rho,
         kappa: KAPPA,
     };
-    let mut a = kind.build(net, SEED);
+    let mut a = kind.build(net, seed);
     let recs = simulate(net, &jobs, a.as_mut(), cfg).map_err(|e| err(e.to_string()))?;
     Ok(summarize(net, &jobs, &recs))
+}
+
+/// Replications per (ratio, strategy) for the confidence intervals: workload and allocator
+/// seeds [`SEED`], [`SEED`] + 1, …, all at the ratio's calibrated interarrival time, the same
+/// seeds for every strategy (common random numbers).
+pub const REPLICATIONS: usize = 10;
+
+/// Mean service times of every replication: ratio index → per strategy, per replication.
+pub type Replications = BTreeMap<usize, Vec<Vec<f64>>>;
+
+/// Runs [`REPLICATIONS`] seeds of every (ratio, strategy) of `sweep` on `threads` threads.
+pub fn run_replications(
+    sweep: &BTreeMap<usize, (f64, Vec<FlowSummary>)>,
+    threads: usize,
+) -> Result<Replications, Error> {
+    let net = Network::seed000();
+    let tasks: Vec<(usize, f64, usize, usize)> = sweep
+        .iter()
+        .flat_map(|(&r, &(ia, _))| {
+            (0..STRATEGIES.len())
+                .flat_map(move |k| (0..REPLICATIONS).map(move |rep| (r, ia, k, rep)))
+        })
+        .collect();
+    let done = super::parallel::par_map(&tasks, threads, |&(r, ia, k, rep)| {
+        let s = run_seeded(&net, STRATEGIES[k], RATIOS[r], ia, SEED + rep as u64)?;
+        Ok(s.mean_service)
+    })?;
+    let mut out: Replications = BTreeMap::new();
+    for (&(r, _, k, _), v) in tasks.iter().zip(done) {
+        let per = out
+            .entry(r)
+            .or_insert_with(|| vec![Vec::new(); STRATEGIES.len()]);
+        per[k].push(v);
+    }
+    Ok(out)
+}
+
+/// The paper's spread of Table 2 at ratio index `r`: (slowest − fastest) / fastest, %.
+pub fn paper_spread(r: usize) -> f64 {
+    let v: Vec<f64> = TABLE2.iter().map(|row| row[r].0).collect();
+    spread(&v)
+}
+
+/// (largest − smallest) / smallest of `v`, in percent.
+pub fn spread(v: &[f64]) -> f64 {
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    100.0 * (hi - lo) / lo
+}
+
+/// The confidence-interval rows (figure `table2_ci`): per strategy the mean service time over
+/// the replications with its 95 % half-width, and its rank claimed only where the 95 % interval
+/// of the paired differences (same seeds) excludes zero (paper's rank beside it); per ratio the spread of the means (paper's beside it).
+pub fn replication_rows(reps: &Replications) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (&r, per) in reps {
+        let pct = libm::round(RATIOS[r] * 100.0) as u32;
+        let cis: Vec<MeanCi> = per.iter().map(|v| MeanCi::of(v)).collect();
+        let rk = paired_ranks(per);
+        for (k, ci) in cis.iter().enumerate() {
+            let (pt, pr) = TABLE2[k][r];
+            for (metric, ours, paper) in [
+                ("mean_service", ci.mean, Some(pt)),
+                ("mean_service_ci95", ci.half_width, None),
+                ("replications", ci.n as f64, None),
+                ("rank_within_noise", f64::from(rk[k]), Some(f64::from(pr))),
+            ] {
+                rows.push(Row {
+                    figure: "table2_ci",
+                    policy: STRATEGIES[k].as_str(),
+                    traffic_io: pct,
+                    metric,
+                    ours,
+                    paper,
+                });
+            }
+        }
+        let means: Vec<f64> = cis.iter().map(|c| c.mean).collect();
+        rows.push(Row {
+            figure: "table2_ci",
+            policy: "all".into(),
+            traffic_io: pct,
+            metric: "spread_percent",
+            ours: spread(&means),
+            paper: Some(paper_spread(r)),
+        });
+    }
+    rows
 }
 
 /// Interarrival time giving ≈ [`TARGET_UTIL`] with MC-Elongated at traffic ratio `rho`.
@@ -224,6 +323,8 @@ pub enum SdscPart {
 pub struct Seed000Output {
     /// Ratio index (into [`RATIOS`]) → (calibrated mean interarrival, summaries per strategy).
     pub sweep: BTreeMap<usize, (f64, Vec<FlowSummary>)>,
+    /// Mean service time of every replication ([`run_replications`]).
+    pub replications: Replications,
     pub sdsc: SdscPart,
 }
 
@@ -231,6 +332,7 @@ impl Seed000Output {
     /// All JSON rows: Table 2 / Figs. 9–10, then the SDSC part.
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = table2_rows(&self.sweep);
+        rows.extend(replication_rows(&self.replications));
         if let SdscPart::Ran(results) = &self.sdsc {
             rows.extend(sdsc_rows(results));
         }
@@ -242,6 +344,7 @@ impl Seed000Output {
 /// trace.
 pub fn reproduce(threads: usize, traces: &std::path::Path) -> Result<Seed000Output, Error> {
     let sweep = run_sweep(threads)?;
+    let replications = run_replications(&sweep, threads)?;
     let path = traces.join(SDSC_TRACE);
     let sdsc = match std::fs::read(&path) {
         Ok(bytes) => SdscPart::Ran(run_sdsc(&bytes, threads)?),
@@ -250,7 +353,11 @@ pub fn reproduce(threads: usize, traces: &std::path::Path) -> Result<Seed000Outp
             reason: e.to_string(),
         },
     };
-    Ok(Seed000Output { sweep, sdsc })
+    Ok(Seed000Output {
+        sweep,
+        replications,
+        sdsc,
+    })
 }
 
 fn sdsc_experiment(
@@ -358,6 +465,13 @@ pub fn sdsc_rows(results: &BTreeMap<usize, SdscRatio>) -> Vec<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spreads() {
+        assert_eq!(spread(&[100.0, 150.0, 120.0]), 50.0);
+        // Table 2 at 100 % I/O: 8140 (PLAS) … 12096 (Paging).
+        assert!((paper_spread(0) - 100.0 * (12096.0 - 8140.0) / 8140.0).abs() < 1e-9);
+    }
 
     #[test]
     fn table2_is_complete() {

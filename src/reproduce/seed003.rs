@@ -29,8 +29,9 @@ use serde::Serialize;
 
 use crate::alloc::AllocatorKind;
 use crate::error::Error;
+use crate::mesh_run::SEED003_SWITCH_ORIENTATION;
 use crate::policy::mesh::MeshPolicyKind;
-use crate::reproduce::stats::MeanCi;
+use crate::reproduce::stats::{ci_ranks, MeanCi};
 use crate::sim::mesh_engine::MeshSimulation;
 use crate::workload::shape::{apply_shapes, ShapeRule};
 use crate::workload::swf::{read_swf, ReadOptions};
@@ -164,6 +165,58 @@ pub fn paper_max_util(uniform: bool, p: PolicyKey) -> Option<f64> {
         _ => return None,
     };
     Some(v)
+}
+
+/// Utilisation gain (percentage points) below which the next load of a sweep no longer raises
+/// utilisation: the curve has reached its saturation plateau.
+pub const KNEE_GAIN: f64 = 1.0;
+
+/// The saturation knee of one policy's utilisation-against-load sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Knee {
+    /// The knee's load; `None` when utilisation still rises at the last swept load (the
+    /// utilisation is then read at the last load).
+    pub load: Option<f64>,
+    /// Utilisation (%) at the knee, with its 95 % interval over the replications.
+    pub util: MeanCi,
+    /// The highest mean utilisation (%) anywhere in the sweep.
+    pub sweep_max: f64,
+}
+
+/// The knee of a sweep `(load, utilisation %)` in load order: the first load whose next load
+/// gains at most max([`KNEE_GAIN`], the two 95 % half-widths summed) points of utilisation —
+/// past it the system is saturated and utilisation stays on its plateau. The maximum
+/// utilisation of Figs. 6–7 is read there ("FCFS saturates for system utilization values of
+/// about 55 %", §5.2).
+pub fn knee(curve: &[(f64, MeanCi)]) -> Knee {
+    let sweep_max = curve
+        .iter()
+        .map(|(_, u)| u.mean)
+        .fold(f64::NEG_INFINITY, f64::max);
+    for pair in curve.windows(2) {
+        let ((load, u), (_, next)) = (pair[0], pair[1]);
+        let noise = (u.half_width + next.half_width).max(KNEE_GAIN);
+        if next.mean - u.mean <= noise {
+            return Knee {
+                load: Some(load),
+                util: u,
+                sweep_max,
+            };
+        }
+    }
+    let last = curve.last().map_or(
+        MeanCi {
+            mean: f64::NAN,
+            half_width: f64::INFINITY,
+            n: 0,
+        },
+        |&(_, u)| u,
+    );
+    Knee {
+        load: None,
+        util: last,
+        sweep_max,
+    }
 }
 
 /// Arrival rates swept for uniform sides (Figs. 4–6): past OO's saturation near 3.
@@ -350,11 +403,12 @@ fn run_point(p: &Point, rep: usize) -> Result<RunMetrics, Error> {
         ..Mesh003Params::default()
     };
     let workload = params.generate(seed_of(p.uniform, p.load_milli, rep));
-    let sim = MeshSimulation::by_kind(
+    let sim = MeshSimulation::by_kind_with(
         workload.jobs,
         SIDE,
         SIDE,
         AllocatorKind::Mpl,
+        SEED003_SWITCH_ORIENTATION,
         p.policy.kind(),
     )
     .map_err(|e| sim_err(p, e))?
@@ -531,32 +585,75 @@ fn rows(figures: &[&Figure], stats: &BTreeMap<Point, PointStats>) -> Vec<Row> {
                 }
             }
             FigureKind::MaxUtil => {
-                let mut best: BTreeMap<PolicyKey, (f64, f64)> = BTreeMap::new();
+                let mut curves: BTreeMap<PolicyKey, Vec<(f64, MeanCi)>> = BTreeMap::new();
                 for p in f.points() {
                     let Some(s) = stats.get(&p) else { continue };
-                    let u = 100.0 * s.mean(|r| r.utilization);
-                    rows.push(Row {
-                        figure: f.name.into(),
-                        policy: label(p.policy),
-                        load: Some(p.load()),
-                        metric: "utilization_percent".into(),
-                        ours: u,
-                        paper: None,
-                    });
-                    let e = best.entry(p.policy).or_insert((f64::NEG_INFINITY, 0.0));
-                    if u > e.0 {
-                        *e = (u, p.load());
+                    let u = MeanCi::of(&s.values(|r| 100.0 * r.utilization));
+                    for (metric, ours) in [
+                        ("utilization_percent", u.mean),
+                        ("utilization_ci95_percent", u.half_width),
+                    ] {
+                        rows.push(Row {
+                            figure: f.name.into(),
+                            policy: label(p.policy),
+                            load: Some(p.load()),
+                            metric: metric.into(),
+                            ours,
+                            paper: None,
+                        });
                     }
+                    curves.entry(p.policy).or_default().push((p.load(), u));
                 }
-                for (p, (u, _)) in best {
-                    rows.push(Row {
-                        figure: f.name.into(),
-                        policy: label(p),
-                        load: None,
-                        metric: "max_utilization_percent".into(),
-                        ours: u,
-                        paper: paper_max_util(f.uniform, p),
-                    });
+                let knees: Vec<(PolicyKey, Knee)> =
+                    curves.iter().map(|(&p, curve)| (p, knee(curve))).collect();
+                let paper_policies: Vec<&(PolicyKey, Knee)> = knees
+                    .iter()
+                    .filter(|(p, _)| paper_max_util(f.uniform, *p).is_some())
+                    .collect();
+                // Highest utilisation first: rank by the negated intervals.
+                let negated: Vec<MeanCi> = paper_policies
+                    .iter()
+                    .map(|(_, k)| MeanCi {
+                        mean: -k.util.mean,
+                        ..k.util
+                    })
+                    .collect();
+                let rank_of: BTreeMap<PolicyKey, u32> = paper_policies
+                    .iter()
+                    .map(|(p, _)| *p)
+                    .zip(ci_ranks(&negated))
+                    .collect();
+                let paper_rank = |p: PolicyKey| -> Option<f64> {
+                    let mine = paper_max_util(f.uniform, p)?;
+                    let above = paper_policies
+                        .iter()
+                        .filter_map(|(q, _)| paper_max_util(f.uniform, *q))
+                        .filter(|&v| v > mine)
+                        .count();
+                    Some(1.0 + above as f64)
+                };
+                for (p, k) in &knees {
+                    let mut push = |metric: &str, ours: f64, paper: Option<f64>| {
+                        rows.push(Row {
+                            figure: f.name.into(),
+                            policy: label(*p),
+                            load: None,
+                            metric: metric.into(),
+                            ours,
+                            paper,
+                        })
+                    };
+                    push(
+                        "max_utilization_percent",
+                        k.util.mean,
+                        paper_max_util(f.uniform, *p),
+                    );
+                    push("max_utilization_ci95_percent", k.util.half_width, None);
+                    push("knee_load", k.load.unwrap_or(f64::NAN), None);
+                    push("sweep_max_utilization_percent", k.sweep_max, None);
+                    if let Some(r) = rank_of.get(p) {
+                        push("rank_within_noise", f64::from(*r), paper_rank(*p));
+                    }
                 }
             }
             FigureKind::Window(metric, _) => {
@@ -694,9 +791,16 @@ fn run_trace_point(
         context: format!("seed003 {} LF {lf} {}", t.label, p.kind().label()),
         error,
     };
-    let mut sim = MeshSimulation::by_kind(w.jobs, t.width, t.height, AllocatorKind::Mpl, p.kind())
-        .map_err(err)?
-        .without_log();
+    let mut sim = MeshSimulation::by_kind_with(
+        w.jobs,
+        t.width,
+        t.height,
+        AllocatorKind::Mpl,
+        SEED003_SWITCH_ORIENTATION,
+        p.kind(),
+    )
+    .map_err(err)?
+    .without_log();
     while !sim.step_instants(4096).map_err(err)? {
         if sim.policy().queue_len() > QUEUE_CAP {
             return Ok(None);
@@ -820,6 +924,32 @@ mod tests {
         let shapes: Vec<_> = w.jobs.iter().map(|j| j.shape).collect();
         assert_eq!(shapes, vec![Some((1, 3)), Some((2, 4))]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_knee_is_the_first_load_the_next_one_does_not_raise() {
+        let ci = |mean, half_width| MeanCi {
+            mean,
+            half_width,
+            n: 5,
+        };
+        // 48.1 → 48.2 gains 0.1 point: knee at 2.0.
+        let curve = [
+            (1.0, ci(26.7, 0.2)),
+            (2.0, ci(48.1, 0.3)),
+            (3.0, ci(48.2, 0.3)),
+            (4.0, ci(48.9, 0.3)),
+        ];
+        let k = knee(&curve);
+        assert_eq!(k.load, Some(2.0));
+        assert_eq!(k.util.mean, 48.1);
+        assert_eq!(k.sweep_max, 48.9);
+        // A gain of 1.5 points inside ±1 intervals is noise too.
+        let k = knee(&[(1.0, ci(60.0, 1.0)), (2.0, ci(61.5, 1.0))]);
+        assert_eq!(k.load, Some(1.0));
+        // Still rising at the last load: no knee, read at the last load.
+        let k = knee(&[(1.0, ci(60.0, 0.1)), (2.0, ci(65.0, 0.1))]);
+        assert_eq!((k.load, k.util.mean), (None, 65.0));
     }
 
     #[test]
