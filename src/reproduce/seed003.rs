@@ -547,6 +547,23 @@ pub fn label(p: PolicyKey) -> String {
     p.kind().label()
 }
 
+/// The row of a point's mean turnaround (`mean_turnaround`) or maximum wait (any other
+/// metric name).
+fn metric_row(f: &Figure, p: &Point, s: &PointStats, metric: &str) -> Row {
+    let value = match metric {
+        "mean_turnaround" => s.mean(|r| r.turnaround),
+        _ => s.mean(|r| r.max_wait),
+    };
+    Row {
+        figure: f.name.into(),
+        policy: label(p.policy),
+        load: Some(p.load()),
+        metric: metric.into(),
+        ours: value,
+        paper: None,
+    }
+}
+
 fn rows(figures: &[&Figure], stats: &BTreeMap<Point, PointStats>) -> Vec<Row> {
     let mut rows = Vec::new();
     for f in figures {
@@ -554,18 +571,7 @@ fn rows(figures: &[&Figure], stats: &BTreeMap<Point, PointStats>) -> Vec<Row> {
             FigureKind::Sweep(metric) => {
                 for p in f.points() {
                     let Some(s) = stats.get(&p) else { continue };
-                    let value = match metric {
-                        "mean_turnaround" => s.mean(|r| r.turnaround),
-                        _ => s.mean(|r| r.max_wait),
-                    };
-                    rows.push(Row {
-                        figure: f.name.into(),
-                        policy: label(p.policy),
-                        load: Some(p.load()),
-                        metric: metric.into(),
-                        ours: value,
-                        paper: None,
-                    });
+                    rows.push(metric_row(f, &p, s, metric));
                     if metric == "mean_turnaround" {
                         for (m, v) in [
                             ("mean_wait", s.mean(|r| r.mean_wait)),
@@ -659,18 +665,7 @@ fn rows(figures: &[&Figure], stats: &BTreeMap<Point, PointStats>) -> Vec<Row> {
             FigureKind::Window(metric, _) => {
                 for p in f.points() {
                     let Some(s) = stats.get(&p) else { continue };
-                    let value = match metric {
-                        "mean_turnaround" => s.mean(|r| r.turnaround),
-                        _ => s.mean(|r| r.max_wait),
-                    };
-                    rows.push(Row {
-                        figure: f.name.into(),
-                        policy: label(p.policy),
-                        load: Some(p.load()),
-                        metric: metric.into(),
-                        ours: value,
-                        paper: None,
-                    });
+                    rows.push(metric_row(f, &p, s, metric));
                 }
             }
         }
