@@ -16,6 +16,8 @@ pub mod mesh_share;
 pub mod metrics;
 pub mod network;
 pub mod policy;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod reproduce;
 pub mod run;
 pub mod share;
 pub mod sim;

@@ -224,6 +224,10 @@ pub struct MeshExperiment {
     pub network: MeshNetworkSpec,
     #[serde(default)]
     pub seed: u64,
+    /// Contiguous allocators: a w × h request that does not fit may take an h × w submesh
+    /// (orientation switching, [`crate::alloc::orientation`]; default off).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub switch_orientation: bool,
 }
 
 impl MeshExperiment {
@@ -455,10 +459,16 @@ pub fn run_mesh_with(
     let jobs = workload.jobs;
     let (outcomes, layouts, engine) = match exp.allocator {
         MeshAllocatorKind::Contiguous(kind) => {
-            let sim =
-                MeshSimulation::by_kind(jobs.clone(), exp.width, exp.height, kind, exp.policy)
-                    .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?
-                    .without_log();
+            let sim = MeshSimulation::by_kind_with(
+                jobs.clone(),
+                exp.width,
+                exp.height,
+                kind,
+                exp.switch_orientation,
+                exp.policy,
+            )
+            .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?
+            .without_log();
             let result = sim
                 .run_to_end()
                 .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?;
@@ -598,7 +608,12 @@ fn system_balance_at_starts(layouts: &[JobLayout], sides: &[(u64, u64, u64)]) ->
     out
 }
 
-/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL.
+/// Orientation switching in seed 003's experiments (`schedlab reproduce seed003` and the app's
+/// preset): on, as the MPL allocator of the paper's [3] allows (`docs/reproductions.md`).
+pub const SEED003_SWITCH_ORIENTATION: bool = true;
+
+/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL
+/// switching orientations as in `schedlab reproduce seed003`.
 pub fn preset_window_seed003() -> MeshExperiment {
     use crate::workload::synthetic::{Mesh003Params, SideDistribution, SyntheticModel};
     let params = Mesh003Params {
@@ -619,6 +634,7 @@ pub fn preset_window_seed003() -> MeshExperiment {
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec::default(),
         seed: 1,
+        switch_orientation: SEED003_SWITCH_ORIENTATION,
     }
 }
 
@@ -658,5 +674,6 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
             ..MeshNetworkSpec::default()
         },
         seed: 2000,
+        switch_orientation: false,
     }
 }

@@ -333,6 +333,7 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
             jobs_csv: None,
             report: None,
             limits: Default::default(),
+            switch_orientation: false,
         })
         .expect("CLI reads the file");
         assert_eq!(trace, None);

@@ -325,3 +325,34 @@ proptest! {
         check_all(&jobs, w, h);
     }
 }
+
+#[test]
+fn orientation_switching_runs_a_request_rotated_only_when_it_does_not_fit() {
+    // 4 × 4: a 4 × 3 job takes rows 1–3; a 1 × 4 job finds no free 1 × 4 but a free 4 × 1.
+    let jobs = vec![job(1, 0.0, 10.0, 4, 3), job(2, 0.0, 5.0, 1, 4)];
+    for a in AllocatorKind::ALL {
+        for p in POLICIES {
+            let fixed = run(&jobs, 4, 4, a, p);
+            assert_eq!(fixed.outcomes[1].start, 10.0, "{a:?} {p:?}");
+            assert!(!fixed.switch_orientation);
+            let r = MeshSimulation::by_kind_with(jobs.clone(), 4, 4, a, true, p)
+                .expect("valid workload")
+                .run_to_end()
+                .expect("run completes");
+            assert!(r.switch_orientation);
+            assert_eq!(r.outcomes[1].start, 0.0, "{a:?} {p:?}");
+            assert_eq!(
+                r.placements[1],
+                Some(Submesh::new(1, 4, 4, 4)),
+                "{a:?} {p:?}"
+            );
+            // The 4 × 3 job fits as requested and keeps its orientation.
+            assert_eq!(r.placements[0], Some(Submesh::new(1, 1, 4, 3)));
+            assert!(mesh_invariants::check(&r).is_empty(), "{a:?} {p:?}");
+            // The checker refuses a rotated placement in a run that does not switch.
+            let mut forged = r.clone();
+            forged.switch_orientation = false;
+            assert!(!mesh_invariants::check(&forged).is_empty());
+        }
+    }
+}

@@ -160,3 +160,43 @@ fn contention_preset_runs_at_table_2_utilisation() {
         assert!((0.58..=0.75).contains(&u), "rho {rho}: utilisation {u}");
     }
 }
+
+#[test]
+fn orientation_switching_is_an_option_on_only_in_the_seed003_preset() {
+    let mut exp = preset_window_seed003();
+    assert!(exp.switch_orientation);
+    assert!(exp.to_json().contains("\"switch_orientation\": true"));
+    assert!(!preset_contention_seed000(0.5).switch_orientation);
+    // Off by default: files without the key read as off, and off is not written.
+    exp.switch_orientation = false;
+    assert!(!exp.to_json().contains("switch_orientation"));
+    assert!(
+        !MeshExperiment::from_json(&exp.to_json())
+            .unwrap()
+            .switch_orientation
+    );
+    // On, 300 jobs at λ = 2.5 (past FCFS saturation): same jobs, utilisation no lower, and
+    // some job runs lying down.
+    exp.policy = schedlab::policy::mesh::MeshPolicyKind::Fcfs;
+    if let schedlab::config::WorkloadSpec::Synthetic(
+        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+    ) = &mut exp.workload
+    {
+        p.jobs = 300;
+        p.arrival_rate = 2.5;
+    }
+    let fixed = run_mesh(&exp, None).unwrap();
+    exp.switch_orientation = true;
+    let switching = run_mesh(&exp, None).unwrap();
+    check_layouts(&switching);
+    assert!(switching.summary.utilization > fixed.summary.utilization);
+    let shapes =
+        |o: &MeshRunOutput| -> Vec<(u32, u32)> { o.jobs.iter().map(|j| (j.w, j.h)).collect() };
+    let rotated = shapes(&fixed)
+        .iter()
+        .zip(shapes(&switching))
+        .filter(|(a, b)| **a != *b)
+        .inspect(|(a, b)| assert_eq!((a.1, a.0), *b))
+        .count();
+    assert!(rotated > 0);
+}

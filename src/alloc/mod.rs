@@ -11,6 +11,9 @@
 //! cross-checked in its unit tests against a brute-force search over every busy/free state of
 //! small meshes. See `docs/mesh.md` for the choices where the paper is vague.
 //!
+//! [`orientation`] wraps any of the three to switch a request's orientation (w × h → h × w)
+//! when it does not fit as requested — an option, off by default.
+//!
 //! Non-contiguous allocators (seed 000 §3–4, seed 001 §1) — any j free nodes — are behind the
 //! [`NodeAllocator`] trait of [`node_allocator`], one file each (`docs/network.md`).
 
@@ -22,6 +25,7 @@ pub mod mc;
 pub mod mc_elongated;
 pub mod mpl;
 pub mod node_allocator;
+pub mod orientation;
 pub mod paging;
 pub mod plas;
 pub mod random;
@@ -44,6 +48,11 @@ pub trait SubmeshAllocator {
     /// The free w × h submesh this allocator would give the request, or `None` when no free
     /// w × h submesh exists. Does not allocate.
     fn place(&self, mesh: &mut Mesh, w: u32, h: u32) -> Option<Submesh>;
+    /// `true` when [`place`](Self::place) may return an h × w submesh for a w × h request
+    /// (orientation switching, [`orientation::Switching`]).
+    fn switches_orientation(&self) -> bool {
+        false
+    }
 }
 
 /// The allocators by name, as written in experiment files and on the command line.
@@ -87,6 +96,16 @@ impl AllocatorKind {
             AllocatorKind::FirstFit => Box::new(FirstFit),
             AllocatorKind::BestFit => Box::new(BestFit),
             AllocatorKind::Mpl => Box::new(MaxPeripheralLength),
+        }
+    }
+
+    /// A fresh allocator that switches a request's orientation when it does not fit as
+    /// requested (`switch_orientation`), or the plain one.
+    pub fn build_with(self, switch_orientation: bool) -> Box<dyn SubmeshAllocator> {
+        if switch_orientation {
+            Box::new(orientation::Switching(self.build()))
+        } else {
+            self.build()
         }
     }
 

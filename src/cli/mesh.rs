@@ -30,6 +30,10 @@ pub struct MeshArgs {
     /// Override the traffic ratio: fraction of I/O, 0 ..= 1.
     #[arg(long)]
     pub traffic_io: Option<f64>,
+    /// Contiguous allocators: a w × h request that does not fit may take an h × w submesh
+    /// (sets `switch_orientation`).
+    #[arg(long)]
+    pub switch_orientation: bool,
     /// Write one CSV row per job (with service time and layout metrics).
     #[arg(long)]
     pub jobs_csv: Option<PathBuf>,
@@ -59,6 +63,9 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
     }
     if let Some(r) = a.traffic_io {
         exp.network.traffic_io = r;
+    }
+    if a.switch_orientation {
+        exp.switch_orientation = true;
     }
     exp.validate_with(&a.limits.limits())?;
     let base = a.experiment.parent().map(PathBuf::from).unwrap_or_default();

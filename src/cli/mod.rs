@@ -11,7 +11,6 @@ pub mod bench_queue;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
-pub mod parallel;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
@@ -124,12 +123,14 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             threads,
             traces: a.traces.clone(),
         }),
-        "seed003" | "003" => reproduce_seed003::reproduce(&reproduce_seed003::Seed003Options {
-            traces: a.traces.clone(),
-            json: a.json,
-            only: a.only.clone(),
-            threads,
-        }),
+        "seed003" | "003" => reproduce_seed003::reproduce(
+            &crate::reproduce::seed003::Seed003Options {
+                traces: a.traces.clone(),
+                only: a.only.clone(),
+                threads,
+            },
+            a.json,
+        ),
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
             message: format!(

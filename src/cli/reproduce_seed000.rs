@@ -1,29 +1,13 @@
-//! `schedlab reproduce seed000 [--json]`: seed 000 (Mache, Lo and Garg) Table 2 and
-//! Figs. 9–10 with the flow-level contention model of [`crate::network::flow`]: the 16 × 22
-//! mesh with 16 west I/O nodes (§4.1), the Table 1 synthetic workload (1000 jobs, exponential
-//! sizes of mean 16), FCFS, traffic ratio 100 / 80 / 60 / 40 / 20 / 0 % I/O, and the strategies
-//! MC-Elongated, PLAS, MC, Random, MBS and Paging. For every ratio the mean interarrival time
-//! is calibrated (with MC-Elongated) so that utilisation lands at 65 % (Table 2: 60–70 %);
-//! then every strategy runs the same workload. Prints mean service time and rank next to
-//! Table 2, and mean nodes_affected (Fig. 9) and balance factor (Fig. 10) per strategy.
-//!
-//! Workload II (the SDSC Paragon trace, Table 1) is stood in for by the first 90 days of
-//! `SDSC-Par-1996-3.1-cln.swf.gz` when it is in the traces folder (the paper's 6087-job,
-//! three-month trace is not published separately): jobs larger than the 352-node mesh dropped,
-//! run time as computation time, ratios 100 / 75 / 50 / 25 / 0 % I/O (§4.2: increments of 25 %
-//! for the SDSC workload), arrivals sped up by a load factor calibrated (with MC-Elongated) to
-//! 65 % utilisation. It runs through [`crate::mesh_run`], the path of the app's 2D-mesh mode.
-//! The paper prints no numbers for it ("very similar" to Table 2), so `paper` is null.
+//! `schedlab reproduce seed000 [--json]`: prints the seed 000 reproduction of
+//! [`crate::reproduce::seed000`] (Table 2, Figs. 9–10, the Workload II stand-in) as tables
+//! next to the paper's numbers, or as JSON rows.
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
-
-use crate::alloc::NodeAllocatorKind;
 use crate::error::Error;
-use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary};
-use crate::network::Network;
-use crate::workload::synthetic::exp000::Exp000Params;
+use crate::reproduce::seed000::{
+    self, paper_spread, spread, SdscPart, Seed000Output, KAPPA, RATIOS, REPLICATIONS, SDSC_DAYS,
+    SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,
+};
+use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
 
 /// Options of `reproduce seed000`.
 #[derive(Clone, Debug)]
@@ -36,143 +20,6 @@ pub struct Seed000Options {
     pub traces: std::path::PathBuf,
 }
 
-/// The trace standing in for Workload II.
-pub const SDSC_TRACE: &str = "SDSC-Par-1996-3.1-cln.swf.gz";
-/// Days of the trace used (the paper's trace spans three months).
-pub const SDSC_DAYS: f64 = 90.0;
-/// Traffic ratios of the SDSC experiment (§4.2: increments of 25 %).
-pub const SDSC_RATIOS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
-
-/// Traffic ratios (fraction of I/O) of Table 2.
-pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
-
-/// The strategies of Table 2, in the paper's row order.
-pub use crate::mesh_run::SEED000_STRATEGIES as STRATEGIES;
-
-/// Table 2: (mean service time, rank) per strategy (rows as [`STRATEGIES`]) and ratio.
-pub const TABLE2: [[(f64, u32); 6]; 6] = [
-    [
-        (8529.0, 3),
-        (6693.6, 2),
-        (4948.7, 1),
-        (2784.0, 1),
-        (1405.0, 1),
-        (395.3, 2),
-    ],
-    [
-        (8140.0, 1),
-        (6384.6, 1),
-        (4929.5, 1),
-        (2847.9, 2),
-        (1470.9, 2),
-        (501.9, 3),
-    ],
-    [
-        (9076.0, 4),
-        (7265.1, 4),
-        (5481.7, 3),
-        (3258.8, 3),
-        (1603.4, 3),
-        (366.0, 1),
-    ],
-    [
-        (8488.0, 2),
-        (7046.6, 3),
-        (5563.9, 4),
-        (3334.9, 4),
-        (1810.0, 4),
-        (738.9, 6),
-    ],
-    [
-        (9939.0, 5),
-        (8072.3, 5),
-        (6004.2, 5),
-        (3890.3, 5),
-        (2085.2, 5),
-        (651.4, 5),
-    ],
-    [
-        (12096.0, 6),
-        (9653.6, 6),
-        (6911.8, 6),
-        (4341.1, 6),
-        (2225.7, 6),
-        (514.5, 4),
-    ],
-];
-
-/// κ of the flow model: slowdown per message on the bottleneck link (docs/network-model.md).
-pub const KAPPA: f64 = 0.001;
-/// Target utilisation of the interarrival calibration.
-pub const TARGET_UTIL: f64 = 0.65;
-/// Workload seed.
-pub const SEED: u64 = 2000;
-
-/// One JSON row.
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    /// `table2`, `fig9` or `fig10`.
-    pub figure: &'static str,
-    /// Strategy name.
-    pub policy: String,
-    /// Percent of I/O traffic.
-    pub traffic_io: u32,
-    /// `mean_service`, `rank`, `nodes_affected`, `balance_factor`, `system_balance_factor`,
-    /// `utilization`, `mean_interarrival`.
-    pub metric: &'static str,
-    /// Our value.
-    pub ours: f64,
-    /// The paper's value, when it gives one.
-    pub paper: Option<f64>,
-}
-
-fn err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
-        key: "reproduce seed000".into(),
-        message,
-    })
-}
-
-fn jobs_for(mean_interarrival: f64) -> Vec<FlowJob> {
-    let p = Exp000Params {
-        mean_interarrival,
-        ..Exp000Params::default()
-    };
-    p.generate(SEED).jobs.iter().map(FlowJob::of).collect()
-}
-
-fn run(net: &Network, kind: NodeAllocatorKind, rho: f64, ia: f64) -> Result<FlowSummary, Error> {
-    let jobs = jobs_for(ia);
-    let cfg = FlowConfig {
-        traffic_io: rho,
-        kappa: KAPPA,
-    };
-    let mut a = kind.build(net, SEED);
-    let recs = simulate(net, &jobs, a.as_mut(), cfg).map_err(|e| err(e.to_string()))?;
-    Ok(summarize(net, &jobs, &recs))
-}
-
-/// Interarrival time giving ≈ [`TARGET_UTIL`] with MC-Elongated at traffic ratio `rho`.
-fn calibrate(net: &Network, rho: f64) -> Result<(f64, f64), Error> {
-    let mut ia = 500.0;
-    let mut util = 0.0;
-    for _ in 0..5 {
-        util = run(net, NodeAllocatorKind::McElongated, rho, ia)?.utilization;
-        if util <= 0.0 {
-            break;
-        }
-        ia *= util / TARGET_UTIL;
-    }
-    Ok((ia, util))
-}
-
-/// Ranks (1 = smallest), ties share the smaller rank.
-fn ranks(v: &[f64]) -> Vec<u32> {
-    v.iter()
-        .map(|&x| 1 + v.iter().filter(|&&y| y < x).count() as u32)
-        .collect()
-}
-
 /// Appends a formatted line to a `String`.
 macro_rules! outln {
     ($out:expr, $($arg:tt)*) => {{
@@ -182,7 +29,7 @@ macro_rules! outln {
 }
 
 /// Writes the output; a closed pipe (`| head`) is not an error.
-fn emit(out: &str) -> Result<(), Error> {
+pub(crate) fn emit(out: &str) -> Result<(), Error> {
     use std::io::Write as _;
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
@@ -193,72 +40,33 @@ fn emit(out: &str) -> Result<(), Error> {
     }
 }
 
-/// Calibrates and runs every ratio × strategy: ratio index → (interarrival, summaries).
-pub fn run_sweep(threads: usize) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
-    let net = Network::seed000();
-    let work: Vec<usize> = (0..RATIOS.len()).collect();
-    let done = super::parallel::par_map(&work, threads, |&r| {
-        let rho = RATIOS[r];
-        let (ia, _) = calibrate(&net, rho)?;
-        let sums = STRATEGIES
-            .iter()
-            .map(|&k| run(&net, k, rho, ia))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((ia, sums))
-    })?;
-    Ok(work.into_iter().zip(done).collect())
-}
-
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
-    let results = run_sweep(o.threads)?;
-    let mut rows = Vec::new();
-    for (&r, (ia, sums)) in &results {
-        let pct = libm::round(RATIOS[r] * 100.0) as u32;
-        let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();
-        let rk = ranks(&services);
-        for (k, s) in sums.iter().enumerate() {
-            let policy = STRATEGIES[k].as_str();
-            let (pt, pr) = TABLE2[k][r];
-            let mut push = |figure, metric, ours, paper| {
-                rows.push(Row {
-                    figure,
-                    policy: policy.clone(),
-                    traffic_io: pct,
-                    metric,
-                    ours,
-                    paper,
-                })
-            };
-            push("table2", "mean_service", s.mean_service, Some(pt));
-            push("table2", "rank", f64::from(rk[k]), Some(f64::from(pr)));
-            push("table2", "utilization", s.utilization, None);
-            push("table2", "mean_interarrival", *ia, None);
-            push("fig9", "nodes_affected", s.mean_nodes_affected, None);
-            push("fig10", "balance_factor", s.mean_balance, None);
-            push(
-                "fig10",
-                "system_balance_factor",
-                s.mean_system_balance,
-                None,
-            );
-        }
-    }
+    let output = seed000::reproduce(o.threads, &o.traces)?;
     let mut out = String::new();
     if o.json {
-        sdsc_part(o, &mut rows, &mut out)?;
-        for r in &rows {
-            let line = serde_json::to_string(r).map_err(|e| err(e.to_string()))?;
+        for r in output.rows() {
+            let line = serde_json::to_string(&r).map_err(|e| Error::Io {
+                path: "stdout".into(),
+                message: e.to_string(),
+            })?;
             out.push_str(&line);
             out.push('\n');
         }
         return emit(&out);
     }
+    print_table2(&output, &mut out);
+    print_replications(&output, &mut out);
+    print_sdsc(&output.sdsc, &mut out);
+    emit(&out)
+}
+
+fn print_table2(output: &Seed000Output, out: &mut String) {
     outln!(
         out,
         "seed 000 Table 2 (flow model, κ = {KAPPA}, FCFS, utilisation target {TARGET_UTIL})"
     );
-    for (&r, (ia, sums)) in &results {
+    for (&r, (ia, sums)) in &output.sweep {
         let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();
         let rk = ranks(&services);
         outln!(
@@ -297,176 +105,91 @@ pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
             );
         }
     }
-    sdsc_part(o, &mut rows, &mut out)?;
-    emit(&out)
 }
 
-/// One ratio of the SDSC experiment: (load factor, utilisation, summaries per strategy).
-type SdscRatio = (f64, Vec<crate::mesh_run::MeshRunOutput>);
-
-fn sdsc_experiment(
-    kind: NodeAllocatorKind,
-    rho: f64,
-    load_factor: f64,
-) -> crate::mesh_run::MeshExperiment {
-    use crate::mesh_run::{MeshAllocatorKind, MeshExperiment, MeshNetworkSpec};
-    let mut exp = MeshExperiment {
-        workload: crate::config::WorkloadSpec::Swf(crate::config::SwfSource {
-            path: Some(SDSC_TRACE.into()),
-            ..Default::default()
-        }),
-        allocator: MeshAllocatorKind::Nodes(kind),
-        network: MeshNetworkSpec {
-            traffic_io: rho,
-            kappa: KAPPA,
-            ..MeshNetworkSpec::default()
-        },
-        ..crate::mesh_run::preset_contention_seed000(rho)
-    };
-    exp.name = Some("seed 000 Workload II stand-in".into());
-    exp.transforms.time_window = Some(crate::workload::transform::TimeWindow {
-        start: 0.0,
-        end: SDSC_DAYS * 86_400.0,
-    });
-    exp.transforms.load_factor = load_factor;
-    exp
-}
-
-fn sdsc_run(
-    bytes: &[u8],
-    kind: NodeAllocatorKind,
-    rho: f64,
-    load_factor: f64,
-) -> Result<crate::mesh_run::MeshRunOutput, Error> {
-    let exp = sdsc_experiment(kind, rho, load_factor);
-    crate::mesh_run::run_mesh(
-        &exp,
-        Some(crate::run::TraceInput::from_bytes(SDSC_TRACE, bytes)),
-    )
-}
-
-/// Load factor giving ≈ [`TARGET_UTIL`] with MC-Elongated at ratio `rho`.
-fn sdsc_calibrate(bytes: &[u8], rho: f64) -> Result<f64, Error> {
-    let mut lf = 1.0;
-    for _ in 0..5 {
-        let util = sdsc_run(bytes, NodeAllocatorKind::McElongated, rho, lf)?
-            .summary
-            .utilization;
-        if util <= 0.0 {
-            break;
-        }
-        lf *= TARGET_UTIL / util;
-    }
-    Ok(lf)
-}
-
-/// Runs the SDSC experiment on `threads` threads: ratio index → (load factor, outputs).
-pub fn run_sdsc(bytes: &[u8], threads: usize) -> Result<BTreeMap<usize, SdscRatio>, Error> {
-    let work: Vec<usize> = (0..SDSC_RATIOS.len()).collect();
-    let done = super::parallel::par_map(&work, threads, |&r| {
-        let rho = SDSC_RATIOS[r];
-        let lf = sdsc_calibrate(bytes, rho)?;
-        let outs = STRATEGIES
-            .iter()
-            .map(|&k| sdsc_run(bytes, k, rho, lf))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((lf, outs))
-    })?;
-    Ok(work.into_iter().zip(done).collect())
-}
-
-/// The SDSC part: JSON rows (figure `sdsc`) and the text tables; a note when the trace is
-/// missing.
-fn sdsc_part(o: &Seed000Options, rows: &mut Vec<Row>, out: &mut String) -> Result<(), Error> {
-    let path = o.traces.join(SDSC_TRACE);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) => {
-            if !o.json {
-                outln!(
-                    out,
-                    "\nWorkload II (SDSC Paragon): skipped, {} cannot be read: {e}",
-                    path.display()
-                );
-            }
-            return Ok(());
-        }
-    };
-    let results = run_sdsc(&bytes, o.threads)?;
-    if !o.json {
+/// Means over the replications with 95 % intervals, ranks claimed only where intervals
+/// separate, and the spread of the strategies next to the paper's.
+fn print_replications(output: &Seed000Output, out: &mut String) {
+    outln!(
+        out,
+        "\nTable 2 over {REPLICATIONS} replications (seeds {SEED}…, the same for every strategy; \
+         rank = 1 + strategies faster with the 95 % interval of the paired differences below \
+         zero; equal ranks = tied within noise)"
+    );
+    for (&r, per) in &output.replications {
+        let cis: Vec<MeanCi> = per.iter().map(|v| MeanCi::of(v)).collect();
+        let rk = paired_ranks(per);
+        let means: Vec<f64> = cis.iter().map(|c| c.mean).collect();
         outln!(
             out,
-            "\nWorkload II stand-in: first {SDSC_DAYS} days of {SDSC_TRACE} on 16 × 22 (paper: \
-             no numbers, \"very similar\" to Table 2)"
+            "\n{:>3} % I/O — spread {:.1} % (paper {:.1} %)",
+            libm::round(RATIOS[r] * 100.0),
+            spread(&means),
+            paper_spread(r)
         );
+        for (k, c) in cis.iter().enumerate() {
+            let (pt, pr) = TABLE2[k][r];
+            outln!(
+                out,
+                "{:<14} {:>10.1} ± {:>7.1} {:>4} {:>9.1} {:>4}",
+                STRATEGIES[k].as_str(),
+                c.mean,
+                c.half_width,
+                rk[k],
+                pt,
+                pr
+            );
+        }
     }
-    for (&r, (lf, outs)) in &results {
+}
+
+/// The SDSC part's text tables; a note when the trace is missing.
+fn print_sdsc(part: &SdscPart, out: &mut String) {
+    let results = match part {
+        SdscPart::Ran(results) => results,
+        SdscPart::Skipped { path, reason } => {
+            outln!(
+                out,
+                "\nWorkload II (SDSC Paragon): skipped, {path} cannot be read: {reason}"
+            );
+            return;
+        }
+    };
+    outln!(
+        out,
+        "\nWorkload II stand-in: first {SDSC_DAYS} days of {SDSC_TRACE} on 16 × 22 (paper: \
+         no numbers, \"very similar\" to Table 2)"
+    );
+    for (&r, (lf, outs)) in results {
         let pct = libm::round(SDSC_RATIOS[r] * 100.0) as u32;
         let services: Vec<f64> = outs.iter().map(|x| x.mesh.mean_service).collect();
         let rk = ranks(&services);
-        if !o.json {
-            outln!(
-                out,
-                "\n{pct:>3} % I/O — load factor {lf:.2}, {} jobs",
-                outs.first().map_or(0, |x| x.summary.jobs)
-            );
-            outln!(
-                out,
-                "{:<14} {:>10} {:>4} {:>6} {:>9} {:>8}",
-                "strategy",
-                "service",
-                "rank",
-                "util",
-                "nodes_aff",
-                "balance"
-            );
-        }
+        outln!(
+            out,
+            "\n{pct:>3} % I/O — load factor {lf:.2}, {} jobs",
+            outs.first().map_or(0, |x| x.summary.jobs)
+        );
+        outln!(
+            out,
+            "{:<14} {:>10} {:>4} {:>6} {:>9} {:>8}",
+            "strategy",
+            "service",
+            "rank",
+            "util",
+            "nodes_aff",
+            "balance"
+        );
         for (k, x) in outs.iter().enumerate() {
-            let policy = STRATEGIES[k].as_str();
-            for (metric, ours) in [
-                ("mean_service", x.mesh.mean_service),
-                ("rank", f64::from(rk[k])),
-                ("utilization", x.summary.utilization),
-                ("load_factor", *lf),
-                ("nodes_affected", x.mesh.mean_nodes_affected),
-                ("balance_factor", x.mesh.mean_balance),
-            ] {
-                rows.push(Row {
-                    figure: "sdsc",
-                    policy: policy.clone(),
-                    traffic_io: pct,
-                    metric,
-                    ours,
-                    paper: None,
-                });
-            }
-            if !o.json {
-                outln!(
-                    out,
-                    "{:<14} {:>10.1} {:>4} {:>6.3} {:>9.1} {:>8.2}",
-                    policy,
-                    x.mesh.mean_service,
-                    rk[k],
-                    x.summary.utilization,
-                    x.mesh.mean_nodes_affected,
-                    x.mesh.mean_balance
-                );
-            }
+            outln!(
+                out,
+                "{:<14} {:>10.1} {:>4} {:>6.3} {:>9.1} {:>8.2}",
+                STRATEGIES[k].as_str(),
+                x.mesh.mean_service,
+                rk[k],
+                x.summary.utilization,
+                x.mesh.mean_nodes_affected,
+                x.mesh.mean_balance
+            );
         }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranks_and_table() {
-        assert_eq!(ranks(&[3.0, 1.0, 2.0, 1.0]), vec![4, 1, 3, 1]);
-        assert!(TABLE2
-            .iter()
-            .flatten()
-            .all(|&(t, r)| t > 0.0 && (1..=6).contains(&r)));
     }
 }

@@ -10,8 +10,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -215,48 +213,17 @@ fn run_parallel(
     workloads: &BTreeMap<Trace, AlignedWorkload>,
     threads: usize,
 ) -> Result<Vec<ConfigRun>, Error> {
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<ConfigRun, Error>>>> =
-        jobs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((c, p)) = jobs.get(i) else {
-                    break;
-                };
-                let r = run_config(c, *p, workloads, None);
-                if let Ok(run) = &r {
-                    eprintln!(
-                        "schedlab: {} {} — {} jobs in {:.1} s",
-                        run.config.name,
-                        run.policy.as_str(),
-                        run.jobs,
-                        run.seconds
-                    );
-                }
-                if let Some(slot) = slots.get(i) {
-                    if let Ok(mut g) = slot.lock() {
-                        *g = Some(r);
-                    }
-                }
-            });
-        }
-    });
-    let mut out = Vec::with_capacity(jobs.len());
-    for slot in slots {
-        let r = slot.into_inner().ok().flatten();
-        match r {
-            Some(Ok(run)) => out.push(run),
-            Some(Err(e)) => return Err(e),
-            None => {
-                return Err(Error::EmptyWorkload(
-                    "a reproduction worker stopped without a result".into(),
-                ))
-            }
-        }
-    }
-    Ok(out)
+    crate::reproduce::parallel::par_map(jobs, threads, |(c, p)| {
+        let run = run_config(c, *p, workloads, None)?;
+        eprintln!(
+            "schedlab: {} {} — {} jobs in {:.1} s",
+            run.config.name,
+            run.policy.as_str(),
+            run.jobs,
+            run.seconds
+        );
+        Ok(run)
+    })
 }
 
 fn find<'a>(runs: &'a [ConfigRun], name: &str, p: LocalPolicy) -> Option<&'a ConfigRun> {

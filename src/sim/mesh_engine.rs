@@ -147,6 +147,9 @@ pub struct MeshSimResult {
     pub placements: Vec<Option<Submesh>>,
     /// The policy's window size K, if it has one (checked by the invariants).
     pub window: Option<usize>,
+    /// `true` when a job may have run on an h × w submesh for its w × h shape (orientation
+    /// switching, [`crate::alloc::orientation`]).
+    pub switch_orientation: bool,
     /// Every start and end in the order the engine applied them (empty when not recorded).
     pub log: Vec<MeshEvent>,
 }
@@ -189,6 +192,20 @@ impl Engine<MeshMachine<Box<dyn MeshPolicy>>> {
         policy: MeshPolicyKind,
     ) -> Result<Self, MeshSimError> {
         MeshSimulation::new(jobs, width, height, allocator.build(), policy.build())
+    }
+
+    /// As [`by_kind`](Self::by_kind), the allocator switching a request's orientation when it
+    /// does not fit as requested if `switch_orientation` ([`crate::alloc::orientation`]).
+    pub fn by_kind_with(
+        jobs: Vec<Job>,
+        width: u32,
+        height: u32,
+        allocator: AllocatorKind,
+        switch_orientation: bool,
+        policy: MeshPolicyKind,
+    ) -> Result<Self, MeshSimError> {
+        let a = allocator.build_with(switch_orientation);
+        MeshSimulation::new(jobs, width, height, a, policy.build())
     }
 }
 
@@ -363,7 +380,10 @@ impl<P: MeshPolicy> Instance for MeshMachine<P> {
     fn start(&mut self, _d: usize, table: &JobTable, s: MeshStart) -> Result<Time, MeshSimError> {
         let j = s.job;
         let (w, h) = self.shapes[j];
-        if s.sub.width() != w || s.sub.height() != h || s.sub.x1 > s.sub.x2 || s.sub.y1 > s.sub.y2 {
+        let (sw, sh) = (s.sub.width(), s.sub.height());
+        let shape_ok =
+            (sw, sh) == (w, h) || (self.allocator.switches_orientation() && (sw, sh) == (h, w));
+        if !shape_ok || s.sub.x1 > s.sub.x2 || s.sub.y1 > s.sub.y2 {
             return Err(MeshSimError::WrongShape {
                 policy: self.policy.name(),
                 job: table.id_of(j),
@@ -416,6 +436,7 @@ impl<P: MeshPolicy> Instance for MeshMachine<P> {
             width: self.mesh.width(),
             height: self.mesh.height(),
             window: self.policy.window(),
+            switch_orientation: self.allocator.switches_orientation(),
             jobs,
             outcomes,
             placements: self.placements,

@@ -2,8 +2,8 @@
 //! by replaying the engine's start/end log on a fresh busy array:
 //!
 //! * every job runs exactly once, not before its submit time, for min(run time, estimate);
-//! * every allocation is a w × h rectangle of the job's shape, inside the mesh, of nodes that
-//!   are free at that moment — so no node is ever in two jobs;
+//! * every allocation is a w × h rectangle of the job's shape (or h × w when the run switched
+//!   orientations), inside the mesh, of nodes that are free at that moment — so no node is ever in two jobs;
 //! * the log agrees with the recorded start and end times and placements, in time order;
 //! * a policy with a window of K jobs (Window-K; FCFS = Window-1) never starts a job outside
 //!   the window: when job j starts, j < h + K where h is the oldest job not yet started.
@@ -68,7 +68,9 @@ pub fn check(result: &MeshSimResult) -> Vec<String> {
                 if result.placements[job] != Some(sub) {
                     errors.push(format!("job {} placement disagrees with the log", j.id));
                 }
-                if Some((sub.width(), sub.height())) != j.shape {
+                let got = (sub.width(), sub.height());
+                let rotated = result.switch_orientation && Some((got.1, got.0)) == j.shape;
+                if Some(got) != j.shape && !rotated {
                     errors.push(format!("job {} requests {:?} but got {sub}", j.id, j.shape));
                 }
                 if !sub.fits_in(result.width, result.height) {

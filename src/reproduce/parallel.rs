@@ -1,10 +1,15 @@
-//! Running independent reproduction points on a few threads, keeping their order (results
-//! never depend on the thread count: every point is computed alone and deterministically).
+//! The order-keeping parallel map of every reproduction (seeds 000, 002, 003): independent
+//! points on a few scoped threads, results in item order (they never depend on the thread
+//! count: every point is computed alone and deterministically from its own seed).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use crate::error::Error;
 
-/// `f` over `items` on up to `threads` scoped threads (item i on thread i mod threads); the
-/// results in item order, or the first error in item order.
+/// `f` over `items` on up to `threads` scoped threads, each taking the next unclaimed item
+/// (uneven items balance themselves); the results in item order, or the first error in item
+/// order.
 pub fn par_map<T, R, F>(items: &[T], threads: usize, f: F) -> Result<Vec<R>, Error>
 where
     T: Sync,
@@ -12,39 +17,27 @@ where
     F: Fn(&T) -> Result<R, Error> + Sync,
 {
     let threads = threads.max(1).min(items.len().max(1));
-    let f = &f;
-    let mut slots: Vec<Option<Result<R, Error>>> = (0..items.len()).map(|_| None).collect();
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<R, Error>>>> =
+        items.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    items
-                        .iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|(i, item)| (i, f(item)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            match h.join() {
-                Ok(done) => {
-                    for (i, r) in done {
-                        slots[i] = Some(r);
-                    }
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else {
+                    break;
+                };
+                let r = f(item);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
                 }
-                Err(_) => {
-                    return;
-                }
-            }
+            });
         }
     });
     slots
         .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
+        .map(|slot| {
+            slot.into_inner().ok().flatten().unwrap_or_else(|| {
                 Err(Error::Config(crate::config::ConfigError {
                     key: String::new(),
                     message: "a worker thread panicked".into(),

@@ -1,0 +1,20 @@
+//! The experiment designs of `schedlab reproduce`, runnable natively and returning data (the
+//! CLI only parses flags and prints):
+//!
+//! * [`seed000`] — seed 000 (Mache, Lo and Garg) Table 2 and Figs. 9–10, §4: the contention
+//!   experiment on the 16 × 22 mesh with I/O nodes on one side;
+//! * [`seed003`] — seed 003 (Ababneh and Bani-Mohammad) §5.1–5.5, Figs. 2–11 and 15–18: window
+//!   scheduling on a 32 × 32 mesh and two SDSC traces;
+//! * [`parallel`] — the one order-keeping parallel map every reproduction runs its independent
+//!   points through;
+//! * [`stats`] — sample means, 95 % confidence intervals and ranks that are claimed only when
+//!   the intervals separate.
+//!
+//! Seed 002's design lives in [`crate::grid::paper`].
+//!
+//! Not built for wasm32: the reproductions read trace files and run on threads.
+
+pub mod parallel;
+pub mod seed000;
+pub mod seed003;
+pub mod stats;
