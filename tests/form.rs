@@ -322,7 +322,8 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
         r#"{"name": "Window-based scheduling (seed 003)",
             "workload": {"synthetic": {"model": "mesh003", "jobs": 1000, "sides": "uniform",
                                        "arrival_rate": 1.5}},
-            "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1}"#,
+            "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1,
+            "switch_orientation": true}"#,
     );
     for (e, allocator) in exps.iter().zip(["first-fit", "mpl"]) {
         let (cli, trace) = mesh_experiment_from_args(&MeshArgs {
