@@ -8,12 +8,14 @@
 //! * [`upload`] — reading an uploaded trace into memory (with the size limit).
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
+//! * [`share_link`] — publishing a run's share link (link, panel, address bar).
 
 pub mod controls;
 pub mod downloads;
 pub mod error_box;
 pub mod export;
 pub mod picker;
+pub mod share_link;
 pub mod upload;
 
 use wasm_bindgen::JsCast;

@@ -31,16 +31,7 @@ pub(super) fn publish_link(app: &App) {
         }
     };
     let fragment = share.to_fragment();
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let href = window.location().href().unwrap_or_default();
-    let base = href.split('#').next().unwrap_or_default();
-    app.ui.share_link.set_href(&format!("{base}#{fragment}"));
-    app.ui.share.set_hidden(false);
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
-    }
+    crate::web::kit::share_link::publish(&app.ui.share, &app.ui.share_link, &fragment);
     app.state.borrow_mut().fragment = fragment;
 }
 

@@ -231,18 +231,9 @@ pub(super) fn publish_link(app: &App) {
     if fragment.is_empty() {
         return;
     }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let href = window.location().href().unwrap_or_default();
-    let base = href.split('#').next().unwrap_or_default();
-    app.ui.share_link.set_href(&format!("{base}#{fragment}"));
     app.ui.share_copy.set_text_content(Some("Copy link"));
-    app.ui.share.set_hidden(false);
-    app.state.borrow_mut().fragment = fragment.clone();
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
-    }
+    crate::web::kit::share_link::publish(&app.ui.share, &app.ui.share_link, &fragment);
+    app.state.borrow_mut().fragment = fragment;
 }
 
 /// Copies the share link to the clipboard (navigator.clipboard, where available).
