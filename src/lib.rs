@@ -6,6 +6,7 @@
 pub mod alloc;
 pub mod base;
 pub mod config;
+pub mod envelope;
 pub mod error;
 pub mod form;
 pub mod grid;
@@ -16,6 +17,7 @@ pub mod mesh_share;
 pub mod metrics;
 pub mod network;
 pub mod policy;
+pub mod registry;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reproduce;
 pub mod run;

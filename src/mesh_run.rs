@@ -21,7 +21,9 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::alloc::{AllocatorKind, NodeAllocatorKind};
+use crate::alloc::node_allocator::NODE_ALLOCATORS;
+use crate::alloc::{AllocatorKind, NodeAllocatorKind, CONTIGUOUS_ALLOCATORS};
+use crate::base::{Entry, Registered};
 use crate::config::{ConfigError, WorkloadSpec};
 use crate::error::{Engine, Error};
 use crate::limits::Limits;
@@ -98,15 +100,18 @@ impl MeshAllocatorKind {
 
     /// Parses a contiguous or non-contiguous allocator name.
     pub fn parse(s: &str) -> Result<MeshAllocatorKind, String> {
-        if let Ok(k) = AllocatorKind::parse(s) {
-            return Ok(MeshAllocatorKind::Contiguous(k));
+        if let Some((i, p)) = CONTIGUOUS_ALLOCATORS.find(s) {
+            if let Some(k) = AllocatorKind::from_key(i, p) {
+                return Ok(MeshAllocatorKind::Contiguous(k));
+            }
         }
-        NodeAllocatorKind::parse(s)
+        NodeAllocatorKind::lookup(s)
             .map(MeshAllocatorKind::Nodes)
             .map_err(|_| {
                 format!(
-                    "unknown allocator {s:?} (expected first_fit, best_fit, mpl, random, paging, \
-                     paging_<i>, mbs, mc, mc_elongated, plas, hilbert_ff, hilbert_bf or hilbert_ss)"
+                    "unknown allocator {s:?} (expected {}, or {})",
+                    CONTIGUOUS_ALLOCATORS.expected().replace(" or ", ", "),
+                    NODE_ALLOCATORS.expected()
                 )
             })
     }
@@ -119,18 +124,16 @@ impl MeshAllocatorKind {
     /// Name as in the papers (`MPL`, `MC-Elongated`, `Paging(0)`).
     pub fn label(self) -> String {
         match self {
-            MeshAllocatorKind::Contiguous(AllocatorKind::FirstFit) => "First Fit".into(),
-            MeshAllocatorKind::Contiguous(AllocatorKind::BestFit) => "Best Fit".into(),
-            MeshAllocatorKind::Contiguous(AllocatorKind::Mpl) => "MPL".into(),
-            MeshAllocatorKind::Nodes(k) => match k {
-                NodeAllocatorKind::Random => "Random".into(),
-                NodeAllocatorKind::Paging(i) => format!("Paging({i})"),
-                NodeAllocatorKind::Mbs => "MBS".into(),
-                NodeAllocatorKind::Mc => "MC".into(),
-                NodeAllocatorKind::McElongated => "MC-Elongated".into(),
-                NodeAllocatorKind::Plas => "PLAS".into(),
-                NodeAllocatorKind::Hilbert(f) => format!("Hilbert {}", f.as_str().to_uppercase()),
-            },
+            MeshAllocatorKind::Contiguous(k) => k.label(),
+            MeshAllocatorKind::Nodes(k) => k.label(),
+        }
+    }
+
+    /// Its registry entry (name, labels, description).
+    pub fn entry(self) -> &'static Entry {
+        match self {
+            MeshAllocatorKind::Contiguous(k) => k.entry(),
+            MeshAllocatorKind::Nodes(k) => k.entry(),
         }
     }
 }
@@ -145,20 +148,6 @@ impl<'de> Deserialize<'de> for MeshAllocatorKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         MeshAllocatorKind::parse(&s).map_err(serde::de::Error::custom)
-    }
-}
-
-/// Mesh policies as strings in files (`fcfs`, `oo`, `oocb-8`, `window-240`, `delay`).
-mod policy_name {
-    use super::*;
-
-    pub fn serialize<S: Serializer>(p: &MeshPolicyKind, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&p.label().to_ascii_lowercase())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MeshPolicyKind, D::Error> {
-        let s = String::deserialize(d)?;
-        MeshPolicyKind::parse(&s).map_err(serde::de::Error::custom)
     }
 }
 
@@ -214,7 +203,7 @@ pub struct MeshExperiment {
     #[serde(default)]
     pub allocator: MeshAllocatorKind,
     /// Default FCFS; non-contiguous allocators run FCFS only.
-    #[serde(default = "fcfs", with = "policy_name")]
+    #[serde(default = "fcfs")]
     pub policy: MeshPolicyKind,
     /// How sizes become w × h requests for contiguous allocators (jobs that already carry a
     /// shape fitting the mesh — the `mesh003` model — keep it).

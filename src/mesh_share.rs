@@ -38,8 +38,12 @@ pub struct MeshShare {
 impl MeshShare {
     /// The fragment (without `#`): `m=<base64url JSON>.<checksum>`.
     pub fn to_fragment(&self) -> String {
-        let json = serde_json::to_string(self).unwrap_or_default();
-        pack_fragment(MESH_FRAGMENT_PREFIX, &json)
+        pack_fragment(MESH_FRAGMENT_PREFIX, &self.to_json())
+    }
+
+    /// The link's JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Reads a fragment (with or without `#`): `Ok(None)` when it is not a mesh link; `Err`
@@ -57,7 +61,14 @@ impl MeshShare {
             "mesh share-link",
             Some(checksum_ok),
         )?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
+        MeshShare::from_json(&text).map(Some)
+    }
+
+    /// Reads a link's JSON: the version first, then the experiment, validated (errors name
+    /// the form's field).
+    pub fn from_json(text: &str) -> Result<MeshShare, String> {
+        check_envelope(text, MESH_SHARE_VERSION, "mesh share-link", None)?;
+        let de = &mut serde_json::Deserializer::from_str(text);
         let share: MeshShare = serde_path_to_error::deserialize(de)
             .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
         share
@@ -70,7 +81,7 @@ impl MeshShare {
         if let Some(p) = &share.policy {
             MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?;
         }
-        Ok(Some(share))
+        Ok(share)
     }
 
     /// The experiments of the runs: one per allocator, the contiguous ones under the shared

@@ -157,17 +157,22 @@ impl ShareState {
         }
     }
 
-    /// The fragment (without `#`): `x=` + base64url(JSON) + `.` + checksum.
-    pub fn to_fragment(&self) -> String {
-        let json = serde_json::to_value(self)
+    /// The state as compact JSON, every value equal to its default left out of the experiment.
+    pub fn to_json(&self) -> String {
+        serde_json::to_value(self)
             .map(|mut v| {
                 if let Some(exp) = v.get_mut("experiment") {
                     compact_experiment(exp);
                 }
                 v.to_string()
             })
-            .unwrap_or_default();
-        pack_fragment(FRAGMENT_PREFIX, &json)
+            .unwrap_or_default()
+    }
+
+    /// The fragment (without `#`): `x=` + base64url(JSON) + `.` + checksum (the old flat link;
+    /// pages now write [`crate::envelope::Envelope::to_fragment`]).
+    pub fn to_fragment(&self) -> String {
+        pack_fragment(FRAGMENT_PREFIX, &self.to_json())
     }
 
     /// Reads a fragment (with or without the leading `#`). `Ok(None)` when it is not a share
@@ -179,7 +184,13 @@ impl ShareState {
             return Ok(None);
         };
         check_envelope(&text, SHARE_VERSION, "share-link", Some(checksum_ok))?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
+        ShareState::from_json(&text).map(Some)
+    }
+
+    /// Reads the state's JSON: the version first, then the experiment and the sweep, validated.
+    pub fn from_json(text: &str) -> Result<ShareState, String> {
+        check_envelope(text, SHARE_VERSION, "share-link", None)?;
+        let de = &mut serde_json::Deserializer::from_str(text);
         let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
             format!(
                 "the link's experiment is invalid: {}: {}",
@@ -196,7 +207,7 @@ impl ShareState {
                 .points()
                 .map_err(|e| format!("the link's sweep is invalid: {e}"))?;
         }
-        Ok(Some(state))
+        Ok(state)
     }
 }
 

@@ -19,6 +19,7 @@ use proptest::test_runner::Config;
 use serde_json::{json, Value};
 
 use schedlab::config::Experiment;
+use schedlab::envelope::Envelope;
 use schedlab::grid::view::GridShare;
 use schedlab::grid::{run_grid, GridExperiment};
 use schedlab::limits::Limits;
@@ -438,8 +439,36 @@ fn grid_envelopes() -> Vec<Value> {
         .collect()
 }
 
+/// Envelopes of every mode (`{"v": 2, "mode": …}` + the mode's keys).
+fn mode_envelopes() -> Vec<Value> {
+    let tag = |mut v: Value, mode: &str| {
+        v["v"] = json!(2);
+        v["mode"] = json!(mode);
+        v
+    };
+    let mut out: Vec<Value> = flat_envelopes()
+        .into_iter()
+        .map(|v| tag(v, "flat"))
+        .collect();
+    out.extend(mesh_envelopes().into_iter().map(|v| tag(v, "mesh")));
+    out.extend(grid_envelopes().into_iter().map(|v| tag(v, "grid")));
+    out
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    #[test]
+    fn envelope_share_link(f in link("e=", mode_envelopes())) {
+        let r = Envelope::from_fragment(&f);
+        if let Ok(Some(env)) = &r {
+            // What decodes re-encodes to an envelope that decodes to the same thing.
+            let again = Envelope::from_json(&env.to_json());
+            prop_assert_eq!(again.as_ref(), Ok(env));
+            prop_assert_eq!(Envelope::mode_of_fragment(&f), Some(env.mode()));
+        }
+        stat("envelope_link", if matches!(r, Ok(Some(_))) { "decoded" } else { "refused" });
+    }
 
     #[test]
     fn flat_share_link(f in link("x=", flat_envelopes())) {

@@ -44,6 +44,8 @@ const LAYERS: &[(&str, usize)] = &[
     ("mesh_run", 7),
     ("grid", 7),
     ("share", 7),
+    ("registry", 7),
+    ("envelope", 8),
     ("form", 8),
     ("mesh_share", 8),
     ("reproduce", 8),

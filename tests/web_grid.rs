@@ -82,8 +82,15 @@ fn grid_messages_and_links_round_trip() {
     let text = done.to_json();
     assert_eq!(FromWorker::from_json(&text).map(|m| m.to_json()), Ok(text));
     let fragment = fragment_of(&exp);
-    assert!(fragment.starts_with("g="));
-    assert_eq!(parse_fragment(&format!("#{fragment}")), Ok(Some(exp)));
+    assert!(fragment.starts_with("e="));
+    assert_eq!(
+        parse_fragment(&format!("#{fragment}")),
+        Ok(Some(exp.clone()))
+    );
+    // An old `#g=` link still opens.
+    let old = schedlab::grid::view::GridShare::new(exp.clone()).to_fragment();
+    assert!(old.starts_with("g="));
+    assert_eq!(parse_fragment(&format!("#{old}")), Ok(Some(exp)));
     assert_eq!(parse_fragment("#x=abc"), Ok(None));
     let cut = &fragment[..fragment.len() - 3];
     assert!(parse_fragment(cut).is_err());

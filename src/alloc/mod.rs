@@ -32,13 +32,12 @@ pub mod random;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 pub use best_fit::BestFit;
 pub use first_fit::FirstFit;
 pub use mpl::MaxPeripheralLength;
 pub use node_allocator::{NodeAllocator, NodeAllocatorKind};
 
+use crate::base::{Entry, Family, Registered};
 use crate::machine::mesh::{Mesh, Submesh};
 
 /// Chooses where a w × h request goes.
@@ -56,8 +55,7 @@ pub trait SubmeshAllocator {
 }
 
 /// The allocators by name, as written in experiment files and on the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AllocatorKind {
     FirstFit,
     BestFit,
@@ -72,15 +70,58 @@ pub struct UnknownAllocator(pub String);
 
 impl fmt::Display for UnknownAllocator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown allocator {:?} (expected first_fit, best_fit or mpl)",
-            self.0
-        )
+        f.write_str(&CONTIGUOUS_ALLOCATORS.unknown(&self.0))
     }
 }
 
 impl std::error::Error for UnknownAllocator {}
+
+/// The contiguous allocators, each named once (file name, label, description).
+pub const CONTIGUOUS_ALLOCATORS: Family = Family {
+    key: "contiguous_allocator",
+    noun: "allocator",
+    sep: '_',
+    entries: &[
+        Entry {
+            name: "first_fit",
+            aliases: &["ff"],
+            label: "First Fit",
+            short: "First Fit",
+            description: "Contiguous: the first free w × h submesh, bases scanned row by row (seed 003 §3.2).",
+            param: None,
+        },
+        Entry {
+            name: "best_fit",
+            aliases: &["bf"],
+            label: "Best Fit",
+            short: "Best Fit",
+            description: "Contiguous: the base of the smallest maximal free submesh that holds the request (seed 003 §3.2).",
+            param: None,
+        },
+        Entry {
+            name: "mpl",
+            aliases: &["max_peripheral_length"],
+            label: "MPL",
+            short: "MPL",
+            description: "Contiguous: Maximum Peripheral Length, the submesh touching the most busy nodes and edges (seed 003 §3.2).",
+            param: None,
+        },
+    ],
+};
+
+crate::base::registry::registered_serde!(AllocatorKind);
+
+impl Registered for AllocatorKind {
+    fn family() -> &'static Family {
+        &CONTIGUOUS_ALLOCATORS
+    }
+    fn key(self) -> (usize, Option<u64>) {
+        (self as usize, None)
+    }
+    fn from_key(i: usize, _: Option<u64>) -> Option<AllocatorKind> {
+        AllocatorKind::ALL.get(i).copied()
+    }
+}
 
 impl AllocatorKind {
     /// All allocators.
@@ -111,21 +152,12 @@ impl AllocatorKind {
 
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AllocatorKind::FirstFit => "first_fit",
-            AllocatorKind::BestFit => "best_fit",
-            AllocatorKind::Mpl => "mpl",
-        }
+        self.entry().name
     }
 
     /// Parses a name (`first_fit`/`ff`, `best_fit`/`bf`, `mpl`).
     pub fn parse(s: &str) -> Result<AllocatorKind, UnknownAllocator> {
-        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
-            "first_fit" | "ff" => Ok(AllocatorKind::FirstFit),
-            "best_fit" | "bf" => Ok(AllocatorKind::BestFit),
-            "mpl" | "max_peripheral_length" => Ok(AllocatorKind::Mpl),
-            _ => Err(UnknownAllocator(s.to_string())),
-        }
+        AllocatorKind::lookup(s).map_err(|_| UnknownAllocator(s.to_string()))
     }
 }
 

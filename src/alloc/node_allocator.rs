@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use crate::base::{Entry, Family, Param, Registered};
 use crate::machine::mesh::Mesh;
 use crate::network::{IoSide, Network};
 
@@ -176,16 +177,86 @@ pub struct UnknownNodeAllocator(pub String);
 
 impl fmt::Display for UnknownNodeAllocator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown allocator {:?} (expected random, paging, paging_<i>, mbs, mc, mc_elongated, \
-             plas, hilbert_ff, hilbert_bf or hilbert_ss)",
-            self.0
-        )
+        f.write_str(&NODE_ALLOCATORS.unknown(&self.0))
     }
 }
 
 impl std::error::Error for UnknownNodeAllocator {}
+
+/// The non-contiguous allocators, each named once (file name, label, description), in the
+/// order of [`NodeAllocatorKind::ALL`].
+pub const NODE_ALLOCATORS: Family = Family {
+    key: "node_allocator",
+    noun: "allocator",
+    sep: '_',
+    entries: &[
+        Entry {
+            name: "mc_elongated",
+            aliases: &["mce"],
+            label: "MC-Elongated",
+            short: "MC-Elongated",
+            description: "Non-contiguous: MC with shells elongated along the I/O side, centred on the middle I/O link (seed 000 §3.2).",
+            param: None,
+        },
+        Entry::plain("plas", "PLAS", "Non-contiguous: Parallel Layout Allocation Strategy, columns parallel to the I/O nodes (seed 000 §2.3)."),
+        Entry::plain("mc", "MC", "Non-contiguous: Minimizing Contention, concentric shells around a request-shaped shell 0 (seed 000 §2)."),
+        Entry::plain("random", "Random", "Non-contiguous: uniformly random free nodes (seeded)."),
+        Entry::plain("mbs", "MBS", "Non-contiguous: Multiple Buddy Strategy, the request in base 4 as square buddy blocks (seed 000 §4.1)."),
+        Entry {
+            name: "paging",
+            aliases: &[],
+            label: "Paging({})",
+            short: "Paging({})",
+            description: "Non-contiguous: square pages of side 2^i in row-major page order (seed 000 §4.1).",
+            param: Some(Param {
+                symbol: "i",
+                label: "Page side 2^i",
+                min: 0,
+                max: 15,
+                bare: Some(0),
+                description: "page side 2^i, 0 ≤ i ≤ 15; `paging` = `paging_0`",
+            }),
+        },
+        Entry {
+            name: "hilbert_ff",
+            aliases: &["hilbert"],
+            label: "Hilbert FF",
+            short: "Hilbert FF",
+            description: "Non-contiguous: Hilbert-curve order, first free interval that holds the request (seed 001 §1).",
+            param: None,
+        },
+        Entry::plain("hilbert_bf", "Hilbert BF", "Non-contiguous: Hilbert-curve order, smallest free interval that holds the request (seed 001 §1)."),
+        Entry::plain("hilbert_ss", "Hilbert SS", "Non-contiguous: Hilbert-curve order, the interval minimising the sum of squares of free-interval counts (seed 001 §1)."),
+    ],
+};
+
+crate::base::registry::registered_serde!(NodeAllocatorKind);
+
+impl Registered for NodeAllocatorKind {
+    fn family() -> &'static Family {
+        &NODE_ALLOCATORS
+    }
+    fn key(self) -> (usize, Option<u64>) {
+        match self {
+            NodeAllocatorKind::McElongated => (0, None),
+            NodeAllocatorKind::Plas => (1, None),
+            NodeAllocatorKind::Mc => (2, None),
+            NodeAllocatorKind::Random => (3, None),
+            NodeAllocatorKind::Mbs => (4, None),
+            NodeAllocatorKind::Paging(i) => (5, Some(u64::from(i))),
+            NodeAllocatorKind::Hilbert(HilbertFit::FirstFit) => (6, None),
+            NodeAllocatorKind::Hilbert(HilbertFit::BestFit) => (7, None),
+            NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares) => (8, None),
+        }
+    }
+    fn from_key(i: usize, p: Option<u64>) -> Option<NodeAllocatorKind> {
+        match (i, p) {
+            (5, Some(v)) => u32::try_from(v).ok().map(NodeAllocatorKind::Paging),
+            (5, None) => None,
+            _ => NodeAllocatorKind::ALL.get(i).copied(),
+        }
+    }
+}
 
 impl NodeAllocatorKind {
     /// Every allocator (Paging with 1 × 1 pages).
@@ -203,36 +274,12 @@ impl NodeAllocatorKind {
 
     /// The name used in files and on the command line.
     pub fn as_str(self) -> String {
-        match self {
-            NodeAllocatorKind::Random => "random".into(),
-            NodeAllocatorKind::Paging(i) => format!("paging_{i}"),
-            NodeAllocatorKind::Mbs => "mbs".into(),
-            NodeAllocatorKind::Mc => "mc".into(),
-            NodeAllocatorKind::McElongated => "mc_elongated".into(),
-            NodeAllocatorKind::Plas => "plas".into(),
-            NodeAllocatorKind::Hilbert(f) => format!("hilbert_{}", f.as_str()),
-        }
+        self.name()
     }
 
     /// Parses a name (`paging` = `paging_0`; `-` and `_` are the same).
     pub fn parse(s: &str) -> Result<NodeAllocatorKind, UnknownNodeAllocator> {
-        let n = s.trim().to_ascii_lowercase().replace('-', "_");
-        let k = match n.as_str() {
-            "random" => NodeAllocatorKind::Random,
-            "paging" => NodeAllocatorKind::Paging(0),
-            "mbs" => NodeAllocatorKind::Mbs,
-            "mc" => NodeAllocatorKind::Mc,
-            "mc_elongated" | "mce" => NodeAllocatorKind::McElongated,
-            "plas" => NodeAllocatorKind::Plas,
-            "hilbert" | "hilbert_ff" => NodeAllocatorKind::Hilbert(HilbertFit::FirstFit),
-            "hilbert_bf" => NodeAllocatorKind::Hilbert(HilbertFit::BestFit),
-            "hilbert_ss" => NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares),
-            _ => match n.strip_prefix("paging_").map(str::parse::<u32>) {
-                Some(Ok(i)) if i <= 15 => NodeAllocatorKind::Paging(i),
-                _ => return Err(UnknownNodeAllocator(s.to_string())),
-            },
-        };
-        Ok(k)
+        NodeAllocatorKind::lookup(s).map_err(|_| UnknownNodeAllocator(s.to_string()))
     }
 
     /// A fresh allocator for `net` (PLAS and MC-Elongated read its I/O line; Random is

@@ -4,10 +4,12 @@
 
 pub mod config_error;
 pub mod event;
+pub mod registry;
 pub mod rng;
 
 pub use config_error::ConfigError;
 pub use event::EventQueue;
+pub use registry::{Entry, Family, Param, Registered};
 pub use rng::SimRng;
 
 /// Simulated time in seconds (trace time) or model time units (synthetic models).

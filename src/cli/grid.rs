@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::streams::{emit, emit_line, io_err, read_document, warn};
+use super::streams::{emit, emit_line, io_err, warn};
 use super::LimitArgs;
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
@@ -34,7 +34,7 @@ pub struct GridArgs {
 pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     let path = &a.experiment;
     let limits = a.limits.limits();
-    let text = read_document(path)?;
+    let text = super::open::experiment_text(path, crate::envelope::Mode::Grid)?;
     let exp: GridExperiment = crate::config::parse_json(&text)?;
     exp.validate_with(&limits)?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::streams::{emit_line, open_trace, read_document};
+use super::streams::{emit_line, open_trace};
 use super::{io_err, write_file, LimitArgs};
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
@@ -20,12 +20,11 @@ use crate::policy::mesh::MeshPolicyKind;
 pub struct MeshArgs {
     /// Mesh experiment (JSON, see docs/experiment-format.md, "Mesh experiments").
     pub experiment: PathBuf,
-    /// Override the allocator (first_fit, best_fit, mpl, random, paging, mbs, mc,
-    /// mc_elongated, plas, hilbert_ff, hilbert_bf, hilbert_ss).
-    #[arg(long)]
+    /// Override the allocator (`schedlab list` names them all).
+    #[arg(long, long_help = crate::registry::mesh_allocator_help())]
     pub allocator: Option<String>,
     /// Override the policy (fcfs, oo, oocb-<k>, window-<K>, delay).
-    #[arg(long)]
+    #[arg(long, long_help = format!("Mesh policy (contiguous allocators):\n{}", crate::registry::MESH_POLICIES.help()))]
     pub policy: Option<String>,
     /// Override the traffic ratio: fraction of I/O, 0 ..= 1.
     #[arg(long)]
@@ -53,7 +52,7 @@ fn key_err(key: &str, message: String) -> Error {
 
 /// Reads the experiment file and applies the overrides.
 pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option<PathBuf>), Error> {
-    let text = read_document(&a.experiment)?;
+    let text = super::open::experiment_text(&a.experiment, crate::envelope::Mode::Mesh)?;
     let mut exp: MeshExperiment = crate::config::parse_json(&text)?;
     if let Some(s) = &a.allocator {
         exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;

@@ -11,6 +11,7 @@ pub mod bench_queue;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
+pub mod open;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 pub use limit_args::LimitArgs;
 pub use streams::io_err;
-use streams::{emit_line, open_trace, read_document, warn};
+use streams::{emit_line, open_trace, warn};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -66,6 +67,28 @@ pub enum Command {
     BenchQueue(bench_queue::BenchQueueArgs),
     /// Run a grid experiment (JSON) with single sites and with job sharing; compare them.
     Grid(grid::GridArgs),
+    /// List every policy and allocator of every mode (the registry), as text or JSON.
+    List(ListArgs),
+    /// Open a share link (`#e=`, or an old `#x=`/`#m=`/`#g=`) or an experiment file: print the
+    /// experiment envelope as JSON, its mode and the command that runs it.
+    Open(open::OpenArgs),
+}
+
+/// `schedlab list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print JSON: {"<family>": [{"name", "pattern", "label", "short", "aliases",
+    /// "description", "param"}, …], …}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn list_command(a: &ListArgs) -> Result<(), Error> {
+    if a.json {
+        streams::emit_line(&crate::registry::to_json().to_string())
+    } else {
+        streams::emit(&crate::registry::to_text())
+    }
 }
 
 /// `schedlab reproduce SEED`.
@@ -152,7 +175,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub procs: Option<u32>,
     /// Policy: fcfs, easy or conservative.
-    #[arg(long)]
+    #[arg(long, long_help = format!("Policy:\n{}", crate::registry::POLICIES.help()))]
     pub policy: Option<String>,
     /// Load factor: submit times are multiplied by 1/LF.
     #[arg(long)]
@@ -194,6 +217,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
         Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
+        Command::List(a) => list_command(&a),
+        Command::Open(a) => open::open_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.
@@ -209,7 +234,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
 pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>), Error> {
     let (mut exp, mut trace_path) = match (&a.experiment, &a.swf) {
         (Some(path), _) => {
-            let text = read_document(path)?;
+            let text = open::experiment_text(path, crate::envelope::Mode::Flat)?;
             let exp: Experiment = crate::config::parse_json(&text)?;
             let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let trace = match &exp.workload {

@@ -6,9 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::{number, FieldError, TraceFacts};
+use crate::base::Registered;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::mesh_run::{preset_window_seed003, MeshAllocatorKind, MeshExperiment};
-use crate::policy::mesh::MeshPolicyKind;
+use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
 use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
 
 /// Traffic ratios of the sweep, in % I/O.
@@ -153,32 +154,7 @@ pub fn read(
         exp.network.traffic_io = pct / 100.0;
     }
     exp.seed = number("mesh-seed", &f.seed, "Seed", "a whole number ≥ 0")?;
-    let policy = match f.policy.as_str() {
-        "oo" => MeshPolicyKind::OutOfOrder,
-        "oocb" => MeshPolicyKind::Oocb(number(
-            "mesh-policy-k",
-            &f.policy_k,
-            "Max bound k",
-            "a whole number",
-        )?),
-        "window" => {
-            let k: usize = number(
-                "mesh-policy-k",
-                &f.policy_k,
-                "Window size K",
-                "a whole number ≥ 1",
-            )?;
-            if k == 0 {
-                return Err(FieldError::new(
-                    "mesh-policy-k",
-                    "Window size K: must be at least 1 (got 0).",
-                ));
-            }
-            MeshPolicyKind::Window(k)
-        }
-        "delay" => MeshPolicyKind::Delay,
-        _ => MeshPolicyKind::Fcfs,
-    };
+    let policy = policy_of(&f.policy, &f.policy_k)?;
     let allocs = f.allocators.clone();
     if let Some(&first) = allocs.first() {
         exp.allocator = first;
@@ -189,6 +165,38 @@ pub fn read(
         };
     }
     Ok((exp, allocs, policy))
+}
+
+/// The mesh policy of the picker's value `name` (a [`MESH_POLICIES`] name; unknown = FCFS)
+/// with its parameter from the text `k` when it has one (error on `mesh-policy-k`).
+pub fn policy_of(name: &str, k: &str) -> Result<MeshPolicyKind, FieldError> {
+    let Some(i) = MESH_POLICIES.position(name) else {
+        return Ok(MeshPolicyKind::Fcfs);
+    };
+    let param = match MESH_POLICIES.entries[i].param {
+        None => None,
+        Some(p) => {
+            let what = if p.min >= 1 {
+                format!("a whole number ≥ {}", p.min)
+            } else {
+                "a whole number".to_string()
+            };
+            let v: u64 = number("mesh-policy-k", k, p.label, &what)?;
+            if v < p.min || v > p.max {
+                let bound = if v < p.min {
+                    format!("must be at least {}", p.min)
+                } else {
+                    format!("must be at most {}", p.max)
+                };
+                return Err(FieldError::new(
+                    "mesh-policy-k",
+                    format!("{}: {bound} (got {v}).", p.label),
+                ));
+            }
+            Some(v)
+        }
+    };
+    Ok(MeshPolicyKind::from_key(i, param).unwrap_or(MeshPolicyKind::Fcfs))
 }
 
 /// One experiment per allocator from `base`: contiguous allocators under `policy`,

@@ -16,22 +16,59 @@
 //!   changed (a start or completion there); a job sent to the site is appended to it, which
 //!   is what a rebuild would do.
 
-use serde::{Deserialize, Serialize};
-
-use crate::base::{JobId, Time};
+use crate::base::{Entry, Family, JobId, Registered, Time};
 use crate::machine::FlatMachine;
 use crate::policy::profile::Profile;
 use crate::policy::{ConservativeBackfilling, EasyBackfilling, Policy};
 use crate::workload::Job;
 
 /// The local scheduling strategy of every site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocalPolicy {
     /// EASY backfilling (only the queue head is never delayed).
     Easy,
     /// Conservative backfilling (the paper's "backfilling": no job is ever delayed).
     Conservative,
+}
+
+/// The local strategies of a grid site, each named once: `label` is the paper's name, `short`
+/// the page's.
+pub const GRID_POLICIES: Family = Family {
+    key: "grid_policy",
+    noun: "grid policy",
+    sep: '-',
+    entries: &[
+        Entry {
+            name: "easy",
+            aliases: &[],
+            label: "EASY backfilling",
+            short: "EASY backfilling",
+            description: "EASY backfilling at every site; the offer to the grid scheduler is the earliest fit in a projected profile (seed 002 §III-C).",
+            param: None,
+        },
+        Entry {
+            name: "conservative",
+            aliases: &["cons", "backfilling"],
+            label: "backfilling",
+            short: "Conservative backfilling",
+            description: "The paper's \"backfilling\" (conservative): no waiting job is ever delayed; the offer is its reservation (seed 002 §III-C).",
+            param: None,
+        },
+    ],
+};
+
+crate::base::registry::registered_serde!(LocalPolicy);
+
+impl Registered for LocalPolicy {
+    fn family() -> &'static Family {
+        &GRID_POLICIES
+    }
+    fn key(self) -> (usize, Option<u64>) {
+        (self as usize, None)
+    }
+    fn from_key(i: usize, _: Option<u64>) -> Option<LocalPolicy> {
+        LocalPolicy::ALL.get(i).copied()
+    }
 }
 
 impl LocalPolicy {
@@ -40,29 +77,17 @@ impl LocalPolicy {
 
     /// `easy` or `conservative`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            LocalPolicy::Easy => "easy",
-            LocalPolicy::Conservative => "conservative",
-        }
+        self.entry().name
     }
 
     /// The paper's name: "EASY backfilling" or "backfilling".
     pub fn paper_name(self) -> &'static str {
-        match self {
-            LocalPolicy::Easy => "EASY backfilling",
-            LocalPolicy::Conservative => "backfilling",
-        }
+        self.entry().label
     }
 
     /// Parses `easy`, `conservative`, `cons` or `backfilling`; the error lists the names.
     pub fn parse(s: &str) -> Result<LocalPolicy, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "easy" => Ok(LocalPolicy::Easy),
-            "conservative" | "cons" | "backfilling" => Ok(LocalPolicy::Conservative),
-            other => Err(format!(
-                "unknown grid policy {other:?} (expected easy or conservative)"
-            )),
-        }
+        LocalPolicy::lookup(s)
     }
 }
 

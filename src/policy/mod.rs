@@ -12,13 +12,11 @@ pub mod mesh;
 pub mod profile;
 pub mod queue_tree;
 
-use serde::{Deserialize, Serialize};
-
 pub use conservative::ConservativeBackfilling;
 pub use easy::EasyBackfilling;
 pub use fcfs::Fcfs;
 
-use crate::base::{JobId, Time};
+use crate::base::{Entry, Family, JobId, Registered, Time};
 use crate::machine::RunningSet;
 use crate::workload::Job;
 
@@ -57,16 +55,55 @@ pub trait Policy {
 }
 
 /// The flat-machine policies by name, as written in experiment files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PolicyKind {
     Fcfs,
     Easy,
     Conservative,
 }
 
+/// The flat-machine policies, each named once (file name, labels, description).
+pub const POLICIES: Family = Family {
+    key: "policy",
+    noun: "policy",
+    sep: '-',
+    entries: &[
+        Entry::plain("fcfs", "FCFS", "First come, first served; no backfilling."),
+        Entry {
+            name: "easy",
+            aliases: &[],
+            label: "EASY backfilling",
+            short: "EASY",
+            description: "Backfilling with a reservation for the first queued job only.",
+            param: None,
+        },
+        Entry {
+            name: "conservative",
+            aliases: &["cons"],
+            label: "Conservative backfilling",
+            short: "Conservative",
+            description: "Backfilling with a reservation for every queued job.",
+            param: None,
+        },
+    ],
+};
+
+crate::base::registry::registered_serde!(PolicyKind);
+
+impl Registered for PolicyKind {
+    fn family() -> &'static Family {
+        &POLICIES
+    }
+    fn key(self) -> (usize, Option<u64>) {
+        (self as usize, None)
+    }
+    fn from_key(i: usize, _: Option<u64>) -> Option<PolicyKind> {
+        PolicyKind::ALL.get(i).copied()
+    }
+}
+
 impl PolicyKind {
-    /// All flat-machine policies.
+    /// All flat-machine policies, in [`POLICIES`] order.
     pub const ALL: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
 
     /// A fresh policy instance for a workload of `n_jobs` jobs on `procs` processors.
@@ -80,22 +117,11 @@ impl PolicyKind {
 
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
-        match self {
-            PolicyKind::Fcfs => "fcfs",
-            PolicyKind::Easy => "easy",
-            PolicyKind::Conservative => "conservative",
-        }
+        self.entry().name
     }
 
     /// Parses a name; the error lists the valid ones.
     pub fn parse(s: &str) -> Result<PolicyKind, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "fcfs" => Ok(PolicyKind::Fcfs),
-            "easy" => Ok(PolicyKind::Easy),
-            "conservative" | "cons" => Ok(PolicyKind::Conservative),
-            other => Err(format!(
-                "unknown policy {other:?} (expected fcfs, easy or conservative)"
-            )),
-        }
+        PolicyKind::lookup(s)
     }
 }

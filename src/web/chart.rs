@@ -18,20 +18,25 @@ pub struct Series<'a> {
 }
 
 /// The colour of a policy, the same in every chart.
+/// (by its place in the registry, [`crate::policy::POLICIES`]: a new policy gets the next
+/// colour without an edit here).
 pub fn colour(p: PolicyKind) -> RGBColor {
-    match p {
-        PolicyKind::Fcfs => RGBColor(0xd1, 0x49, 0x5b),
-        PolicyKind::Easy => RGBColor(0x2e, 0x6f, 0xdf),
-        PolicyKind::Conservative => RGBColor(0x1f, 0x9d, 0x7a),
-    }
+    POLICY_PALETTE[crate::base::Registered::key(p).0 % POLICY_PALETTE.len()]
 }
 
+/// The policies' colours in registry order: FCFS red, EASY blue, conservative green, then
+/// orange, violet, grey.
+const POLICY_PALETTE: [RGBColor; 6] = [
+    RGBColor(0xd1, 0x49, 0x5b),
+    RGBColor(0x2e, 0x6f, 0xdf),
+    RGBColor(0x1f, 0x9d, 0x7a),
+    RGBColor(0xe0, 0x8a, 0x1e),
+    RGBColor(0x7b, 0x4f, 0xc9),
+    RGBColor(0x4a, 0x4f, 0x5a),
+];
+
 fn label(p: PolicyKind) -> &'static str {
-    match p {
-        PolicyKind::Fcfs => "FCFS",
-        PolicyKind::Easy => "EASY",
-        PolicyKind::Conservative => "Conservative",
-    }
+    crate::base::Registered::entry(p).short
 }
 
 /// A time axis unit for a span of `secs` seconds: divisor and name.

@@ -1,8 +1,8 @@
 //! The machine-mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
 //! "2D mesh" (seeds 000 and 003) and "Grid" (seed 002). Each mode owns one panel of
 //! `index.html` (`#flat-mode`, `#mesh-mode`, `#grid-mode`); switching shows its panel, hides the
-//! others and sets `body[data-mode]`. A share link opens its own mode (`#x=` flat, `#m=` mesh,
-//! `#g=` grid).
+//! others and sets `body[data-mode]`. A share link opens its own mode (the `mode` of an `#e=` link; old
+//! links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,19 +32,10 @@ pub fn show_mode(doc: &Document, mode: &str) {
     }
 }
 
-/// The mode a share-link fragment asks for: `#x=…` flat, `#m=…` mesh, `#g=…` grid; other
-/// fragments (`#about`) ask for none.
+/// The mode a share-link fragment asks for (`#e=` by its `mode`, or an old `#x=` flat, `#m=`
+/// mesh, `#g=` grid); other fragments (`#about`) ask for none.
 pub fn mode_of_fragment(hash: &str) -> Option<&'static str> {
-    let h = hash.trim_start_matches('#');
-    if h.starts_with("x=") {
-        Some("flat")
-    } else if h.starts_with("m=") {
-        Some("mesh")
-    } else if h.starts_with("g=") {
-        Some("grid")
-    } else {
-        None
-    }
+    crate::envelope::Envelope::mode_of_fragment(hash).map(crate::envelope::Mode::as_str)
 }
 
 /// Wires the tab buttons and opens the mode of the current URL fragment.

@@ -207,7 +207,7 @@ async function main() {
 
     // 5. The share link reopens the preset run with the same numbers.
     const href = await page.getAttribute('[data-testid="grid-share-link"]', 'href');
-    check(/#g=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(href) && href.length < 2000, 'share link: #g= fragment', `${href.length} chars`);
+    check(/#e=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(href) && href.length < 2000, 'share link: #e= fragment (the experiment envelope)', `${href.length} chars`);
     const tab = await openTab(browser, href, errors);
     await tab.waitForSelector('#grid-mode:not([hidden]) #grid-tables table[data-config="sharing"]', { timeout: 120000 });
     await waitIdle(tab);

@@ -240,7 +240,7 @@ async function main() {
     const random = await canvasInk(page, 'mesh-canvas');
     check(random.hash !== withHeat.hash, 'run picker: shows another allocator');
     const shareUrl = await page.getAttribute('[data-testid="mesh-share-link"]', 'href');
-    check(/#m=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(shareUrl), 'share link: #m= fragment', shareUrl);
+    check(/#e=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(shareUrl), 'share link: #e= fragment (the experiment envelope)', shareUrl);
 
     // Traffic sweep: a line per allocator.
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -277,7 +277,8 @@ async function main() {
     check(JSON.stringify(t2b) === JSON.stringify(t000), 'share link: reopened run gives the same table');
     await shot(tab, 'mesh-08-share-reopened.png');
     // A link asking for Window-K with MC-Elongated: inline error naming the policy.
-    const bad = JSON.parse(Buffer.from(shareUrl.split('#m=')[1].split('.')[0], 'base64url').toString());
+    const bad = JSON.parse(Buffer.from(shareUrl.split('#e=')[1].split('.')[0], 'base64url').toString());
+    check(bad.v === 2 && bad.mode === 'mesh', 'share link: envelope v 2, mode mesh', JSON.stringify(bad).slice(0, 200));
     bad.experiment.policy = 'window-240';
     const badJson = JSON.stringify(bad);
     const fnv = (s) => {
@@ -285,7 +286,7 @@ async function main() {
       for (const b of Buffer.from(s)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
       return h.toString(16).padStart(8, '0');
     };
-    await tab.goto(`${url}#m=${Buffer.from(badJson).toString('base64url')}.${fnv(badJson)}`);
+    await tab.goto(`${url}#e=${Buffer.from(badJson).toString('base64url')}.${fnv(badJson)}`);
     await tab.reload();
     await tab.waitForSelector('[data-testid="mesh-error"]:not([hidden])', { timeout: 30000 });
     const e2 = await tab.textContent('#mesh-error-text');

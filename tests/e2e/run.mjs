@@ -226,7 +226,7 @@ async function main() {
     // 2b. The share link of the default run: in the address bar, and a fresh tab opening it
     // restores the form and gives the same numbers.
     const link2 = await shareHref(page);
-    check(/#x=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(link2) && link2.length < 600, 'share link: compact #x= fragment',
+    check(/#e=[A-Za-z0-9_-]+\.[0-9a-f]{8}$/.test(link2) && link2.length < 600, 'share link: compact #e= fragment (the experiment envelope)',
       `${link2.length} chars: ${link2}`);
     check(page.url() === link2, 'share link: written into the address bar', page.url());
     {
@@ -238,6 +238,23 @@ async function main() {
       check(await tab.inputValue('#seed') === '42' && await tab.inputValue('#jobs') === '10000',
         'share link: form restored');
       await shot(tab, '02b-share-link-reopened.png');
+      // The same run as an old `#x=` link (envelope v 1, no mode): still opens, same numbers.
+      {
+        const env = JSON.parse(Buffer.from(link2.split('#e=')[1].split('.')[0], 'base64url').toString());
+        check(env.v === 2 && env.mode === 'flat', 'share link: envelope v 2, mode flat', JSON.stringify(env).slice(0, 200));
+        delete env.mode;
+        env.v = 1;
+        const oldJson = JSON.stringify(env);
+        let h = 0x811c9dc5;
+        for (const b of Buffer.from(oldJson)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+        const old = `${url}#x=${Buffer.from(oldJson).toString('base64url')}.${h.toString(16).padStart(8, '0')}`;
+        const tabOld = await openTab(browser, old, pageErrors);
+        await waitIdleWithRows(tabOld, 3, 180000);
+        const tOld = await readTable(tabOld);
+        check(JSON.stringify(tOld) === JSON.stringify(table), 'old #x= share link: opens, same table',
+          `${JSON.stringify(tOld)} vs ${JSON.stringify(table)}`);
+        await tabOld.close();
+      }
 
       // Damaged and future-version links: error shown, page usable.
       await openFresh(tab, `${url}#x=garbage!!`);
@@ -245,7 +262,7 @@ async function main() {
       check(/share link cannot be opened/.test(eg) && /damaged/.test(eg), 'garbled share link: error shown', eg);
       check(await tab.isEnabled('[data-testid="run"]'), 'garbled share link: page usable');
       await shot(tab, '02c-garbled-link.png');
-      const cut = link2.slice(0, link2.indexOf('#x=') + 3 + Math.floor((link2.length - link2.indexOf('#x=')) / 2));
+      const cut = link2.slice(0, link2.indexOf('#e=') + 3 + Math.floor((link2.length - link2.indexOf('#e=')) / 2));
       await openFresh(tab, cut.replace(/^[^#]*/, url));
       const ec = await errorText(tab);
       check(/share link cannot be opened/.test(ec), 'truncated share link: error shown', ec);
@@ -628,7 +645,7 @@ async function main() {
         'model parameters: serial_prob 0.5 (pow2_prob 0.3) changes the EASY run', JSON.stringify(tp));
       await shot(tab, '09-model-params.png');
       const link9 = await shareHref(tab);
-      const json9 = JSON.parse(Buffer.from(link9.split('#x=')[1].split('.')[0], 'base64url').toString());
+      const json9 = JSON.parse(Buffer.from(link9.split('#e=')[1].split('.')[0], 'base64url').toString());
       const j9 = JSON.stringify(json9);
       check(j9.includes('"serial_prob":0.5') && j9.includes('"pow2_prob":0.3') && !/"(a1|uprob|estimate_factor|start_hour)"/.test(j9),
         'model parameters: share link carries the changed values only', j9);

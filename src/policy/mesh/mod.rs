@@ -28,8 +28,6 @@ pub mod window;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 pub use delay::DelayBased;
 pub use fcfs::MeshFcfs;
 pub use oocb::Oocb;
@@ -37,7 +35,7 @@ pub use out_of_order::OutOfOrder;
 pub use window::{EntryState, Window};
 
 use crate::alloc::SubmeshAllocator;
-use crate::base::{JobId, Time};
+use crate::base::{Entry, Family, JobId, Param, Registered, Time};
 use crate::machine::mesh::{Mesh, Submesh};
 use crate::workload::Job;
 
@@ -208,8 +206,7 @@ impl InstantEvents {
 }
 
 /// The mesh policies by name: `fcfs`, `oo`, `oocb-<k>`, `window-<K>`, `delay`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeshPolicyKind {
     Fcfs,
     OutOfOrder,
@@ -220,17 +217,97 @@ pub enum MeshPolicyKind {
     Delay,
 }
 
+/// The mesh policies, each named once (file name, label, description).
+pub const MESH_POLICIES: Family = Family {
+    key: "mesh_policy",
+    noun: "mesh policy",
+    sep: '-',
+    entries: &[
+        Entry::plain(
+            "fcfs",
+            "FCFS",
+            "First come, first served (= Window-1): the queue head is placed first (seed 003 §2).",
+        ),
+        Entry {
+            name: "oo",
+            aliases: &["out_of_order"],
+            label: "OO",
+            short: "OO",
+            description: "Aggressive out-of-order: every waiting job that fits starts, in arrival order (seed 003 §2.3).",
+            param: None,
+        },
+        Entry {
+            name: "oocb",
+            aliases: &[],
+            label: "OOCB-{}",
+            short: "OOCB-{}",
+            description: "Out-of-order with a constant bound: a job may be overtaken at most k times (seed 003 §5).",
+            param: Some(Param {
+                symbol: "k",
+                label: "Max bound k",
+                min: 0,
+                max: u32::MAX as u64,
+                bare: None,
+                description: "largest number of overtakes",
+            }),
+        },
+        Entry {
+            name: "window",
+            aliases: &[],
+            label: "Window-{}",
+            short: "Window-{}",
+            description: "Window-K: the first K waiting jobs are considered together on arrivals and departures (seed 003 §4).",
+            param: Some(Param {
+                symbol: "K",
+                label: "Window size K",
+                min: 1,
+                max: u32::MAX as u64,
+                bare: None,
+                description: "window size, K ≥ 1",
+            }),
+        },
+        Entry::plain(
+            "delay",
+            "Delay",
+            "Delay-based: the head may be overtaken until its wait reaches λ·W (seed 003 §2.3, [20]).",
+        ),
+    ],
+};
+
+crate::base::registry::registered_serde!(MeshPolicyKind);
+
+impl Registered for MeshPolicyKind {
+    fn family() -> &'static Family {
+        &MESH_POLICIES
+    }
+    fn key(self) -> (usize, Option<u64>) {
+        match self {
+            MeshPolicyKind::Fcfs => (0, None),
+            MeshPolicyKind::OutOfOrder => (1, None),
+            MeshPolicyKind::Oocb(k) => (2, Some(u64::from(k))),
+            MeshPolicyKind::Window(k) => (3, Some(k as u64)),
+            MeshPolicyKind::Delay => (4, None),
+        }
+    }
+    fn from_key(i: usize, p: Option<u64>) -> Option<MeshPolicyKind> {
+        Some(match (i, p) {
+            (0, _) => MeshPolicyKind::Fcfs,
+            (1, _) => MeshPolicyKind::OutOfOrder,
+            (2, Some(k)) => MeshPolicyKind::Oocb(u32::try_from(k).ok()?),
+            (3, Some(k)) => MeshPolicyKind::Window(usize::try_from(k).ok()?),
+            (4, _) => MeshPolicyKind::Delay,
+            _ => return None,
+        })
+    }
+}
+
 /// A policy name that cannot be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownMeshPolicy(pub String);
 
 impl fmt::Display for UnknownMeshPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown mesh policy {:?} (expected fcfs, oo, oocb-<k>, window-<K> with K ≥ 1, or delay)",
-            self.0
-        )
+        f.write_str(&MESH_POLICIES.unknown(&self.0))
     }
 }
 
@@ -250,35 +327,12 @@ impl MeshPolicyKind {
 
     /// Name as in the paper's figures (`Window-240`).
     pub fn label(self) -> String {
-        match self {
-            MeshPolicyKind::Fcfs => "FCFS".into(),
-            MeshPolicyKind::OutOfOrder => "OO".into(),
-            MeshPolicyKind::Oocb(k) => format!("OOCB-{k}"),
-            MeshPolicyKind::Window(k) => format!("Window-{k}"),
-            MeshPolicyKind::Delay => "Delay".into(),
-        }
+        Registered::label(self)
     }
 
     /// Parses `fcfs`, `oo`, `oocb-8`, `window-240`, `delay` (case-insensitive; `_` or `-`).
     pub fn parse(s: &str) -> Result<MeshPolicyKind, UnknownMeshPolicy> {
-        let t = s.trim().to_ascii_lowercase().replace('_', "-");
-        let bad = || UnknownMeshPolicy(s.to_string());
-        match t.as_str() {
-            "fcfs" => return Ok(MeshPolicyKind::Fcfs),
-            "oo" | "out-of-order" => return Ok(MeshPolicyKind::OutOfOrder),
-            "delay" => return Ok(MeshPolicyKind::Delay),
-            _ => {}
-        }
-        if let Some(k) = t.strip_prefix("oocb-") {
-            return k.parse().map(MeshPolicyKind::Oocb).map_err(|_| bad());
-        }
-        if let Some(k) = t.strip_prefix("window-") {
-            return match k.parse::<usize>() {
-                Ok(k) if k >= 1 => Ok(MeshPolicyKind::Window(k)),
-                _ => Err(bad()),
-            };
-        }
-        Err(bad())
+        MeshPolicyKind::lookup(s).map_err(|_| UnknownMeshPolicy(s.to_string()))
     }
 }
 

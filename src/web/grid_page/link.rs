@@ -2,17 +2,21 @@
 //! and publishing the link of the last run.
 
 use super::*;
+use crate::envelope::{Envelope, Mode};
 
-/// The fragment (without `#`) of a link to `exp`: `g=` + base64url(JSON) + `.` + checksum.
+/// The fragment (without `#`) of a link to `exp`: the experiment envelope of mode grid
+/// (`e=` + base64url(JSON) + `.` + checksum).
 pub fn fragment_of(exp: &GridExperiment) -> String {
-    GridShare::new(exp.clone()).to_fragment()
+    Envelope::Grid(GridShare::new(exp.clone())).to_fragment()
 }
 
-/// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid link.
+/// Reads a grid link's fragment (with or without `#`; `#e=` of mode grid or an old `#g=`):
+/// `Ok(None)` when it is no grid link.
 pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> {
-    GridShare::from_fragment(fragment)
-        .map(|s| s.map(|s| s.experiment))
-        .map_err(|e| e.to_string())
+    match crate::web::kit::share_link::open(fragment, Mode::Grid)? {
+        Some(Envelope::Grid(s)) => Ok(Some(s.experiment)),
+        _ => Ok(None),
+    }
 }
 
 pub(super) fn location_hash() -> String {

@@ -32,12 +32,12 @@ use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
 use super::worker_link::{post_to, post_trace_to, start_worker};
+use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::grid::spec::{preset_global_grid, MAX_SITES};
 use crate::grid::view::{
-    local_clock, offset_label, percent_of, sharing_label, GridComparison, GridShare,
-    CONFIGURATIONS, GRID_FRAGMENT_PREFIX,
+    local_clock, offset_label, percent_of, sharing_label, GridComparison, GridShare, CONFIGURATIONS,
 };
 use crate::grid::{GridExperiment, GridMetrics, LocalPolicy, Sharing};
 
@@ -233,7 +233,9 @@ fn wire(app: &Rc<GridApp>) {
         listen(w.as_ref(), "hashchange", move |_: Event| {
             let hash = location_hash();
             let h = hash.trim_start_matches('#');
-            if h.starts_with(GRID_FRAGMENT_PREFIX) && h != app.state.borrow().fragment {
+            if super::kit::share_link::is_link_of(h, crate::envelope::Mode::Grid)
+                && h != app.state.borrow().fragment
+            {
                 open_fragment(&app);
             }
         });

@@ -119,10 +119,7 @@ pub(super) fn config_table(r: &crate::grid::view::GridRunReport) -> String {
 }
 
 pub(super) fn policy_label(p: LocalPolicy) -> &'static str {
-    match p {
-        LocalPolicy::Easy => "EASY backfilling",
-        LocalPolicy::Conservative => "conservative backfilling",
-    }
+    p.entry().short
 }
 
 pub(super) fn pct_cell(key: &str, v: f64) -> String {

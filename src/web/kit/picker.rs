@@ -1,6 +1,10 @@
-//! A picker: one checkbox per choice from a plain list of (name, label, description), so that
-//! a registry of policies or allocators can feed it. Each box has the id and `data-testid`
-//! `{prefix}-{name}` and the value `name`; a description becomes the tooltip.
+//! Pickers generated from the registry ([`crate::registry`]): one checkbox or `<option>` per
+//! entry of a [`Family`], so that a policy or allocator named once in its table appears in
+//! every page without markup of its own. Each checkbox has the id and `data-testid`
+//! `{prefix}-{name}` and the value `name`; the description becomes the tooltip (and, where
+//! asked, the small line under the label).
+
+use crate::base::{Entry, Family};
 
 use super::super::dom::escape;
 
@@ -14,20 +18,90 @@ pub struct Choice<'a> {
     pub description: &'a str,
 }
 
-/// The markup of the checkboxes of `choices`, in order.
-pub fn checkboxes_html(prefix: &str, choices: &[Choice<'_>]) -> String {
+impl Choice<'static> {
+    /// The choice of a registry entry: its name, label and description.
+    pub fn of(e: &'static Entry) -> Choice<'static> {
+        Choice {
+            name: e.name,
+            label: e.label,
+            description: e.description,
+        }
+    }
+}
+
+/// The markup of the checkboxes of `choices`, in order; `checked` ticks them all, `notes`
+/// shows each description under its label.
+pub fn checkboxes_html(prefix: &str, choices: &[Choice<'_>], checked: bool, notes: bool) -> String {
     let mut html = String::new();
     for c in choices {
-        let title = if c.description.is_empty() {
+        let title = if c.description.is_empty() || notes {
             String::new()
         } else {
             format!(r#" title="{}""#, escape(c.description))
         };
+        let note = if notes && !c.description.is_empty() {
+            format!("<small>{}</small>", escape(c.description))
+        } else {
+            String::new()
+        };
         html.push_str(&format!(
-            r#"<label class="choice"{title}><input type="checkbox" id="{prefix}-{name}" data-testid="{prefix}-{name}" value="{name}"><span>{label}</span></label>"#,
+            r#"<label class="choice"{title}><input type="checkbox" id="{prefix}-{name}" data-testid="{prefix}-{name}" value="{name}"{on}><span>{label}{note}</span></label>"#,
             name = escape(c.name),
             label = escape(c.label),
+            on = if checked { " checked" } else { "" },
         ));
     }
     html
+}
+
+/// The `<option>`s of a `<select>` over a family: value = name, text = label (a parameter
+/// shown by its symbol, `Window-K`; `short` uses the short labels), the description as
+/// tooltip.
+pub fn options_html(f: &Family, short: bool) -> String {
+    let mut html = String::new();
+    for e in f.entries {
+        let text = if short {
+            e.short.replace("{}", e.param.map_or("", |p| p.symbol))
+        } else {
+            f.label_pattern(e)
+        };
+        html.push_str(&format!(
+            r#"<option value="{}" title="{}">{}</option>"#,
+            escape(e.name),
+            escape(e.description),
+            escape(&text),
+        ));
+    }
+    html
+}
+
+/// Fills every element of the page marked `data-registry="<family key>"` from that family: a
+/// `<select>` gets one option per entry, any other element one ticked checkbox per entry (ids
+/// `{key}-{name}`, descriptions shown). Called once at start, before the modes look their
+/// elements up; an unknown key is left empty (and the mode then reports the missing element).
+pub fn fill_registry_pickers(doc: &web_sys::Document) {
+    use wasm_bindgen::JsCast;
+    let Ok(nodes) = doc.query_selector_all("[data-registry]") else {
+        return;
+    };
+    for i in 0..nodes.length() {
+        let Some(el) = nodes
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let Some(f) = el
+            .get_attribute("data-registry")
+            .and_then(|k| crate::registry::family(&k))
+        else {
+            continue;
+        };
+        if el.tag_name().eq_ignore_ascii_case("select") {
+            el.set_inner_html(&options_html(f, false));
+        } else {
+            let choices: Vec<Choice<'static>> = f.entries.iter().map(Choice::of).collect();
+            el.set_inner_html(&checkboxes_html(f.key, &choices, true, true));
+        }
+    }
 }

@@ -1,7 +1,9 @@
-//! Publishing a run's share link, the same for the three modes: the link's `href` (this page's
-//! address with the run's fragment), its panel shown, and the address bar's fragment replaced
-//! without a new history entry. The fragments themselves come from the core's codecs
-//! ([`crate::share`], [`crate::mesh_share`], [`crate::grid::view::GridShare`]).
+//! Share links, the same for every mode: opening the address bar's link as the core's one
+//! [`Envelope`] (`#e=`, or an old `#x=`/`#m=`/`#g=` link) for the mode it belongs to
+//! ([`open`]), and publishing a run's link ([`publish`]: the link's `href`, its panel shown,
+//! the address bar's fragment replaced without a new history entry).
+
+use crate::envelope::{Envelope, Mode, ENVELOPE_PREFIX};
 
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlAnchorElement, HtmlElement};
@@ -19,4 +21,21 @@ pub fn publish(share: &HtmlElement, share_link: &HtmlAnchorElement, fragment: &s
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
     }
+}
+
+/// The link in `hash` if it belongs to `mode`: `Ok(None)` when there is no link or it is
+/// another mode's; `Err` says why a link of this mode cannot be opened. An `#e=` link too
+/// damaged to show its mode is reported by the flat mode (the first tab) only.
+pub fn open(hash: &str, mode: Mode) -> Result<Option<Envelope>, String> {
+    let h = hash.trim_start_matches('#');
+    match Envelope::mode_of_fragment(h) {
+        Some(m) if m == mode => Envelope::from_fragment(h),
+        None if mode == Mode::Flat && h.starts_with(ENVELOPE_PREFIX) => Envelope::from_fragment(h),
+        _ => Ok(None),
+    }
+}
+
+/// `true` when `hash` is a share link of `mode` (for `hashchange`).
+pub fn is_link_of(hash: &str, mode: Mode) -> bool {
+    Envelope::mode_of_fragment(hash) == Some(mode)
 }

@@ -44,13 +44,13 @@ pub(super) fn update_policy_ui(ui: &Ui) {
     let nodes = sel.iter().any(|a| !a.is_contiguous());
     ui.policy.set_disabled(!contig);
     let p = ui.policy.value();
-    let needs_k = contig && (p == "oocb" || p == "window");
-    ui.policy_k_field.set_hidden(!needs_k);
-    ui.policy_k_label.set_text_content(Some(if p == "oocb" {
-        "Max bound k"
-    } else {
-        "Window size K"
-    }));
+    let param = MESH_POLICIES
+        .position(&p)
+        .and_then(|i| MESH_POLICIES.entries[i].param);
+    ui.policy_k_field.set_hidden(!(contig && param.is_some()));
+    if let Some(param) = param {
+        ui.policy_k_label.set_text_content(Some(param.label));
+    }
     let hint = match (contig, nodes) {
         (false, true) => {
             "Non-contiguous allocators run FCFS under the contention model (seed 000): the \
@@ -67,13 +67,7 @@ pub(super) fn update_policy_ui(ui: &Ui) {
 }
 
 pub(super) fn policy_value(p: MeshPolicyKind) -> (&'static str, Option<u64>) {
-    match p {
-        MeshPolicyKind::Fcfs => ("fcfs", None),
-        MeshPolicyKind::OutOfOrder => ("oo", None),
-        MeshPolicyKind::Oocb(k) => ("oocb", Some(u64::from(k))),
-        MeshPolicyKind::Window(k) => ("window", Some(k as u64)),
-        MeshPolicyKind::Delay => ("delay", None),
-    }
+    (p.entry().name, p.key().1)
 }
 
 /// Fills the form from an experiment, the allocators to compare and (if not the experiment's)

@@ -1,9 +1,9 @@
-//! Mesh share links: `#m=` followed by the base64url of the JSON of a [`MeshShare`] (the
-//! first run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
-//! checksum, as for the flat mode ([`crate::web::share`]); opening one and publishing the link
-//! of the last runs.
+//! Mesh share links: the experiment envelope of mode mesh ([`crate::envelope`]: a
+//! [`MeshShare`] — the first run's [`MeshExperiment`], the allocators compared and the policy
+//! chosen); opening one (old `#m=` links too) and publishing the link of the last runs.
 
 use super::*;
+use crate::envelope::{Envelope, Mode};
 
 pub use crate::mesh_share::{
     MeshShare, MAX_MESH_FRAGMENT, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION,
@@ -30,19 +30,19 @@ pub(super) fn publish_link(app: &App) {
             policy,
         }
     };
-    let fragment = share.to_fragment();
+    let fragment = Envelope::Mesh(share).to_fragment();
     crate::web::kit::share_link::publish(&app.ui.share, &app.ui.share_link, &fragment);
     app.state.borrow_mut().fragment = fragment;
 }
 
-/// Opens a `#m=` link: restores the form and runs it once the worker is ready.
+/// Opens a mesh link (`#e=` of mode mesh, or an old `#m=`): restores the form and runs it once the worker is ready.
 pub(super) fn open_fragment(app: &Rc<App>) {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    match MeshShare::from_fragment(&hash) {
-        Ok(None) => {}
-        Ok(Some(share)) => {
+    match crate::web::kit::share_link::open(&hash, Mode::Mesh) {
+        Ok(None | Some(Envelope::Flat(_) | Envelope::Grid(_))) => {}
+        Ok(Some(Envelope::Mesh(share))) => {
             let policy = share
                 .policy
                 .as_deref()

@@ -34,6 +34,7 @@ use super::kit::picker::{checkboxes_html, Choice};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::worker_link::{post_to, post_trace_array, start_worker};
+use crate::base::Registered;
 use crate::config::WorkloadSpec;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
@@ -42,6 +43,7 @@ use crate::mesh_run::{
     SEED000_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
+use crate::policy::mesh::MESH_POLICIES;
 use crate::workload::synthetic::SyntheticModel;
 
 mod controller;
@@ -362,21 +364,21 @@ pub fn start() {
 
 fn build_ui(doc: &Document) -> Result<Ui, String> {
     // The allocator checkboxes, grouped.
-    let all: Vec<(MeshAllocatorKind, String, String)> = MeshAllocatorKind::all()
+    let all: Vec<(MeshAllocatorKind, String, String, &'static str)> = MeshAllocatorKind::all()
         .into_iter()
-        .map(|a| (a, a.as_str().to_string(), a.label()))
+        .map(|a| (a, a.as_str().to_string(), a.label(), a.entry().description))
         .collect();
     let group = |contiguous: bool| {
         let choices: Vec<Choice<'_>> = all
             .iter()
-            .filter(|(a, _, _)| a.is_contiguous() == contiguous)
-            .map(|(_, name, label)| Choice {
+            .filter(|(a, _, _, _)| a.is_contiguous() == contiguous)
+            .map(|(_, name, label, description)| Choice {
                 name,
                 label,
-                description: "",
+                description,
             })
             .collect();
-        checkboxes_html("mesh-alloc", &choices)
+        checkboxes_html("mesh-alloc", &choices, false, false)
     };
     by_id::<Element>(doc, "mesh-alloc-contig")?.set_inner_html(&group(true));
     by_id::<Element>(doc, "mesh-alloc-nodes")?.set_inner_html(&group(false));
@@ -583,7 +585,10 @@ fn wire(app: &Rc<App>) {
                 .unwrap_or_default();
             let h = hash.trim_start_matches('#');
             let busy = a.state.borrow().batch.is_some();
-            if h.starts_with(MESH_FRAGMENT_PREFIX) && h != a.state.borrow().fragment && !busy {
+            if super::kit::share_link::is_link_of(h, crate::envelope::Mode::Mesh)
+                && h != a.state.borrow().fragment
+                && !busy
+            {
                 a.state.borrow_mut().fragment = h.to_string();
                 open_fragment(&a);
             }

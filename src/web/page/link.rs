@@ -2,6 +2,7 @@
 //! automatic run), publishing the link of the last run, copying and forgetting it.
 
 use super::*;
+use crate::envelope::{Envelope, Mode};
 
 /// The address bar's fragment, with its `#` (empty if none).
 pub(super) fn location_hash() -> String {
@@ -15,9 +16,9 @@ pub(super) fn location_hash() -> String {
 /// the error box and leaves the form as it was.
 pub(super) fn open_fragment(app: &Rc<App>) {
     let hash = location_hash();
-    match ShareState::from_fragment(&hash) {
-        Ok(None) => {}
-        Ok(Some(state)) => {
+    match crate::web::kit::share_link::open(&hash, Mode::Flat) {
+        Ok(None | Some(Envelope::Mesh(_) | Envelope::Grid(_))) => {}
+        Ok(Some(Envelope::Flat(state))) => {
             if is_busy(app) {
                 show_error(
                     "A run is in progress: cancel it, then open the share link again (reload \
@@ -227,7 +228,7 @@ pub(super) fn publish_link(app: &App) {
         }
         ShareState::new(first.clone(), policies).with_sweep(b.sweep)
     };
-    let fragment = state.to_fragment();
+    let fragment = Envelope::Flat(state).to_fragment();
     if fragment.is_empty() {
         return;
     }

@@ -28,6 +28,7 @@ use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
 use super::share::{ShareState, Sweep};
+use crate::base::Registered;
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
 use crate::form::flat::{self, is_integer_param, param_values, FlatFields, MODEL_PARAMS};
 use crate::form::{FieldError, TraceFacts};
@@ -179,19 +180,11 @@ const COLUMNS: [Column; 12] = [
 ];
 
 fn policy_label(p: PolicyKind) -> &'static str {
-    match p {
-        PolicyKind::Fcfs => "FCFS",
-        PolicyKind::Easy => "EASY backfilling",
-        PolicyKind::Conservative => "Conservative backfilling",
-    }
+    p.entry().label
 }
 
 fn policy_short(p: PolicyKind) -> &'static str {
-    match p {
-        PolicyKind::Fcfs => "FCFS",
-        PolicyKind::Easy => "EASY",
-        PolicyKind::Conservative => "Conservative",
-    }
+    p.entry().short
 }
 
 /// The page's elements.
@@ -370,6 +363,7 @@ pub fn start() {
         return;
     };
     let defaults = LublinParams::default();
+    super::kit::picker::fill_registry_pickers(&doc);
     let ui = match build_ui(doc, &defaults) {
         Ok(ui) => ui,
         Err(m) => {

@@ -1,0 +1,129 @@
+//! `schedlab open LINK|FILE` and experiment envelopes as CLI input: a share link of any kind
+//! (`#e=`, or the old `#x=`/`#m=`/`#g=`) or an envelope file becomes the mode's experiment file
+//! and the command that runs it, so that a link reproduces natively. `run`, `mesh` and `grid`
+//! read envelope files of their mode through [`experiment_text`]. Implements no paper section
+//! (the experiment envelope of issue 10, [`crate::envelope`]).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::streams::{emit_line, read_document, warn};
+use crate::config::ConfigError;
+use crate::envelope::{Envelope, Mode};
+use crate::error::Error;
+
+/// `schedlab open`.
+#[derive(Args, Debug)]
+pub struct OpenArgs {
+    /// A share link (a URL or just its `#e=…`, `#x=…`, `#m=…` or `#g=…` fragment) or an
+    /// experiment envelope file (JSON with `"mode"`).
+    pub link: String,
+    /// Also write the mode's experiment file (what `schedlab run --experiment`, `schedlab mesh`
+    /// or `schedlab grid` reads) to this path.
+    #[arg(long)]
+    pub experiment_out: Option<PathBuf>,
+}
+
+fn config_err(key: &str, message: String) -> Error {
+    Error::Config(ConfigError {
+        key: key.into(),
+        message,
+    })
+}
+
+/// The envelope of a link or file.
+fn envelope_of(arg: &str) -> Result<Envelope, Error> {
+    let path = Path::new(arg);
+    if !arg.contains('#') && path.is_file() {
+        let text = read_document(path)?;
+        return Envelope::from_document(&text)
+            .map_err(|m| config_err("experiment", m))?
+            .ok_or_else(|| {
+                config_err(
+                    "mode",
+                    format!(
+                        "{arg} is not an experiment envelope (it has no \"mode\"); run it with \
+                         its mode's command instead"
+                    ),
+                )
+            });
+    }
+    let fragment = arg.rsplit_once('#').map_or(arg, |(_, f)| f);
+    Envelope::from_fragment(fragment)
+        .map_err(|m| config_err("link", m))?
+        .ok_or_else(|| {
+            config_err(
+                "link",
+                format!("{arg:?} is neither a share link (#e=, #x=, #m=, #g=) nor a file"),
+            )
+        })
+}
+
+/// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison).
+fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
+    Ok(match env {
+        Envelope::Flat(s) => s.experiment.to_json(),
+        Envelope::Mesh(s) => s
+            .experiments()
+            .map_err(|m| config_err("experiment", m))?
+            .first()
+            .map(|e| e.to_json())
+            .unwrap_or_default(),
+        Envelope::Grid(s) => s.experiment.to_json(),
+    })
+}
+
+/// The experiment text of the file at `path` for a command of `mode`: an envelope of that
+/// mode gives its experiment (validated by the envelope's one path), an envelope of another
+/// mode is refused naming the command to use, any other text is returned as it is (the mode's
+/// own format, read by the command as before).
+pub fn experiment_text(path: &Path, mode: Mode) -> Result<String, Error> {
+    let text = read_document(path)?;
+    match Envelope::from_document(&text).map_err(|m| config_err("experiment", m))? {
+        None => Ok(text),
+        Some(env) if env.mode() == mode => mode_experiment_json(&env),
+        Some(env) => Err(config_err(
+            "mode",
+            format!(
+                "{} is a {} experiment: run it with `{} {}`",
+                path.display(),
+                env.mode(),
+                env.mode().command(),
+                path.display()
+            ),
+        )),
+    }
+}
+
+/// Prints the envelope of a link or file; writes its mode's experiment file if asked.
+pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
+    let env = envelope_of(&a.link)?;
+    let pretty = serde_json::from_str::<serde_json::Value>(&env.to_json())
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_default();
+    emit_line(&pretty)?;
+    if let Some(out) = &a.experiment_out {
+        let json = mode_experiment_json(&env)?;
+        std::fs::write(out, json + "\n").map_err(|e| super::streams::io_err(out, e))?;
+        let mut note = format!(
+            "{} experiment written to {}; run it with: {} {}",
+            env.mode(),
+            out.display(),
+            env.mode().command(),
+            out.display()
+        );
+        match &env {
+            Envelope::Flat(s) if s.policies().len() > 1 || s.sweep.is_some() => note.push_str(
+                " (the link compares several policies or load factors: add --policy for each)",
+            ),
+            Envelope::Mesh(s) if s.allocators.len() > 1 => {
+                note.push_str(" (the link compares several allocators: add --allocator for each)")
+            }
+            _ => {}
+        }
+        warn(&note);
+    }
+    Ok(())
+}

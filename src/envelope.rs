@@ -1,0 +1,320 @@
+//! One experiment envelope for every mode: a versioned JSON object whose `mode` says which
+//! kind of experiment it holds, read and validated by one path ([`Envelope::from_json`]) and
+//! carried in share links by one codec (`#e=`, [`Envelope::to_fragment`] /
+//! [`Envelope::from_fragment`]).
+//!
+//! ```json
+//! {"v": 2, "mode": "flat", "experiment": {…}, "policies": ["fcfs", "easy"]}
+//! {"v": 2, "mode": "mesh", "experiment": {…}, "allocators": ["mpl", "mc_elongated"]}
+//! {"v": 2, "mode": "grid", "experiment": {…}}
+//! ```
+//!
+//! Apart from `v` and `mode`, the keys are those of the mode's own state ([`ShareState`],
+//! [`MeshShare`], [`GridShare`]; `docs/experiment-format.md`), validated by that mode's reader
+//! (limits included). Old links keep opening: `#x=` (flat), `#m=` (mesh) and `#g=` (grid) are
+//! read by their own decoders and returned as the same [`Envelope`]. A new mode is a new
+//! [`Mode`] and variant here, not a new link format. The same envelope is an experiment file
+//! for the CLI (`schedlab open`, and `run`/`mesh`/`grid` accept an envelope of their mode).
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::grid::view::{GridShare, GRID_FRAGMENT_PREFIX, GRID_SHARE_VERSION, MAX_GRID_FRAGMENT};
+use crate::mesh_share::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
+use crate::share::{check_envelope, pack_fragment, unpack_fragment, ShareState, SHARE_VERSION};
+
+/// Version of the envelope this build writes and reads.
+pub const ENVELOPE_VERSION: u32 = 2;
+/// Prefix of an envelope link's fragment (after `#`).
+pub const ENVELOPE_PREFIX: &str = "e=";
+/// Longest envelope fragment accepted (the largest of the old kinds: a grid of many sites).
+pub const MAX_ENVELOPE_FRAGMENT: usize = MAX_GRID_FRAGMENT;
+
+/// The kinds of experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// One machine of P processors, flat policies (the core experiment).
+    Flat,
+    /// A 2D mesh: contiguous allocation and window scheduling (seed 003) or non-contiguous
+    /// allocation under contention (seed 000).
+    Mesh,
+    /// Sites in time zones with job sharing (seed 002).
+    Grid,
+}
+
+impl Mode {
+    /// Every mode, in the page's tab order.
+    pub const ALL: [Mode; 3] = [Mode::Flat, Mode::Mesh, Mode::Grid];
+
+    /// The name in envelopes and on the page (`flat`, `mesh`, `grid`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Flat => "flat",
+            Mode::Mesh => "mesh",
+            Mode::Grid => "grid",
+        }
+    }
+
+    /// The mode named `s`, if any.
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+
+    /// The CLI command that runs an experiment of this mode.
+    pub fn command(self) -> &'static str {
+        match self {
+            Mode::Flat => "schedlab run --experiment",
+            Mode::Mesh => "schedlab mesh",
+            Mode::Grid => "schedlab grid",
+        }
+    }
+
+    /// The version of the mode's own state inside the envelope.
+    fn state_version(self) -> u32 {
+        match self {
+            Mode::Flat => SHARE_VERSION,
+            Mode::Mesh => MESH_SHARE_VERSION,
+            Mode::Grid => GRID_SHARE_VERSION,
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An experiment of any mode, with what its page compares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Envelope {
+    Flat(ShareState),
+    Mesh(MeshShare),
+    Grid(GridShare),
+}
+
+impl Envelope {
+    /// Its mode.
+    pub fn mode(&self) -> Mode {
+        match self {
+            Envelope::Flat(_) => Mode::Flat,
+            Envelope::Mesh(_) => Mode::Mesh,
+            Envelope::Grid(_) => Mode::Grid,
+        }
+    }
+
+    /// The envelope's JSON: `v` = [`ENVELOPE_VERSION`], `mode`, then the mode's keys (flat
+    /// and grid leave out values equal to their defaults, as their links always did).
+    pub fn to_json(&self) -> String {
+        let state = match self {
+            Envelope::Flat(s) => s.to_json(),
+            Envelope::Mesh(s) => s.to_json(),
+            Envelope::Grid(s) => s.to_json(),
+        };
+        let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(&state) else {
+            return String::new();
+        };
+        map.insert("v".into(), Value::from(ENVELOPE_VERSION));
+        map.insert("mode".into(), Value::from(self.mode().as_str()));
+        Value::Object(map).to_string()
+    }
+
+    /// Reads an envelope's JSON — the one validation path of every mode: the version first
+    /// (another version is refused naming both), then `mode`, then the mode's keys by the
+    /// mode's reader (every value validated, limits included; errors name the key).
+    pub fn from_json(text: &str) -> Result<Envelope, String> {
+        check_envelope(text, ENVELOPE_VERSION, "experiment", None)?;
+        let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(text) else {
+            return Err("the experiment is not a JSON object".into());
+        };
+        let mode = match map.remove("mode") {
+            Some(Value::String(m)) => Mode::parse(&m).ok_or_else(|| {
+                format!(
+                    "mode: unknown mode {m:?} (expected {})",
+                    Mode::ALL.map(Mode::as_str).join(", ")
+                )
+            })?,
+            Some(_) => return Err("mode: must be a string (flat, mesh or grid)".into()),
+            None => return Err("mode: missing (flat, mesh or grid)".into()),
+        };
+        map.insert("v".into(), Value::from(mode.state_version()));
+        let inner = Value::Object(map).to_string();
+        Ok(match mode {
+            Mode::Flat => Envelope::Flat(ShareState::from_json(&inner)?),
+            Mode::Mesh => Envelope::Mesh(MeshShare::from_json(&inner)?),
+            Mode::Grid => Envelope::Grid(GridShare::from_json(&inner).map_err(|e| e.0)?),
+        })
+    }
+
+    /// The fragment (without `#`): `e=` + base64url(JSON) + `.` + checksum.
+    pub fn to_fragment(&self) -> String {
+        pack_fragment(ENVELOPE_PREFIX, &self.to_json())
+    }
+
+    /// Reads a share link's fragment (with or without `#`) of any kind — `#e=`, or the old
+    /// `#x=`, `#m=`, `#g=` — as an envelope. `Ok(None)` when it is no share link (empty,
+    /// `#about`); `Err` says why a link cannot be used (too long, damaged, other version,
+    /// invalid experiment naming the key).
+    pub fn from_fragment(fragment: &str) -> Result<Option<Envelope>, String> {
+        if let Some((text, checksum_ok)) =
+            unpack_fragment(fragment, ENVELOPE_PREFIX, MAX_ENVELOPE_FRAGMENT)?
+        {
+            check_envelope(
+                &text,
+                ENVELOPE_VERSION,
+                "experiment-link",
+                Some(checksum_ok),
+            )?;
+            return Envelope::from_json(&text).map(Some);
+        }
+        if let Some(s) = ShareState::from_fragment(fragment)? {
+            return Ok(Some(Envelope::Flat(s)));
+        }
+        if let Some(s) = MeshShare::from_fragment(fragment)? {
+            return Ok(Some(Envelope::Mesh(s)));
+        }
+        if let Some(s) = GridShare::from_fragment(fragment).map_err(|e| e.0)? {
+            return Ok(Some(Envelope::Grid(s)));
+        }
+        Ok(None)
+    }
+
+    /// The mode a fragment asks for, without validating it: by the old prefixes, or by the
+    /// `mode` inside an `#e=` link (`None` for other fragments and unreadable links; opening
+    /// the link then reports why).
+    pub fn mode_of_fragment(fragment: &str) -> Option<Mode> {
+        let f = fragment.strip_prefix('#').unwrap_or(fragment);
+        if f.starts_with(crate::share::FRAGMENT_PREFIX) {
+            return Some(Mode::Flat);
+        }
+        if f.starts_with(MESH_FRAGMENT_PREFIX) {
+            return Some(Mode::Mesh);
+        }
+        if f.starts_with(GRID_FRAGMENT_PREFIX) {
+            return Some(Mode::Grid);
+        }
+        let (text, _) = unpack_fragment(f, ENVELOPE_PREFIX, MAX_ENVELOPE_FRAGMENT)
+            .ok()
+            .flatten()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        Mode::parse(v.get("mode")?.as_str()?)
+    }
+
+    /// Reads an experiment file for the CLI: an envelope (a JSON object with `mode`), or
+    /// `Ok(None)` when the text has no `mode` (a mode's own experiment format, read by its
+    /// command as before).
+    pub fn from_document(text: &str) -> Result<Option<Envelope>, String> {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) if map.contains_key("mode") => {
+                Envelope::from_json(text).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Experiment;
+    use crate::grid::spec::preset_global_grid;
+    use crate::mesh_run::{preset_contention_seed000, MeshAllocatorKind};
+    use crate::policy::PolicyKind;
+    use crate::workload::synthetic::SyntheticModel;
+
+    fn flat() -> ShareState {
+        let exp = Experiment::new(
+            crate::config::WorkloadSpec::Synthetic(SyntheticModel::default()),
+            PolicyKind::Easy,
+        );
+        ShareState::new(exp, vec![PolicyKind::Easy, PolicyKind::Fcfs])
+    }
+
+    fn mesh() -> MeshShare {
+        let exp = preset_contention_seed000(0.4);
+        MeshShare {
+            v: MESH_SHARE_VERSION,
+            allocators: vec![exp.allocator, MeshAllocatorKind::parse("mbs").unwrap()],
+            experiment: exp,
+            policy: None,
+        }
+    }
+
+    #[test]
+    fn every_mode_round_trips_through_one_codec() {
+        for env in [
+            Envelope::Flat(flat()),
+            Envelope::Mesh(mesh()),
+            Envelope::Grid(GridShare::new(preset_global_grid())),
+        ] {
+            let f = env.to_fragment();
+            assert!(f.starts_with("e="), "{f}");
+            assert_eq!(
+                Envelope::mode_of_fragment(&format!("#{f}")),
+                Some(env.mode())
+            );
+            assert_eq!(Envelope::from_fragment(&f), Ok(Some(env.clone())));
+            let json = env.to_json();
+            let v: Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["v"], 2);
+            assert_eq!(v["mode"], env.mode().as_str());
+            assert_eq!(Envelope::from_json(&json), Ok(env.clone()));
+            assert_eq!(Envelope::from_document(&json), Ok(Some(env)));
+        }
+    }
+
+    #[test]
+    fn old_links_open_as_envelopes() {
+        let x = flat().to_fragment();
+        assert!(x.starts_with("x="));
+        assert_eq!(
+            Envelope::from_fragment(&x),
+            Ok(Some(Envelope::Flat(flat())))
+        );
+        let m = mesh().to_fragment();
+        assert_eq!(Envelope::mode_of_fragment(&m), Some(Mode::Mesh));
+        assert_eq!(
+            Envelope::from_fragment(&m),
+            Ok(Some(Envelope::Mesh(mesh())))
+        );
+        let g = GridShare::new(preset_global_grid()).to_fragment();
+        assert_eq!(Envelope::mode_of_fragment(&g), Some(Mode::Grid));
+        assert!(matches!(
+            Envelope::from_fragment(&g),
+            Ok(Some(Envelope::Grid(_)))
+        ));
+        assert_eq!(Envelope::from_fragment("#about"), Ok(None));
+        assert_eq!(Envelope::from_fragment(""), Ok(None));
+        assert_eq!(Envelope::mode_of_fragment("#about"), None);
+    }
+
+    #[test]
+    fn bad_envelopes_are_refused_naming_what_is_wrong() {
+        let err = |json: &str| Envelope::from_json(json).unwrap_err();
+        assert!(err(r#"{"v":1,"mode":"flat"}"#).contains("format 1"));
+        assert!(err(r#"{"v":2}"#).contains("mode: missing"));
+        assert!(err(r#"{"v":2,"mode":"moldable"}"#).contains("unknown mode \"moldable\""));
+        assert!(err(r#"{"v":2,"mode":3}"#).contains("mode: must be a string"));
+        // The mode's own reader judges the rest, naming the key.
+        let mut v: Value = serde_json::from_str(&Envelope::Flat(flat()).to_json()).unwrap();
+        v["policies"] = serde_json::json!(["sjf"]);
+        let e = err(&v.to_string());
+        assert!(e.contains("policies") && e.contains("sjf"), "{e}");
+        let mut v: Value = serde_json::from_str(&Envelope::Mesh(mesh()).to_json()).unwrap();
+        v["experiment"]["width"] = serde_json::json!(0);
+        let e = err(&v.to_string());
+        assert!(e.to_lowercase().contains("width"), "{e}");
+        // A damaged link: the checksum.
+        let f = Envelope::Flat(flat()).to_fragment();
+        let cut = format!("{}00000000", &f[..f.len() - 8]);
+        assert!(Envelope::from_fragment(&cut)
+            .unwrap_err()
+            .contains("checksum"));
+        // A bare experiment file is not an envelope.
+        assert_eq!(
+            Envelope::from_document(&flat().experiment.to_json()),
+            Ok(None)
+        );
+    }
+}
