@@ -100,6 +100,37 @@ fn keyed(m: String) -> ConfigError {
     }
 }
 
+/// What every mode's experiment file is ([`Experiment`], `MeshExperiment`, `GridExperiment`):
+/// serde JSON, checked by one path — parse (errors name the key), then `validate_with` the
+/// limits. Import it to call `from_json`, `to_json` and `validate`.
+pub trait ExperimentFile: Serialize + serde::de::DeserializeOwned + Sized {
+    /// Checks what serde cannot (version, sizes, ranges, models) under `limits`.
+    fn check(&self, limits: &Limits) -> Result<(), ConfigError>;
+
+    /// [`ExperimentFile::check`] under the default [`Limits`].
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.check(&Limits::DEFAULT)
+    }
+
+    /// Parses and validates an experiment from JSON text.
+    fn from_json(text: &str) -> Result<Self, ConfigError> {
+        let exp: Self = parse_json(text)?;
+        exp.validate()?;
+        Ok(exp)
+    }
+
+    /// The experiment as pretty JSON.
+    fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+impl ExperimentFile for Experiment {
+    fn check(&self, limits: &Limits) -> Result<(), ConfigError> {
+        self.validate_with(limits)
+    }
+}
+
 /// Parses JSON text into `T`; an error names the key path (`workload.synthetic.jobs`).
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
     let de = &mut serde_json::Deserializer::from_str(text);
@@ -147,25 +178,8 @@ impl Experiment {
         )
     }
 
-    /// Parses and validates an experiment from JSON text.
-    pub fn from_json(text: &str) -> Result<Experiment, ConfigError> {
-        let exp: Experiment = parse_json(text)?;
-        exp.validate()?;
-        Ok(exp)
-    }
-
-    /// The experiment as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// Checks values serde cannot: version, ranges, model parameters, and the default
-    /// [`Limits`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        self.validate_with(&Limits::DEFAULT)
-    }
-
-    /// [`Experiment::validate`] under `limits` (the CLI may raise them).
+    /// Checks values serde cannot — version, ranges, model parameters — under `limits` (the
+    /// CLI may raise them; [`ExperimentFile::validate`] uses the default [`Limits`]).
     pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: &str, message: String| ConfigError {
             key: key.to_string(),

@@ -217,7 +217,7 @@ impl Envelope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Experiment;
+    use crate::config::{Experiment, ExperimentFile};
     use crate::grid::spec::preset_global_grid;
     use crate::mesh_run::{preset_contention_seed000, MeshAllocatorKind};
     use crate::policy::PolicyKind;

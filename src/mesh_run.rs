@@ -24,7 +24,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::alloc::node_allocator::NODE_ALLOCATORS;
 use crate::alloc::{AllocatorKind, NodeAllocatorKind, CONTIGUOUS_ALLOCATORS};
 use crate::base::{Entry, Registered};
-use crate::config::{ConfigError, WorkloadSpec};
+use crate::config::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::error::{Engine, Error};
 use crate::limits::Limits;
 use crate::machine::mesh::Submesh;
@@ -219,26 +219,15 @@ pub struct MeshExperiment {
     pub switch_orientation: bool,
 }
 
+impl ExperimentFile for MeshExperiment {
+    fn check(&self, limits: &Limits) -> Result<(), ConfigError> {
+        self.validate_with(limits)
+    }
+}
+
 impl MeshExperiment {
-    /// Parses and validates a mesh experiment from JSON text.
-    pub fn from_json(text: &str) -> Result<MeshExperiment, ConfigError> {
-        let exp: MeshExperiment = crate::config::parse_json(text)?;
-        exp.validate()?;
-        Ok(exp)
-    }
-
-    /// The experiment as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// Checks what serde cannot: version, sizes, ranges, the policy–allocator pairing, and the
-    /// default [`Limits`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        self.validate_with(&Limits::DEFAULT)
-    }
-
-    /// [`MeshExperiment::validate`] under `limits` (the CLI may raise them).
+    /// Checks what serde cannot — version, sizes, ranges, the policy–allocator pairing — under
+    /// `limits` (the CLI may raise them; [`ExperimentFile::validate`]: the default [`Limits`]).
     pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: &str, message: String| ConfigError {
             key: key.to_string(),

@@ -5,6 +5,7 @@
 //! (limits included, [`crate::limits`]) and names the form's field in every error. No web
 //! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
 
+use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;

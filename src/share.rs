@@ -20,6 +20,7 @@
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).
 
+use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};

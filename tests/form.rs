@@ -4,6 +4,7 @@
 //! gives its inline error: the field's id and the message the page shows.
 #![cfg(not(target_arch = "wasm32"))]
 
+use schedlab::config::ExperimentFile;
 use std::path::PathBuf;
 
 use schedlab::cli::mesh::{mesh_experiment_from_args, MeshArgs};

@@ -10,6 +10,7 @@
 //! — 8 targets, over 1,000,000 cases.
 #![cfg(not(target_arch = "wasm32"))]
 
+use schedlab::config::ExperimentFile;
 use std::io::Write;
 
 use flate2::write::GzEncoder;

@@ -8,6 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::config::Experiment;
+use schedlab::config::ExperimentFile;
 use schedlab::run::run_experiment;
 
 const EXPERIMENT: &str = include_str!("golden/default_experiment.json");

@@ -8,6 +8,7 @@
 
 mod common;
 
+use schedlab::config::ExperimentFile;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

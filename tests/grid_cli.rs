@@ -6,6 +6,7 @@
 mod common;
 
 use common::{schedlab, temp_dir};
+use schedlab::config::ExperimentFile;
 use schedlab::grid::view::{run_comparison, GridComparison};
 use schedlab::grid::GridExperiment;
 

@@ -1,6 +1,7 @@
 //! Mesh experiments end to end (`schedlab::mesh_run`): JSON format and errors, both engines,
 //! layout metrics, determinism, invariants of the produced layouts.
 
+use schedlab::config::ExperimentFile;
 use schedlab::mesh_run::{
     link_loads_at, mesh_jobs_csv, preset_contention_seed000, preset_window_seed003, run_mesh,
     MeshAllocatorKind, MeshExperiment, MeshRunOutput,

@@ -7,6 +7,7 @@
 
 mod common;
 
+use schedlab::config::ExperimentFile;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use schedlab::config::Experiment;
+use schedlab::config::ExperimentFile;
 use schedlab::run::run_experiment;
 use std::cell::RefCell;
 

@@ -82,46 +82,13 @@ pub const CONTIGUOUS_ALLOCATORS: Family = Family {
     noun: "allocator",
     sep: '_',
     entries: &[
-        Entry {
-            name: "first_fit",
-            aliases: &["ff"],
-            label: "First Fit",
-            short: "First Fit",
-            description: "Contiguous: the first free w × h submesh, bases scanned row by row (seed 003 §3.2).",
-            param: None,
-        },
-        Entry {
-            name: "best_fit",
-            aliases: &["bf"],
-            label: "Best Fit",
-            short: "Best Fit",
-            description: "Contiguous: the base of the smallest maximal free submesh that holds the request (seed 003 §3.2).",
-            param: None,
-        },
-        Entry {
-            name: "mpl",
-            aliases: &["max_peripheral_length"],
-            label: "MPL",
-            short: "MPL",
-            description: "Contiguous: Maximum Peripheral Length, the submesh touching the most busy nodes and edges (seed 003 §3.2).",
-            param: None,
-        },
+        Entry::aliased("first_fit", &["ff"], "First Fit", "Contiguous: the first free w × h submesh, bases scanned row by row (seed 003 §3.2)."),
+        Entry::aliased("best_fit", &["bf"], "Best Fit", "Contiguous: the base of the smallest maximal free submesh that holds the request (seed 003 §3.2)."),
+        Entry::aliased("mpl", &["max_peripheral_length"], "MPL", "Contiguous: Maximum Peripheral Length, the submesh touching the most busy nodes and edges (seed 003 §3.2)."),
     ],
 };
 
-crate::base::registry::registered_serde!(AllocatorKind);
-
-impl Registered for AllocatorKind {
-    fn family() -> &'static Family {
-        &CONTIGUOUS_ALLOCATORS
-    }
-    fn key(self) -> (usize, Option<u64>) {
-        (self as usize, None)
-    }
-    fn from_key(i: usize, _: Option<u64>) -> Option<AllocatorKind> {
-        AllocatorKind::ALL.get(i).copied()
-    }
-}
+crate::base::registry::registered_enum!(AllocatorKind, CONTIGUOUS_ALLOCATORS, AllocatorKind::ALL);
 
 impl AllocatorKind {
     /// All allocators.

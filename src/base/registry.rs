@@ -61,6 +61,34 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// An entry without parameter, with other names it is read by.
+    pub const fn aliased(
+        name: &'static str,
+        aliases: &'static [&'static str],
+        label: &'static str,
+        description: &'static str,
+    ) -> Entry {
+        Entry {
+            aliases,
+            ..Entry::plain(name, label, description)
+        }
+    }
+
+    /// An entry with an integer parameter (`{}` in `label` stands for it).
+    pub const fn with_param(
+        name: &'static str,
+        label: &'static str,
+        description: &'static str,
+        param: Param,
+    ) -> Entry {
+        Entry {
+            param: Some(param),
+            ..Entry::plain(name, label, description)
+        }
+    }
+}
+
 /// The entries of one kind (flat policies, mesh policies, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Family {
@@ -251,9 +279,41 @@ macro_rules! registered_serde {
 }
 pub(crate) use registered_serde;
 
+/// Implements [`Registered`] (and serde by name) for a kind without parameters whose variants,
+/// in declaration order, are the entries of `$family` and the items of `$all`.
+macro_rules! registered_enum {
+    ($t:ty, $family:expr, $all:expr) => {
+        $crate::base::registry::registered_serde!($t);
+
+        impl $crate::base::Registered for $t {
+            fn family() -> &'static $crate::base::Family {
+                &$family
+            }
+            fn key(self) -> (usize, Option<u64>) {
+                (self as usize, None)
+            }
+            fn from_key(i: usize, _: Option<u64>) -> Option<$t> {
+                $all.get(i).copied()
+            }
+        }
+    };
+}
+pub(crate) use registered_enum;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const fn param(symbol: &'static str, min: u64, max: u64, bare: Option<u64>) -> Param {
+        Param {
+            symbol,
+            label: symbol,
+            min,
+            max,
+            bare,
+            description: "size",
+        }
+    }
 
     const FAM: Family = Family {
         key: "demo",
@@ -262,34 +322,12 @@ mod tests {
         entries: &[
             Entry::plain("fcfs", "FCFS", "first come first served"),
             Entry {
-                name: "window",
-                aliases: &[],
-                label: "Window-{}",
                 short: "W{}",
-                description: "window",
-                param: Some(Param {
-                    symbol: "K",
-                    label: "Window size K",
-                    min: 1,
-                    max: 1000,
-                    bare: None,
-                    description: "window size",
-                }),
+                ..Entry::with_param("window", "Window-{}", "window", param("K", 1, 1000, None))
             },
             Entry {
-                name: "paging",
                 aliases: &["pg"],
-                label: "Paging({})",
-                short: "Paging({})",
-                description: "paging",
-                param: Some(Param {
-                    symbol: "i",
-                    label: "Page side 2^i",
-                    min: 0,
-                    max: 15,
-                    bare: Some(0),
-                    description: "page side 2^i",
-                }),
+                ..Entry::with_param("paging", "Paging({})", "paging", param("i", 0, 15, Some(0)))
             },
         ],
     };

@@ -4,6 +4,7 @@
 //! read envelope files of their mode through [`experiment_text`]. Implements no paper section
 //! (the experiment envelope of issue 10, [`crate::envelope`]).
 
+use crate::config::ExperimentFile;
 use std::path::{Path, PathBuf};
 
 use clap::Args;

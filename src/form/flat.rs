@@ -5,6 +5,7 @@
 use super::format;
 use super::sweep::Sweep;
 use super::{lenient_number, FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
+use crate::config::ExperimentFile;
 use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};

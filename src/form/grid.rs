@@ -4,6 +4,7 @@
 
 use super::format;
 use super::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
+use crate::config::ExperimentFile;
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::grid::spec::GRID_FORMAT_VERSION;
 use crate::grid::{GridExperiment, LocalPolicy, Sharing, SiteSpec};

@@ -3,6 +3,7 @@
 //! allocator ([`experiments_for`]) or per (non-contiguous allocator, traffic ratio)
 //! ([`sweep_experiments`]); or the first [`FieldError`], naming the field.
 
+use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use super::{number, FieldError, TraceFacts};

@@ -38,38 +38,24 @@ pub const GRID_POLICIES: Family = Family {
     noun: "grid policy",
     sep: '-',
     entries: &[
+        Entry::plain(
+            "easy",
+            "EASY backfilling",
+            "EASY backfilling at every site; the offer to the grid scheduler is the earliest fit in a projected profile (seed 002 §III-C).",
+        ),
         Entry {
-            name: "easy",
-            aliases: &[],
-            label: "EASY backfilling",
-            short: "EASY backfilling",
-            description: "EASY backfilling at every site; the offer to the grid scheduler is the earliest fit in a projected profile (seed 002 §III-C).",
-            param: None,
-        },
-        Entry {
-            name: "conservative",
-            aliases: &["cons", "backfilling"],
-            label: "backfilling",
             short: "Conservative backfilling",
-            description: "The paper's \"backfilling\" (conservative): no waiting job is ever delayed; the offer is its reservation (seed 002 §III-C).",
-            param: None,
+            ..Entry::aliased(
+                "conservative",
+                &["cons", "backfilling"],
+                "backfilling",
+                "The paper's \"backfilling\" (conservative): no waiting job is ever delayed; the offer is its reservation (seed 002 §III-C).",
+            )
         },
     ],
 };
 
-crate::base::registry::registered_serde!(LocalPolicy);
-
-impl Registered for LocalPolicy {
-    fn family() -> &'static Family {
-        &GRID_POLICIES
-    }
-    fn key(self) -> (usize, Option<u64>) {
-        (self as usize, None)
-    }
-    fn from_key(i: usize, _: Option<u64>) -> Option<LocalPolicy> {
-        LocalPolicy::ALL.get(i).copied()
-    }
-}
+crate::base::registry::registered_enum!(LocalPolicy, GRID_POLICIES, LocalPolicy::ALL);
 
 impl LocalPolicy {
     /// Both strategies, EASY first (the paper's main results use EASY).

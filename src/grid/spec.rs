@@ -27,7 +27,7 @@ use super::engine::GridSimulation;
 use super::local::LocalPolicy;
 use super::metrics::GridMetrics;
 use super::site::{GridError, Sharing, Site};
-use crate::config::{ConfigError, WorkloadSpec};
+use crate::config::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::limits::{as_u64, Limits};
 use crate::workload::swf::{read_swf, ReadOptions, SwfError};
 
@@ -132,27 +132,16 @@ impl From<GridError> for GridRunError {
     }
 }
 
+impl ExperimentFile for GridExperiment {
+    fn check(&self, limits: &Limits) -> Result<(), ConfigError> {
+        self.validate_with(limits)
+    }
+}
+
 impl GridExperiment {
-    /// Parses and validates a grid experiment from JSON text.
-    pub fn from_json(text: &str) -> Result<GridExperiment, ConfigError> {
-        let exp: GridExperiment = crate::config::parse_json(text)?;
-        exp.validate()?;
-        Ok(exp)
-    }
-
-    /// The experiment as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// Checks what serde cannot: version, number of sites, sizes, offsets, models, and the
-    /// default [`Limits`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        self.validate_with(&Limits::DEFAULT)
-    }
-
-    /// [`GridExperiment::validate`] under `limits` (the CLI may raise them): every site's model
-    /// within `max_jobs`, sites × all models' jobs within `max_grid_cells`.
+    /// Checks what serde cannot — version, number of sites, sizes, offsets, models — under
+    /// `limits` (the CLI may raise them; [`ExperimentFile::validate`]: the default [`Limits`]):
+    /// every site's model within `max_jobs`, sites × all models' jobs within `max_grid_cells`.
     pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
         let err = |key: String, message: String| ConfigError { key, message };
         if self.version != GRID_FORMAT_VERSION {

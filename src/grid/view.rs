@@ -5,6 +5,7 @@
 //! (`#g=`, envelope and fragment). No web dependency, so everything here is tested and fuzzed
 //! natively.
 
+use crate::config::ExperimentFile;
 use std::fmt;
 use std::io::Read;
 

@@ -70,37 +70,26 @@ pub const POLICIES: Family = Family {
     entries: &[
         Entry::plain("fcfs", "FCFS", "First come, first served; no backfilling."),
         Entry {
-            name: "easy",
-            aliases: &[],
-            label: "EASY backfilling",
             short: "EASY",
-            description: "Backfilling with a reservation for the first queued job only.",
-            param: None,
+            ..Entry::plain(
+                "easy",
+                "EASY backfilling",
+                "Backfilling with a reservation for the first queued job only.",
+            )
         },
         Entry {
-            name: "conservative",
-            aliases: &["cons"],
-            label: "Conservative backfilling",
             short: "Conservative",
-            description: "Backfilling with a reservation for every queued job.",
-            param: None,
+            ..Entry::aliased(
+                "conservative",
+                &["cons"],
+                "Conservative backfilling",
+                "Backfilling with a reservation for every queued job.",
+            )
         },
     ],
 };
 
-crate::base::registry::registered_serde!(PolicyKind);
-
-impl Registered for PolicyKind {
-    fn family() -> &'static Family {
-        &POLICIES
-    }
-    fn key(self) -> (usize, Option<u64>) {
-        (self as usize, None)
-    }
-    fn from_key(i: usize, _: Option<u64>) -> Option<PolicyKind> {
-        PolicyKind::ALL.get(i).copied()
-    }
-}
+crate::base::registry::registered_enum!(PolicyKind, POLICIES, PolicyKind::ALL);
 
 impl PolicyKind {
     /// All flat-machine policies, in [`POLICIES`] order.

@@ -5,6 +5,7 @@
 //! to the event loop between slices, stops at a slice boundary when cancelled and posts
 //! [`FromWorker::GridProgress`] at most every [`PROGRESS_MS`].
 
+use crate::config::ExperimentFile;
 use std::io::Read;
 
 use super::protocol::{FromWorker, GridReport};
