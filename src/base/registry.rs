@@ -354,7 +354,7 @@ mod tests {
         );
         let help = FAM.help();
         assert!(
-            help.contains("  window-<K>  window (K: window size)\n"),
+            help.contains("  window-<K>  window (K: size)\n"),
             "{help}"
         );
     }
