@@ -353,9 +353,6 @@ mod tests {
             "unknown demo policy \"x\" (expected fcfs, window-<K> or paging-<i>)"
         );
         let help = FAM.help();
-        assert!(
-            help.contains("  window-<K>  window (K: size)\n"),
-            "{help}"
-        );
+        assert!(help.contains("  window-<K>  window (K: size)\n"), "{help}");
     }
 }
