@@ -226,3 +226,77 @@ fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
     assert_eq!(code, 2);
     assert!(err.contains("network.traffic_io"), "{err}");
 }
+
+/// The experiment envelope (issue 10): a share link opens on the command line, its envelope
+/// file runs under the mode's command with the same numbers as the bare experiment file, an
+/// envelope of another mode is refused naming the command, and `list` prints the registry.
+#[test]
+fn envelopes_and_links_run_on_the_command_line() {
+    use schedlab::config::{Experiment, ExperimentFile};
+    use schedlab::envelope::Envelope;
+    use schedlab::share::ShareState;
+
+    let dir = temp_dir("cli-envelope");
+    std::fs::write(dir.join("small.swf"), SMALL_SWF).unwrap();
+    let bare = r#"{"version": 1, "workload": {"swf": {"path": "small.swf"}},
+            "machine": {"flat": {"procs": 8}}, "policy": "easy"}"#;
+    let exp_path = dir.join("exp.json");
+    std::fs::write(&exp_path, bare).unwrap();
+    let (c0, from_bare, e0) = schedlab(&["run", exp_path.to_str().unwrap()]);
+    assert_eq!(c0, 0, "{e0}");
+
+    // The page's link of that experiment (policies EASY and FCFS).
+    let exp = Experiment::from_json(bare).unwrap();
+    let env = Envelope::Flat(ShareState::new(
+        exp,
+        vec![
+            schedlab::policy::PolicyKind::Easy,
+            schedlab::policy::PolicyKind::Fcfs,
+        ],
+    ));
+    let link = format!("http://127.0.0.1:8080/#{}", env.to_fragment());
+    let out = dir.join("from-link.json");
+    let (c1, printed, e1) = schedlab(&["open", &link, "--experiment-out", out.to_str().unwrap()]);
+    assert_eq!(c1, 0, "{e1}");
+    let v: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(
+        (v["v"].as_u64(), v["mode"].as_str()),
+        (Some(2), Some("flat"))
+    );
+    assert_eq!(v["policies"], serde_json::json!(["easy", "fcfs"]));
+    assert!(
+        e1.contains("schedlab run --experiment") && e1.contains("--policy"),
+        "{e1}"
+    );
+    let (c2, from_link, e2) = schedlab(&["run", out.to_str().unwrap()]);
+    assert_eq!(c2, 0, "{e2}");
+    assert_eq!(from_link, from_bare);
+
+    // The envelope itself as an experiment file.
+    let env_path = dir.join("envelope.json");
+    std::fs::write(&env_path, &printed).unwrap();
+    let (c3, from_env, e3) = schedlab(&["run", env_path.to_str().unwrap()]);
+    assert_eq!(c3, 0, "{e3}");
+    assert_eq!(from_env, from_bare);
+    let (c4, _, e4) = schedlab(&["mesh", env_path.to_str().unwrap()]);
+    assert_eq!(c4, 2);
+    assert!(
+        e4.contains("is a flat experiment") && e4.contains("schedlab run --experiment"),
+        "{e4}"
+    );
+    let (c5, _, e5) = schedlab(&["open", "#e=AAAA.00000000"]);
+    assert_eq!(c5, 2);
+    assert!(e5.contains("link"), "{e5}");
+
+    // The registry.
+    let (c6, list, e6) = schedlab(&["list", "--json"]);
+    assert_eq!(c6, 0, "{e6}");
+    let reg: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(reg["policy"][1]["name"], "easy");
+    assert_eq!(reg["mesh_policy"][3]["pattern"], "window-<K>");
+    let (_, help, _) = schedlab(&["mesh", "--help"]);
+    assert!(
+        help.contains("mc_elongated") && help.contains("window-<K>"),
+        "{help}"
+    );
+}
