@@ -110,8 +110,16 @@ macro_rules! den_names {
     };
 }
 
-const SBT: [[&str; 14]; 3] = [alpha_names!("sbt"), alpha_names!("ind_sbt"), alpha_names!("d_sbt")];
-const DBT: [[&str; 7]; 3] = [den_names!("dbt"), den_names!("ind_dbt"), den_names!("d_dbt")];
+const SBT: [[&str; 14]; 3] = [
+    alpha_names!("sbt"),
+    alpha_names!("ind_sbt"),
+    alpha_names!("d_sbt"),
+];
+const DBT: [[&str; 7]; 3] = [
+    den_names!("dbt"),
+    den_names!("ind_dbt"),
+    den_names!("d_dbt"),
+];
 const BT: [&str; 3] = ["bt", "ind_bt", "d_bt"];
 
 /// Index in the SBT name table of tolerance α (0 → 0, 2^e → e + 1).
@@ -127,7 +135,8 @@ fn alpha_index(alpha: u32) -> Option<usize> {
 
 /// Index in the DBT name table of denominator d (2^e → e).
 fn den_index(d: u32) -> Option<usize> {
-    (d.is_power_of_two() && d.trailing_zeros() <= MAX_DEN_EXP).then_some(d.trailing_zeros() as usize)
+    (d.is_power_of_two() && d.trailing_zeros() <= MAX_DEN_EXP)
+        .then_some(d.trailing_zeros() as usize)
 }
 
 impl TreeSplit {
@@ -180,7 +189,9 @@ impl BinaryTreeKind {
             BinaryTreeKind::Tree(s, TreeRule::Static(a)) => {
                 alpha_index(a).map(|i| SBT[s.index()][i])
             }
-            BinaryTreeKind::Tree(s, TreeRule::Dynamic(d)) => den_index(d).map(|i| DBT[s.index()][i]),
+            BinaryTreeKind::Tree(s, TreeRule::Dynamic(d)) => {
+                den_index(d).map(|i| DBT[s.index()][i])
+            }
         }
     }
 

@@ -405,7 +405,15 @@ mod tests {
         };
         let f = Frame::new(&m, east);
         assert_eq!(f.node(0, 0), (4, 1));
-        assert_eq!(f.free_in(Rect { c: 3, p: 0, w: 1, h: 2 }), 0);
+        assert_eq!(
+            f.free_in(Rect {
+                c: 3,
+                p: 0,
+                w: 1,
+                h: 2
+            }),
+            0
+        );
         // South I/O: lines are rows, 2 lines of length 4.
         let south = IoLayout {
             side: IoSide::South,

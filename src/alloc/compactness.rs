@@ -53,8 +53,15 @@ pub fn square_counts(mesh: &Mesh) -> Vec<u32> {
         if bx + s > w || by + s > h {
             return false;
         }
-        let (x0, y0, x1, y1) = (bx as usize, by as usize, (bx + s) as usize, (by + s) as usize);
-        pre[y1 * stride + x1] + pre[y0 * stride + x0] - pre[y0 * stride + x1] - pre[y1 * stride + x0]
+        let (x0, y0, x1, y1) = (
+            bx as usize,
+            by as usize,
+            (bx + s) as usize,
+            (by + s) as usize,
+        );
+        pre[y1 * stride + x1] + pre[y0 * stride + x0]
+            - pre[y0 * stride + x1]
+            - pre[y1 * stride + x0]
             == s * s
     };
     let mut d = vec![0u32; top as usize + 1];

@@ -143,8 +143,10 @@ mod tests {
             let mut a = alloc(dependent);
             let mut m = Mesh::new(4, 4).unwrap();
             let t5 = a.place(&m, 5).unwrap();
-            let rects: Vec<(u32, u32, u32, u32)> =
-                t5.iter().map(|s| (s.rect.c, s.rect.p, s.rect.w, s.rect.h)).collect();
+            let rects: Vec<(u32, u32, u32, u32)> = t5
+                .iter()
+                .map(|s| (s.rect.c, s.rect.p, s.rect.w, s.rect.h))
+                .collect();
             assert_eq!(rects, vec![(0, 0, 2, 2), (0, 2, 1, 1)]);
             let v5: Vec<Node> = t5.into_iter().flat_map(|s| s.nodes).collect();
             assert_eq!(v5, vec![(1, 1), (1, 2), (2, 1), (2, 2), (1, 3)]);
