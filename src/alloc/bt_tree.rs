@@ -17,7 +17,7 @@
 //! not powers of two still have a tree down to 1 × 1 leaves.
 //!
 //! **Stateless.** The tree is never stored: a node's free count S(v) is read from the mesh's
-//! busy array (2D prefix sums over a working copy, [`Frame`]), so releasing a job needs no
+//! busy array (a 2D Fenwick tree over a working copy, [`Frame`]), so releasing a job needs no
 //! callback. Nodes chosen earlier in the same `select` call are marked busy in the working
 //! copy only.
 
@@ -136,7 +136,7 @@ pub struct Frame {
     /// Mesh node of frame node (c, p), at c · len + p.
     nodes: Vec<Node>,
     busy: Vec<bool>,
-    /// prefix[(c) · (len + 1) + p] = free nodes with c' < c and p' < p.
+    /// 2D Fenwick tree of free nodes, (cols + 1) × (len + 1), 1-based.
     prefix: Vec<u64>,
 }
 
@@ -164,18 +164,64 @@ impl Frame {
         f
     }
 
+    /// Builds the 2D Fenwick tree of free counts (linear time, one dimension at a time).
     fn rebuild(&mut self) {
-        let stride = self.len as usize + 1;
-        let mut prefix = vec![0u64; (self.cols as usize + 1) * stride];
-        for c in 0..self.cols as usize {
-            for p in 0..self.len as usize {
-                let free = u64::from(!self.busy[c * self.len as usize + p]);
-                prefix[(c + 1) * stride + p + 1] =
-                    free + prefix[c * stride + p + 1] + prefix[(c + 1) * stride + p]
-                        - prefix[c * stride + p];
+        let (cols, len) = (self.cols as usize, self.len as usize);
+        let stride = len + 1;
+        let mut t = vec![0u64; (cols + 1) * stride];
+        for c in 0..cols {
+            for p in 0..len {
+                t[(c + 1) * stride + p + 1] = u64::from(!self.busy[c * len + p]);
             }
         }
-        self.prefix = prefix;
+        for i in 1..=cols {
+            for j in 1..=len {
+                let k = j + (j & j.wrapping_neg());
+                if k <= len {
+                    t[i * stride + k] += t[i * stride + j];
+                }
+            }
+        }
+        for j in 1..=len {
+            for i in 1..=cols {
+                let k = i + (i & i.wrapping_neg());
+                if k <= cols {
+                    t[k * stride + j] += t[i * stride + j];
+                }
+            }
+        }
+        self.prefix = t;
+    }
+
+    /// Free nodes with c' < c and p' < p.
+    fn prefix_free(&self, c: usize, p: usize) -> u64 {
+        let stride = self.len as usize + 1;
+        let mut sum = 0;
+        let mut i = c;
+        while i > 0 {
+            let mut j = p;
+            while j > 0 {
+                sum += self.prefix[i * stride + j];
+                j -= j & j.wrapping_neg();
+            }
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
+
+    /// One fewer free node at (c, p).
+    fn mark_busy(&mut self, c: usize, p: usize) {
+        let (cols, len) = (self.cols as usize, self.len as usize);
+        let stride = len + 1;
+        let mut i = c + 1;
+        while i <= cols {
+            let mut j = p + 1;
+            while j <= len {
+                self.prefix[i * stride + j] -= 1;
+                j += j & j.wrapping_neg();
+            }
+            i += i & i.wrapping_neg();
+        }
     }
 
     /// The whole mesh.
@@ -200,11 +246,10 @@ impl Frame {
 
     /// S(v): free nodes of `r` (a rectangle inside the frame).
     pub fn free_in(&self, r: Rect) -> u64 {
-        let stride = self.len as usize + 1;
         let (c0, p0) = (r.c as usize, r.p as usize);
         let (c1, p1) = (c0 + r.w as usize, p0 + r.h as usize);
-        (self.prefix[c1 * stride + p1] + self.prefix[c0 * stride + p0])
-            - (self.prefix[c0 * stride + p1] + self.prefix[c1 * stride + p0])
+        (self.prefix_free(c1, p1) + self.prefix_free(c0, p0))
+            - (self.prefix_free(c0, p1) + self.prefix_free(c1, p0))
     }
 
     /// `true` when every node of `r` is free.
@@ -224,10 +269,13 @@ impl Frame {
     pub fn take(&mut self, nodes: &[(u32, u32)]) -> Vec<Node> {
         let mut out = Vec::with_capacity(nodes.len());
         for &(c, p) in nodes {
-            self.busy[(c * self.len + p) as usize] = true;
+            let i = (c * self.len + p) as usize;
+            if !self.busy[i] {
+                self.busy[i] = true;
+                self.mark_busy(c as usize, p as usize);
+            }
             out.push(self.node(c, p));
         }
-        self.rebuild();
         out
     }
 
