@@ -276,6 +276,9 @@ struct Running {
     phases: u64,
     phase: u64,
     size: u64,
+    /// Phase model: the links its exchanges use, and those its writes use.
+    comm_links: Vec<usize>,
+    io_links: Vec<usize>,
 }
 
 impl Running {
@@ -528,17 +531,12 @@ impl FlowRun<'_> {
         let (a, b, disk) = (&self.load_a, &self.load_b, self.disk);
         for r in self.running.iter_mut() {
             let kind = r.kind();
-            let bottleneck = |own: fn(&(usize, u64, u64)) -> bool| -> f64 {
-                r.links
-                    .iter()
-                    .filter(|x| own(x))
-                    .map(|&(l, _, _)| a[l] + b[l])
-                    .max()
-                    .unwrap_or(0) as f64
+            let bottleneck = |own: &[usize]| -> f64 {
+                own.iter().map(|&l| a[l] + b[l]).max().unwrap_or(0) as f64
             };
             r.rate = match kind {
                 Some(PhaseKind::Comm) => {
-                    let m = bottleneck(|x| x.1 > 0);
+                    let m = bottleneck(&r.comm_links);
                     if m > 0.0 {
                         p.link_mb_s / (p.message_mb * m)
                     } else {
@@ -546,7 +544,7 @@ impl FlowRun<'_> {
                     }
                 }
                 Some(PhaseKind::Io) => {
-                    let m = bottleneck(|x| x.2 > 0);
+                    let m = bottleneck(&r.io_links);
                     let secs = p.message_mb * (m / p.link_mb_s).max(disk as f64 / p.disk_mb_s);
                     if secs > 0.0 {
                         1.0 / secs
@@ -660,7 +658,7 @@ impl Instance for FlowRun<'_> {
         let Some(rec) = self.records.get(i).and_then(Option::as_ref) else {
             return Err(FlowError::BadAllocation { job: i });
         };
-        let links = job_links(self.net, &rec.nodes);
+        let links = links_of(self.net, &rec.nodes);
         let size = rec.nodes.len() as u64;
         let mut r = Running {
             job: i,
@@ -671,8 +669,12 @@ impl Instance for FlowRun<'_> {
             phases: 1,
             phase: 0,
             size,
+            comm_links: Vec::new(),
+            io_links: Vec::new(),
         };
         if let Some(p) = self.phases {
+            r.comm_links = r.links.iter().filter(|x| x.1 > 0).map(|x| x.0).collect();
+            r.io_links = r.links.iter().filter(|x| x.2 > 0).map(|x| x.0).collect();
             r.program = round_program(&p, table.jobs()[i].run_time);
             r.phases = r.program.len() as u64 * u64::from(p.rounds.max(1));
             self.loads().apply(&r, true);
@@ -733,6 +735,21 @@ impl Instance for FlowRun<'_> {
     fn result(self, _table: JobTable) -> Vec<Option<FlowRecord>> {
         self.records
     }
+}
+
+/// The links of a job's traffic with (all-to-all, bipartite write) message counts, in link
+/// index order: [`job_links`]'s values, from the closed-form counts of
+/// [`super::heat::pair_link_counts`] (O(links + nodes) instead of walking every route).
+fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+    let io: Vec<Node> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
+    let a = super::heat::pair_link_counts(net, nodes, nodes);
+    let b = super::heat::pair_link_counts(net, nodes, &io);
+    a.iter()
+        .zip(&b)
+        .enumerate()
+        .filter(|(_, (&x, &y))| x > 0 || y > 0)
+        .map(|(i, (&x, &y))| (i, x, y))
+        .collect()
 }
 
 /// The phases of one round of a job with computation time `compute`: `exchanges` all-to-all
@@ -936,6 +953,23 @@ mod tests {
                     v.truncate(j as usize);
                     v
                 })
+        }
+    }
+
+    #[test]
+    fn closed_form_links_equal_route_walking() {
+        let mut rng = crate::base::SimRng::new(8);
+        for net in [Network::seed000(), fig2_net()] {
+            for _ in 0..30 {
+                let m = crate::alloc::node_allocator::tests::random_mesh(
+                    &mut rng,
+                    net.width(),
+                    net.height(),
+                    0.4,
+                );
+                let nodes = crate::alloc::node_allocator::free_nodes(&m);
+                assert_eq!(links_of(&net, &nodes), job_links(&net, &nodes));
+            }
         }
     }
 
