@@ -15,7 +15,10 @@
 //! Which engine runs is decided by the allocator: contiguous allocators use the trace's run
 //! times (seed 003 has no network model); non-contiguous allocators make service times depend
 //! on the layouts through the flow model (κ and the traffic ratio under `network`) and run
-//! FCFS, as seed 000 does.
+//! FCFS, as seed 000 does — or, with `network.phases`, through seed 001's phase model
+//! (exchanges and writes at given link and disk speeds). The binary-tree allocators of seed
+//! 001 (`bt`, `sbt_16`, `d_dbt_8`, …) are node allocators; BT, SBT and DBT may make the FCFS
+//! head wait although enough nodes are free.
 
 use std::fmt;
 
@@ -29,7 +32,7 @@ use crate::error::{Engine, Error};
 use crate::limits::Limits;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
-use crate::network::flow::{self, FlowConfig, FlowJob};
+use crate::network::flow::{self, FlowConfig, FlowJob, PhaseConfig};
 pub use crate::network::layout::{
     layout_events, link_loads_at, peak_link_loads, weighted_job_links, JobLayout,
 };
@@ -171,6 +174,11 @@ pub struct MeshNetworkSpec {
     /// κ: slowdown per message on a job's most loaded link (default 0.001).
     #[serde(default = "default_kappa")]
     pub kappa: f64,
+    /// Seed 001's phase model (§2, §5.2) instead of the fluid mix of ρ and κ: every job
+    /// alternates all-to-all exchanges and complete-bipartite writes
+    /// ([`flow::PhaseConfig`]; default off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<PhaseConfig>,
 }
 
 impl Default for MeshNetworkSpec {
@@ -180,6 +188,7 @@ impl Default for MeshNetworkSpec {
             io_count: None,
             traffic_io: 0.5,
             kappa: DEFAULT_KAPPA,
+            phases: None,
         }
     }
 }
@@ -270,6 +279,10 @@ impl MeshExperiment {
                 "network.kappa",
                 format!("must be between 0 and 1 (got {})", n.kappa),
             ));
+        }
+        if let Some(p) = &n.phases {
+            p.validate()
+                .map_err(|(key, m)| err(&format!("network.phases.{key}"), m))?;
         }
         self.network_model()
             .map_err(|m| err("network.io_count", m))?;
@@ -472,8 +485,11 @@ pub fn run_mesh_with(
                 traffic_io: exp.network.traffic_io,
                 kappa: exp.network.kappa,
             };
-            let recs = flow::simulate(&net, &fjobs, alloc.as_mut(), cfg)
-                .map_err(|e| fail(e.to_string()))?;
+            let recs = match exp.network.phases {
+                None => flow::simulate(&net, &fjobs, alloc.as_mut(), cfg),
+                Some(p) => flow::simulate_phases(&net, &fjobs, alloc.as_mut(), p),
+            }
+            .map_err(|e| fail(e.to_string()))?;
             if recs.len() != jobs.len() {
                 return Err(fail(format!(
                     "the flow engine finished {} of {} jobs",

@@ -299,4 +299,33 @@ fn envelopes_and_links_run_on_the_command_line() {
         help.contains("mc_elongated") && help.contains("window-<K>"),
         "{help}"
     );
+
+/// Seed 001: a binary-tree allocator by name (`--allocator sbt_16`, help generated from the
+/// registry), the phase model in an experiment file, and `reproduce seed001`'s errors.
+#[test]
+fn mesh_runs_binary_tree_allocators_and_reproduce_seed001_checks_its_filter() {
+    let d = temp_dir("cli-seed001");
+    let exp = d.join("mesh.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"synthetic": {"model": "exp000", "jobs": 40, "mean_interarrival": 100}},
+            "width": 16, "height": 16, "allocator": "plas", "network": {"phases": {"exchanges": 2}}}"#,
+    )
+    .unwrap();
+    for a in ["sbt_16", "d_dbt_8", "scbt"] {
+        let (code, out, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--allocator", a]);
+        assert_eq!(code, 0, "{a}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["allocator"], a);
+        assert_eq!(v["summary"]["jobs"], 40);
+    }
+    let (code, _, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--allocator", "sbt_3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sbt_<α>"), "{err}");
+    let (code, out, _) = schedlab(&["mesh", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("d_dbt_<d>") && out.contains("scbt"), "{out}");
+    let (code, _, err) = schedlab(&["reproduce", "seed001", "--only", "nothing"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("d_dbt_8"), "{err}");
 }

@@ -111,10 +111,48 @@ fn bad_mesh_experiments_name_the_key() {
             r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"policy":"window-0"}"#,
             "policy",
         ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"sbt_3"}"#,
+            "allocator",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"rounds":0}}}"#,
+            "network.phases.rounds",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"disk_mb_s":-1}}}"#,
+            "network.phases.disk_mb_s",
+        ),
     ];
     for (json, key) in cases {
         let e = MeshExperiment::from_json(json).unwrap_err();
         assert_eq!(e.key, key, "{json}: {e}");
+    }
+}
+
+/// Seed 001: the binary-tree allocators run as node allocators, under the fluid model and
+/// under the phase model (`network.phases`); BT's refusals make jobs wait, never fail.
+#[test]
+fn binary_tree_allocators_and_the_phase_model_run_in_mesh_experiments() {
+    let json = r#"{"workload":{"synthetic":{"model":"exp000","jobs":150,"mean_interarrival":300}},
+        "width":16,"height":16,"allocator":"sbt_16","network":{"phases":{"exchanges":4}},"seed":3}"#;
+    let exp = MeshExperiment::from_json(json).unwrap();
+    assert_eq!(exp.network.phases.map(|p| p.rounds), Some(1));
+    assert!(exp.to_json().contains("\"phases\""));
+    // Off by default: an experiment without it writes no `phases` key.
+    assert!(!preset_contention_seed000(0.5).to_json().contains("phases"));
+    for name in ["bt", "sbt_16", "dbt_8", "ind_sbt_64", "d_dbt_8", "scbt"] {
+        let mut e = exp.clone();
+        e.allocator = MeshAllocatorKind::parse(name).unwrap();
+        let out = run_mesh(&e, None).unwrap();
+        assert_eq!(out.allocator, name);
+        assert_eq!(out.jobs.len(), 150);
+        check_layouts(&out);
+        assert_eq!(run_mesh(&e, None).unwrap(), out, "{name} deterministic");
+        e.network.phases = None;
+        let fluid = run_mesh(&e, None).unwrap();
+        check_layouts(&fluid);
+        assert_ne!(fluid.mesh.mean_service, out.mesh.mean_service);
     }
 }
 

@@ -18,17 +18,23 @@
 //! [`NodeAllocator`] trait of [`node_allocator`], one file each (`docs/network.md`).
 
 pub mod best_fit;
+pub mod binary_tree;
+pub mod bt;
+pub mod bt_tree;
+pub mod compactness;
 pub mod first_fit;
 pub mod hilbert;
 pub mod mbs;
 pub mod mc;
 pub mod mc_elongated;
 pub mod mpl;
+pub mod ncbt;
 pub mod node_allocator;
 pub mod orientation;
 pub mod paging;
 pub mod plas;
 pub mod random;
+pub mod scbt;
 
 use std::fmt;
 

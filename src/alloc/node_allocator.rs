@@ -6,8 +6,12 @@
 //!
 //! The allocators (one file each): [`crate::alloc::random`], [`crate::alloc::paging`],
 //! [`crate::alloc::mbs`], [`crate::alloc::mc`], [`crate::alloc::mc_elongated`],
-//! [`crate::alloc::plas`], [`crate::alloc::hilbert`]. See `docs/network.md` for the choices
-//! where the papers are vague.
+//! [`crate::alloc::plas`], [`crate::alloc::hilbert`], and the binary-tree allocators of seed
+//! 001 §3–4 ([`crate::alloc::binary_tree`]: BT, SBT, DBT, their ind-/d- variants, SCBT). See
+//! `docs/network.md` and `docs/binary-tree.md` for the choices where the papers are vague.
+//!
+//! BT, SBT and DBT are contiguous: their `select` may return `None` although j nodes are free
+//! (no entirely free tree rectangle); the flow engine then lets the job wait.
 
 use std::fmt;
 
@@ -15,6 +19,7 @@ use crate::base::{Entry, Family, Param, Registered};
 use crate::machine::mesh::Mesh;
 use crate::network::{IoSide, Network};
 
+use super::binary_tree::{BinaryTreeKind, TreeRule, TreeSplit};
 use super::hilbert::{Hilbert, HilbertFit};
 use super::mbs::MultipleBuddy;
 use super::mc::MinimizingContention;
@@ -31,7 +36,8 @@ pub trait NodeAllocator {
     /// Short name (as in [`NodeAllocatorKind::as_str`]).
     fn name(&self) -> &'static str;
     /// j distinct free nodes of `mesh`, or `None` when fewer than j nodes are free (j = 0 gives
-    /// an empty set). Does not allocate.
+    /// an empty set). Does not allocate. A contiguous allocator (BT, SBT, DBT of seed 001) may
+    /// also return `None` when j nodes are free but not in a shape it accepts.
     fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>>;
 }
 
@@ -169,6 +175,8 @@ pub enum NodeAllocatorKind {
     Plas,
     /// Hilbert-curve 1D allocation (seed 001 §1) with the given fit.
     Hilbert(HilbertFit),
+    /// The binary-tree allocators of seed 001 §3–4 (`docs/binary-tree.md`).
+    BinaryTree(BinaryTreeKind),
 }
 
 /// An unknown non-contiguous allocator name.
@@ -211,8 +219,83 @@ pub const NODE_ALLOCATORS: Family = Family {
         Entry::aliased("hilbert_ff", &["hilbert"], "Hilbert FF", "Non-contiguous: Hilbert-curve order, first free interval that holds the request (seed 001 §1)."),
         Entry::plain("hilbert_bf", "Hilbert BF", "Non-contiguous: Hilbert-curve order, smallest free interval that holds the request (seed 001 §1)."),
         Entry::plain("hilbert_ss", "Hilbert SS", "Non-contiguous: Hilbert-curve order, the interval minimising the sum of squares of free-interval counts (seed 001 §1)."),
+        Entry::plain("bt", "BT", "Contiguous (may make a job wait): binary-tree allocation, column-first in the smallest entirely free tree rectangle that holds the request (seed 001 §3.1)."),
+        Entry {
+            name: "sbt",
+            aliases: &[],
+            label: "SBT({})",
+            short: "SBT({})",
+            description: "Contiguous (may make a job wait): static BT, the heavier child first unless the imbalance would exceed a global tolerance α (seed 001 §3.1).",
+            param: Some(ALPHA),
+        },
+        Entry {
+            name: "dbt",
+            aliases: &[],
+            label: "DBT(1/{})",
+            short: "DBT(1/{})",
+            description: "Contiguous (may make a job wait): dynamic BT, the tolerance a ratio 1/d of the rectangle's size (seed 001 §3.1).",
+            param: Some(DENOMINATOR),
+        },
+        Entry::plain("ind_bt", "ind-BT", "Non-contiguous: BT on the request split as MBS does (base 4), each sub-request from the root (seed 001 §3.2)."),
+        Entry {
+            name: "ind_sbt",
+            aliases: &[],
+            label: "ind-SBT({})",
+            short: "ind-SBT({})",
+            description: "Non-contiguous: SBT on MBS-style sub-requests, each from the root (seed 001 §3.2).",
+            param: Some(ALPHA),
+        },
+        Entry {
+            name: "ind_dbt",
+            aliases: &[],
+            label: "ind-DBT(1/{})",
+            short: "ind-DBT(1/{})",
+            description: "Non-contiguous: DBT on MBS-style sub-requests, each from the root (seed 001 §3.2).",
+            param: Some(DENOMINATOR),
+        },
+        Entry::plain("d_bt", "d-BT", "Non-contiguous: BT on MBS-style sub-requests, each next one searched from the previous one's parent (seed 001 §3.2)."),
+        Entry {
+            name: "d_sbt",
+            aliases: &[],
+            label: "d-SBT({})",
+            short: "d-SBT({})",
+            description: "Non-contiguous: SBT on MBS-style sub-requests, each next one near the previous (seed 001 §3.2).",
+            param: Some(ALPHA),
+        },
+        Entry {
+            name: "d_dbt",
+            aliases: &[],
+            label: "d-DBT(1/{})",
+            short: "d-DBT(1/{})",
+            description: "Non-contiguous: DBT on MBS-style sub-requests, each next one near the previous (seed 001 §3.2).",
+            param: Some(DENOMINATOR),
+        },
+        Entry::plain("scbt", "SCBT", "Non-contiguous: spatially compact BT, the binary digits of the request as first fit along the orthogonal division (seed 001 §4.1.1)."),
     ],
 };
+
+/// SBT's global imbalance tolerance α (seed 001 §3.1; the paper sweeps 4, 16, 64, 256).
+const ALPHA: Param = Param {
+    symbol: "α",
+    label: "Imbalance tolerance α",
+    min: 0,
+    max: 4096,
+    bare: None,
+    description: "global imbalance tolerance, 0 or a power of two up to 4096",
+};
+
+/// DBT's tolerance ratio 1/d (seed 001 §3.1; the paper sweeps 1/16, 1/8, 1/4, 1/2).
+const DENOMINATOR: Param = Param {
+    symbol: "d",
+    label: "Tolerance ratio 1/d",
+    min: 1,
+    max: 64,
+    bare: None,
+    description: "tolerance ratio 1/d of the rectangle's size, d a power of two up to 64",
+};
+
+/// Index of the first binary-tree entry in [`NODE_ALLOCATORS`].
+const TREE_BASE: usize = 9;
 
 crate::base::registry::registered_serde!(NodeAllocatorKind);
 
@@ -231,13 +314,51 @@ impl Registered for NodeAllocatorKind {
             NodeAllocatorKind::Hilbert(HilbertFit::FirstFit) => (6, None),
             NodeAllocatorKind::Hilbert(HilbertFit::BestFit) => (7, None),
             NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares) => (8, None),
+            NodeAllocatorKind::BinaryTree(BinaryTreeKind::Scbt) => (TREE_BASE + 9, None),
+            NodeAllocatorKind::BinaryTree(BinaryTreeKind::Tree(split, rule)) => {
+                let s = match split {
+                    TreeSplit::Contiguous => 0,
+                    TreeSplit::Independent => 3,
+                    TreeSplit::Dependent => 6,
+                };
+                match rule {
+                    TreeRule::Plain => (TREE_BASE + s, None),
+                    TreeRule::Static(a) => (TREE_BASE + s + 1, Some(u64::from(a))),
+                    TreeRule::Dynamic(d) => (TREE_BASE + s + 2, Some(u64::from(d))),
+                }
+            }
         }
     }
     fn from_key(i: usize, p: Option<u64>) -> Option<NodeAllocatorKind> {
+        if i >= TREE_BASE {
+            let r = i - TREE_BASE;
+            if r == 9 {
+                return p
+                    .is_none()
+                    .then_some(NodeAllocatorKind::BinaryTree(BinaryTreeKind::Scbt));
+            }
+            let split = match r / 3 {
+                0 => TreeSplit::Contiguous,
+                1 => TreeSplit::Independent,
+                2 => TreeSplit::Dependent,
+                _ => return None,
+            };
+            let v = p.and_then(|v| u32::try_from(v).ok());
+            let rule = match (r % 3, v) {
+                (0, None) if p.is_none() => TreeRule::Plain,
+                // Only the values BinaryTreeKind names: α = 0 or a power of two, d a power of two.
+                (1, Some(a)) if a == 0 || a.is_power_of_two() => TreeRule::Static(a),
+                (2, Some(d)) if d.is_power_of_two() => TreeRule::Dynamic(d),
+                _ => return None,
+            };
+            let k = BinaryTreeKind::Tree(split, rule);
+            return k.name().map(|_| NodeAllocatorKind::BinaryTree(k));
+        }
         match (i, p) {
             (5, Some(v)) => u32::try_from(v).ok().map(NodeAllocatorKind::Paging),
             (5, None) => None,
-            _ => NodeAllocatorKind::ALL.get(i).copied(),
+            (_, None) => NodeAllocatorKind::ALL.get(i).copied(),
+            (_, Some(_)) => None,
         }
     }
 }
@@ -255,6 +376,20 @@ impl NodeAllocatorKind {
         NodeAllocatorKind::Hilbert(HilbertFit::BestFit),
         NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares),
     ];
+
+    /// The binary-tree allocators of seed 001 (`BinaryTreeKind::paper`: BT, SBT 4/16/64/256,
+    /// DBT 1/16 … 1/2 for the contiguous, independent and dependent families, and SCBT).
+    pub fn trees() -> Vec<NodeAllocatorKind> {
+        BinaryTreeKind::paper()
+            .into_iter()
+            .map(NodeAllocatorKind::BinaryTree)
+            .collect()
+    }
+
+    /// `true` when `select` may refuse a request although j nodes are free (BT, SBT, DBT).
+    pub fn may_refuse(self) -> bool {
+        matches!(self, NodeAllocatorKind::BinaryTree(k) if k.is_contiguous())
+    }
 
     /// The name used in files and on the command line.
     pub fn as_str(self) -> String {
@@ -278,6 +413,7 @@ impl NodeAllocatorKind {
             NodeAllocatorKind::McElongated => Box::new(McElongated::new(io)),
             NodeAllocatorKind::Plas => Box::new(Plas::new(io)),
             NodeAllocatorKind::Hilbert(f) => Box::new(Hilbert::new(f)),
+            NodeAllocatorKind::BinaryTree(k) => k.build_for(io),
         }
     }
 }
@@ -295,10 +431,42 @@ pub(crate) mod tests {
         for k in NodeAllocatorKind::ALL
             .into_iter()
             .chain([NodeAllocatorKind::Paging(2)])
+            .chain(NodeAllocatorKind::trees())
         {
             assert_eq!(NodeAllocatorKind::parse(&k.as_str()), Ok(k));
             assert_eq!(k.build(&net, 1).name(), k.as_str());
+            if let NodeAllocatorKind::BinaryTree(t) = k {
+                assert_eq!(k.as_str(), t.as_str());
+                assert_eq!(k.may_refuse(), t.is_contiguous());
+            }
         }
+        let sbt = |a| {
+            NodeAllocatorKind::BinaryTree(BinaryTreeKind::Tree(
+                TreeSplit::Contiguous,
+                TreeRule::Static(a),
+            ))
+        };
+        let d_dbt = |d| {
+            NodeAllocatorKind::BinaryTree(BinaryTreeKind::Tree(
+                TreeSplit::Dependent,
+                TreeRule::Dynamic(d),
+            ))
+        };
+        assert_eq!(NodeAllocatorKind::parse("SBT-16"), Ok(sbt(16)));
+        assert_eq!(NodeAllocatorKind::parse("sbt_0"), Ok(sbt(0)));
+        assert_eq!(sbt(16).label(), "SBT(16)");
+        assert_eq!(d_dbt(8).label(), "d-DBT(1/8)");
+        assert_eq!(d_dbt(8).as_str(), "d_dbt_8");
+        assert_eq!(
+            NodeAllocatorKind::parse("ind_dbt_8").map(|k| k.label()),
+            Ok("ind-DBT(1/8)".to_string())
+        );
+        for bad in [
+            "sbt", "sbt_3", "sbt_8192", "dbt_0", "dbt_3", "dbt_128", "d_scbt", "bt_1",
+        ] {
+            assert!(NodeAllocatorKind::parse(bad).is_err(), "{bad}");
+        }
+        assert!(NodeAllocatorKind::parse("scbt").is_ok_and(|k| !k.may_refuse()));
         assert_eq!(
             NodeAllocatorKind::parse(" MC-Elongated "),
             Ok(NodeAllocatorKind::McElongated)

@@ -8,11 +8,13 @@ pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
 pub mod bench_queue;
+pub mod bench_seed001;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
 pub mod open;
 pub mod reproduce_seed000;
+pub mod reproduce_seed001;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
 pub mod streams;
@@ -63,6 +65,8 @@ pub enum Command {
     BenchMesh(bench_mesh::BenchMeshArgs),
     /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
     BenchNetwork(bench_network::BenchNetworkArgs),
+    /// Time seed 001's reproduction: 1000 task sets × every allocator, phase model.
+    BenchSeed001(bench_seed001::BenchSeed001Args),
     /// Time EASY and conservative with long queues: 300,000 jobs in a burst, CTC at load factor 100
     BenchQueue(bench_queue::BenchQueueArgs),
     /// Run a grid experiment (JSON) with single sites and with job sharing; compare them.
@@ -94,8 +98,8 @@ fn list_command(a: &ListArgs) -> Result<(), Error> {
 /// `schedlab reproduce SEED`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Which paper: seed000 (network contention), seed002 (grid job sharing) or seed003
-    /// (window-based mesh scheduling).
+    /// Which paper: seed000 (network contention), seed001 (binary-tree I/O-aware allocation),
+    /// seed002 (grid job sharing) or seed003 (window-based mesh scheduling).
     pub seed: String,
     /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]
@@ -103,7 +107,7 @@ pub struct ReproduceArgs {
     /// Folder of the SWF traces.
     #[arg(long, default_value = "../shared/traces")]
     pub traces: PathBuf,
-    /// Only configurations whose name contains this text.
+    /// Only configurations whose name contains this text (seed001: allocator names).
     #[arg(long)]
     pub only: Option<String>,
     /// Worker threads (default: available cores).
@@ -141,6 +145,11 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 policies,
             })
         }
+        "seed001" | "001" => reproduce_seed001::reproduce(&reproduce_seed001::Seed001Options {
+            json: a.json,
+            only: a.only.clone(),
+            threads,
+        }),
         "seed000" | "000" => reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
             json: a.json,
             threads,
@@ -157,7 +166,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
             message: format!(
-                "no reproduction for {other:?} (available: seed000, seed002, seed003)"
+                "no reproduction for {other:?} (available: seed000, seed001, seed002, seed003)"
             ),
         })),
     }
@@ -215,6 +224,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
+        Command::BenchSeed001(a) => bench_seed001::bench_seed001_command(&a),
         Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
         Command::List(a) => list_command(&a),

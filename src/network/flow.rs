@@ -16,6 +16,23 @@
 //! The engine is the one engine loop ([`crate::sim::instant`]) with FCFS and the flow model
 //! as its instance ([`FlowRun`]): since the rates change at every start and end, each
 //! instant ends by rescheduling every running job's completion.
+//!
+//! **Phase model** (seed 001 §2 and §5.2, [`simulate_phases`], [`PhaseConfig`]): instead of
+//! the fluid mix, every job runs `rounds` rounds of (a communication phase of `exchanges`
+//! all-to-all exchanges, its computation C / rounds, one complete-bipartite write to every I/O
+//! node). Each message is `message_mb` MB; a link carries `link_mb_s` MB/s shared by the
+//! messages crossing it, each I/O node's disk writes `disk_mb_s` MB/s shared by the messages it
+//! receives. A phase goes at the pace of its bottleneck: one exchange takes
+//! message · b / link with b the most loaded of the job's links (messages of every job in a
+//! communication or I/O phase); the I/O phase takes message · max(b / link, D / disk) with D
+//! the messages the disks receive (every job in an I/O phase sends each of its nodes' one
+//! message to every I/O node). Rates change whenever any job changes phase; phase ends that
+//! are not job ends are processed inside [`Instance::finish_instant`] (up to the next arrival
+//! or job end), so the engine loop still sees only arrivals and completions. Choices in
+//! `docs/binary-tree.md` ("Phase model").
+//!
+//! FCFS lets the head wait when the allocator refuses it although enough nodes are free (the
+//! contiguous BT, SBT, DBT of seed 001); no other allocator ever refuses.
 
 use std::fmt;
 
@@ -34,6 +51,106 @@ pub struct FlowConfig {
     pub traffic_io: f64,
     /// κ: slowdown per message on the bottleneck link (communication intensity).
     pub kappa: f64,
+}
+
+/// Seed 001's phase model (§2, §5.2): every job alternates communication and I/O phases.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseConfig {
+    /// All-to-all exchanges in each communication phase, i.e. between two I/O phases
+    /// (0: I/O only).
+    pub exchanges: u32,
+    /// Rounds of (communication, computation, I/O) per job (default 1: communicate, then one
+    /// I/O operation, as §5.2 says).
+    #[serde(default = "one_round")]
+    pub rounds: u32,
+    /// Size of every message in MB (default 1).
+    #[serde(default = "one_mb")]
+    pub message_mb: f64,
+    /// Link bandwidth in MB/s (default 11.65, §5.1).
+    #[serde(default = "paper_link")]
+    pub link_mb_s: f64,
+    /// Disk write speed of every I/O node in MB/s (default 4.545, §5.1).
+    #[serde(default = "paper_disk")]
+    pub disk_mb_s: f64,
+}
+
+fn one_round() -> u32 {
+    1
+}
+fn one_mb() -> f64 {
+    1.0
+}
+fn paper_link() -> f64 {
+    PhaseConfig::PAPER_LINK_MB_S
+}
+fn paper_disk() -> f64 {
+    PhaseConfig::PAPER_DISK_MB_S
+}
+
+impl PhaseConfig {
+    /// §5.1: fast-ethernet bandwidth, MB/s.
+    pub const PAPER_LINK_MB_S: f64 = 11.65;
+    /// §5.1: IDE disk write speed, MB/s.
+    pub const PAPER_DISK_MB_S: f64 = 4.545;
+    /// Largest `exchanges` and `rounds` accepted.
+    pub const MAX_COUNT: u32 = 1_000_000;
+
+    /// The paper's bandwidths, 1 MB messages, one round of `exchanges` exchanges then one I/O.
+    pub fn paper(exchanges: u32) -> PhaseConfig {
+        PhaseConfig {
+            exchanges,
+            rounds: 1,
+            message_mb: 1.0,
+            link_mb_s: PhaseConfig::PAPER_LINK_MB_S,
+            disk_mb_s: PhaseConfig::PAPER_DISK_MB_S,
+        }
+    }
+
+    /// Checks the ranges; the error names the field.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        if self.exchanges > Self::MAX_COUNT {
+            return Err((
+                "exchanges",
+                format!(
+                    "must be at most {} (got {})",
+                    Self::MAX_COUNT,
+                    self.exchanges
+                ),
+            ));
+        }
+        if self.rounds == 0 || self.rounds > Self::MAX_COUNT {
+            return Err((
+                "rounds",
+                format!(
+                    "must be between 1 and {} (got {})",
+                    Self::MAX_COUNT,
+                    self.rounds
+                ),
+            ));
+        }
+        for (key, v) in [
+            ("message_mb", self.message_mb),
+            ("link_mb_s", self.link_mb_s),
+            ("disk_mb_s", self.disk_mb_s),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v <= 1e12) {
+                return Err((key, format!("must be a number > 0 and ≤ 1e12 (got {v})")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a job is doing in the phase model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PhaseKind {
+    /// All-to-all exchanges (work: their number).
+    Comm,
+    /// Computation (work: seconds).
+    Compute,
+    /// One complete-bipartite write (work: 1).
+    Io,
 }
 
 /// One job of the flow engine.
@@ -115,7 +232,8 @@ pub enum FlowError {
     BadConfig(&'static str),
     /// The allocator returned an impossible set of nodes.
     BadAllocation { job: usize },
-    /// Every event is processed but jobs still wait (cannot happen with valid sizes).
+    /// Every event is processed but jobs still wait (the allocator refused a job on a mesh
+    /// with nothing running; cannot happen with valid sizes and the repository's allocators).
     Stalled { waiting: usize },
 }
 
@@ -149,8 +267,90 @@ impl std::error::Error for FlowError {}
 struct Running {
     job: usize,
     links: Vec<(usize, u64, u64)>,
+    /// Fluid model: fraction done. Phase model: work done in the current phase.
     progress: f64,
     rate: f64,
+    /// Phase model: the phases (kind, work) of one round (empty in the fluid model), the
+    /// number of phases in all rounds, and the current one.
+    program: Vec<(PhaseKind, f64)>,
+    phases: u64,
+    phase: u64,
+    size: u64,
+    /// Phase model: the links its exchanges use, and those its writes use.
+    comm_links: Vec<usize>,
+    io_links: Vec<usize>,
+}
+
+impl Running {
+    fn current(&self) -> Option<(PhaseKind, f64)> {
+        let n = self.program.len() as u64;
+        (n > 0)
+            .then(|| self.program.get((self.phase % n) as usize).copied())
+            .flatten()
+    }
+    fn kind(&self) -> Option<PhaseKind> {
+        self.current().map(|p| p.0)
+    }
+    fn work(&self) -> f64 {
+        self.current().map_or(1.0, |p| p.1)
+    }
+    fn last_phase(&self) -> bool {
+        self.phase + 1 >= self.phases
+    }
+    /// Time from `now` to the end of the current phase (fluid model: of the job).
+    fn phase_end(&self, now: f64) -> f64 {
+        let rest = (self.work() - self.progress).max(0.0);
+        if rest == 0.0 {
+            now
+        } else {
+            now + rest / self.rate
+        }
+    }
+    /// Phase model: advances the current phase by `dt` seconds.
+    fn advance(&mut self, dt: f64) {
+        if dt > 0.0 {
+            if self.rate.is_finite() {
+                self.progress += self.rate * dt;
+            } else {
+                self.progress = self.work();
+            }
+        }
+    }
+}
+
+/// Link and disk loads of the phase model: messages of the jobs in a communication phase
+/// (`a`) and in an I/O phase (`b`), and the messages every disk receives (`disk`).
+struct PhaseLoads<'l> {
+    a: &'l mut [u64],
+    b: &'l mut [u64],
+    disk: &'l mut u64,
+}
+
+impl PhaseLoads<'_> {
+    /// Adds (`on`) or removes a running job's traffic of its current phase.
+    fn apply(&mut self, r: &Running, on: bool) {
+        let add = |x: &mut u64, v: u64| {
+            if on {
+                *x += v
+            } else {
+                *x -= v
+            }
+        };
+        match r.kind() {
+            Some(PhaseKind::Comm) => {
+                for &(l, a, _) in &r.links {
+                    add(&mut self.a[l], a);
+                }
+            }
+            Some(PhaseKind::Io) => {
+                for &(l, _, b) in &r.links {
+                    add(&mut self.b[l], b);
+                }
+                add(self.disk, r.size);
+            }
+            Some(PhaseKind::Compute) | None => {}
+        }
+    }
 }
 
 /// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under the flow
@@ -167,6 +367,35 @@ pub fn simulate(
     if !(cfg.kappa.is_finite() && cfg.kappa >= 0.0) {
         return Err(FlowError::BadConfig("kappa must be finite and ≥ 0"));
     }
+    run(net, jobs, alloc, cfg, None)
+}
+
+/// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under seed
+/// 001's phase model `phases` (a job's `compute` is its computation time, split evenly over
+/// its rounds).
+pub fn simulate_phases(
+    net: &Network,
+    jobs: &[FlowJob],
+    alloc: &mut dyn NodeAllocator,
+    phases: PhaseConfig,
+) -> Result<Vec<FlowRecord>, FlowError> {
+    phases
+        .validate()
+        .map_err(|_| FlowError::BadConfig("phase model parameter out of range"))?;
+    let cfg = FlowConfig {
+        traffic_io: 0.0,
+        kappa: 0.0,
+    };
+    run(net, jobs, alloc, cfg, Some(phases))
+}
+
+fn run(
+    net: &Network,
+    jobs: &[FlowJob],
+    alloc: &mut dyn NodeAllocator,
+    cfg: FlowConfig,
+    phases: Option<PhaseConfig>,
+) -> Result<Vec<FlowRecord>, FlowError> {
     let mesh =
         Mesh::new(net.width(), net.height()).map_err(|_| FlowError::BadConfig("mesh size"))?;
     let n = mesh.size();
@@ -204,6 +433,9 @@ pub fn simulate(
         queue_head: 0,
         arrived: 0,
         last: 0.0,
+        pending_error: None,
+        phases,
+        disk: 0,
     };
     let records = Engine::with_instance(engine_jobs, run).run_to_end()?;
     Ok(records.into_iter().flatten().collect())
@@ -226,6 +458,133 @@ struct FlowRun<'a> {
     arrived: usize,
     /// The previous instant (progress is linear since then).
     last: f64,
+    /// An impossible allocation found by `decide`, reported by the next `start`.
+    pending_error: Option<FlowError>,
+    /// Seed 001's phase model instead of the fluid mix.
+    phases: Option<PhaseConfig>,
+    /// Phase model: messages each disk receives from the jobs in an I/O phase.
+    disk: u64,
+}
+
+impl FlowRun<'_> {
+    fn loads(&mut self) -> PhaseLoads<'_> {
+        PhaseLoads {
+            a: &mut self.load_a,
+            b: &mut self.load_b,
+            disk: &mut self.disk,
+        }
+    }
+
+    /// Phase model, end of an instant: advances every running job to now, then processes the
+    /// phase ends that come before the next arrival and the next job end (each changes the
+    /// loads, hence every rate), and schedules the completion of every job in its last phase
+    /// at the rates then in force. The engine's next instant (an arrival or the first of those
+    /// completions) therefore has no phase end before it.
+    fn finish_phases(&mut self, table: &JobTable, completions: &mut EventQueue, p: &PhaseConfig) {
+        let mut now = table.now();
+        for r in self.running.iter_mut() {
+            r.advance(now - self.last);
+        }
+        let next_arrival = table
+            .jobs()
+            .get(self.arrived)
+            .map_or(f64::INFINITY, |j| j.submit);
+        loop {
+            self.phase_rates(p);
+            let mut first: Option<(f64, usize)> = None;
+            for (k, r) in self.running.iter().enumerate() {
+                let end = r.phase_end(now);
+                if first.is_none_or(|(e, _)| end < e) {
+                    first = Some((end, k));
+                }
+            }
+            let Some((end, k)) = first else { break };
+            if self.running[k].last_phase() || end >= next_arrival {
+                break;
+            }
+            for r in self.running.iter_mut() {
+                r.advance(end - now);
+            }
+            now = end;
+            let r = self.running.remove(k);
+            self.loads().apply(&r, false);
+            let mut r = r;
+            r.phase += 1;
+            r.progress = 0.0;
+            self.loads().apply(&r, true);
+            self.running.insert(k, r);
+        }
+        self.last = now;
+        completions.clear();
+        for r in &self.running {
+            if r.last_phase() {
+                let end = r.phase_end(now);
+                if end.is_finite() {
+                    completions.push(end, r.job);
+                }
+            }
+        }
+    }
+
+    /// Phase model: every running job's rate in its current phase (work per second).
+    fn phase_rates(&mut self, p: &PhaseConfig) {
+        let (a, b, disk) = (&self.load_a, &self.load_b, self.disk);
+        for r in self.running.iter_mut() {
+            let kind = r.kind();
+            let bottleneck = |own: &[usize]| -> f64 {
+                own.iter().map(|&l| a[l] + b[l]).max().unwrap_or(0) as f64
+            };
+            r.rate = match kind {
+                Some(PhaseKind::Comm) => {
+                    let m = bottleneck(&r.comm_links);
+                    if m > 0.0 {
+                        p.link_mb_s / (p.message_mb * m)
+                    } else {
+                        f64::INFINITY
+                    }
+                }
+                Some(PhaseKind::Io) => {
+                    let m = bottleneck(&r.io_links);
+                    let secs = p.message_mb * (m / p.link_mb_s).max(disk as f64 / p.disk_mb_s);
+                    if secs > 0.0 {
+                        1.0 / secs
+                    } else {
+                        f64::INFINITY
+                    }
+                }
+                Some(PhaseKind::Compute) | None => 1.0,
+            };
+        }
+    }
+
+    /// Asks the allocator for job `i`'s nodes and takes them, recording its layout metrics
+    /// (the system balance right after it). `Ok(false)`: the allocator refused (the job
+    /// waits).
+    fn take_nodes(&mut self, table: &JobTable, i: usize) -> Result<bool, FlowError> {
+        let size = table.jobs()[i].procs;
+        let Some(nodes) = self.alloc.select(&self.mesh, size) else {
+            return Ok(false);
+        };
+        if nodes.len() != size as usize {
+            return Err(FlowError::BadAllocation { job: i });
+        }
+        for &(x, y) in &nodes {
+            self.mesh
+                .allocate(i, Submesh::at(x, y, 1, 1))
+                .map_err(|_| FlowError::BadAllocation { job: i })?;
+        }
+        let net = self.net;
+        let t = table.now();
+        self.records[i] = Some(FlowRecord {
+            start: t,
+            end: t,
+            nodes_affected: nodes_affected(&nodes),
+            balance: balance_factor(net, &nodes),
+            system_balance: super::metrics::system_balance_factor(net, &self.mesh),
+            nodes,
+        });
+        Ok(true)
+    }
 }
 
 impl Instance for FlowRun<'_> {
@@ -243,9 +602,13 @@ impl Instance for FlowRun<'_> {
             return Ok(());
         };
         let r = self.running.remove(k);
-        for &(l, a, b) in &r.links {
-            self.load_a[l] -= a;
-            self.load_b[l] -= b;
+        if self.phases.is_some() {
+            self.loads().apply(&r, false);
+        } else {
+            for &(l, a, b) in &r.links {
+                self.load_a[l] -= a;
+                self.load_b[l] -= b;
+            }
         }
         if let Some(rec) = self.records[r.job].as_mut() {
             rec.end = table.now();
@@ -261,13 +624,23 @@ impl Instance for FlowRun<'_> {
         Ok(())
     }
 
-    /// FCFS: the waiting jobs in arrival order while the first one fits.
+    /// FCFS: the waiting jobs in arrival order while the first one fits — enough nodes are free
+    /// and the allocator accepts it (a contiguous allocator may refuse; the head then waits for
+    /// a completion). Each accepted job's nodes are taken here, in order, so the next job is
+    /// allocated on the mesh the previous ones left; [`Instance::start`] does the rest.
     fn decide(&mut self, _d: usize, table: &JobTable, starts: &mut Vec<usize>) {
-        let mut free = self.mesh.free_count();
         let mut k = self.queue_head;
-        while k < self.arrived && table.jobs()[k].procs <= free {
-            starts.push(k);
-            free -= table.jobs()[k].procs;
+        while k < self.arrived && table.jobs()[k].procs <= self.mesh.free_count() {
+            match self.take_nodes(table, k) {
+                Ok(true) => starts.push(k),
+                Ok(false) => break,
+                Err(e) => {
+                    // Reported by `start`, which the engine calls for this job next.
+                    self.pending_error = Some(e);
+                    starts.push(k);
+                    break;
+                }
+            }
             k += 1;
         }
     }
@@ -276,45 +649,48 @@ impl Instance for FlowRun<'_> {
         FlowError::BadAllocation { job: job as usize }
     }
 
-    /// Allocates the job's nodes and puts its traffic on the links; its end is set by
-    /// [`Instance::finish_instant`] once the rates are known.
+    /// Puts the job's traffic on the links (its nodes were taken by [`Instance::decide`]); its
+    /// end is set by [`Instance::finish_instant`] once the rates are known.
     fn start(&mut self, _d: usize, table: &JobTable, i: usize) -> Result<f64, FlowError> {
-        let size = table.jobs()[i].procs;
-        let nodes = self
-            .alloc
-            .select(&self.mesh, size)
-            .ok_or(FlowError::BadAllocation { job: i })?;
-        if nodes.len() != size as usize {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        let Some(rec) = self.records.get(i).and_then(Option::as_ref) else {
             return Err(FlowError::BadAllocation { job: i });
-        }
-        for &(x, y) in &nodes {
-            self.mesh
-                .allocate(i, Submesh::at(x, y, 1, 1))
-                .map_err(|_| FlowError::BadAllocation { job: i })?;
-        }
-        let net = self.net;
-        let links = job_links(net, &nodes);
-        for &(l, a, b) in &links {
-            self.load_a[l] += a;
-            self.load_b[l] += b;
-        }
-        let t = table.now();
-        self.records[i] = Some(FlowRecord {
-            start: t,
-            end: t,
-            nodes_affected: nodes_affected(&nodes),
-            balance: balance_factor(net, &nodes),
-            system_balance: super::metrics::system_balance_factor(net, &self.mesh),
-            nodes,
-        });
-        self.running.push(Running {
+        };
+        let links = links_of(self.net, &rec.nodes);
+        let size = rec.nodes.len() as u64;
+        let mut r = Running {
             job: i,
             links,
             progress: 0.0,
             rate: 0.0,
-        });
+            program: Vec::new(),
+            phases: 1,
+            phase: 0,
+            size,
+            comm_links: Vec::new(),
+            io_links: Vec::new(),
+        };
+        if let Some(p) = self.phases {
+            r.comm_links = r.links.iter().filter(|x| x.1 > 0).map(|x| x.0).collect();
+            r.io_links = r.links.iter().filter(|x| x.2 > 0).map(|x| x.0).collect();
+            r.program = round_program(&p, table.jobs()[i].run_time);
+            r.phases = r.program.len() as u64 * u64::from(p.rounds.max(1));
+            self.loads().apply(&r, true);
+        } else {
+            for &(l, a, b) in &r.links {
+                self.load_a[l] += a;
+                self.load_b[l] += b;
+            }
+        }
+        self.running.push(r);
         self.queue_head += 1;
         Ok(f64::INFINITY)
+    }
+
+    fn refused(&mut self) {
+        // A refused start ends the run with an error; nothing to restore.
     }
 
     fn stalled(&self, waiting: usize) -> FlowError {
@@ -329,6 +705,10 @@ impl Instance for FlowRun<'_> {
         completions: &mut EventQueue,
         report: StepReport,
     ) -> Result<StepReport, FlowError> {
+        if let Some(p) = self.phases {
+            self.finish_phases(table, completions, &p);
+            return Ok(report);
+        }
         let t = table.now();
         for r in self.running.iter_mut() {
             r.progress += r.rate * (t - self.last);
@@ -355,6 +735,36 @@ impl Instance for FlowRun<'_> {
     fn result(self, _table: JobTable) -> Vec<Option<FlowRecord>> {
         self.records
     }
+}
+
+/// The links of a job's traffic with (all-to-all, bipartite write) message counts, in link
+/// index order: [`job_links`]'s values, from the closed-form counts of
+/// [`super::heat::pair_link_counts`] (O(links + nodes) instead of walking every route).
+fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+    let io: Vec<Node> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
+    let a = super::heat::pair_link_counts(net, nodes, nodes);
+    let b = super::heat::pair_link_counts(net, nodes, &io);
+    a.iter()
+        .zip(&b)
+        .enumerate()
+        .filter(|(_, (&x, &y))| x > 0 || y > 0)
+        .map(|(i, (&x, &y))| (i, x, y))
+        .collect()
+}
+
+/// The phases of one round of a job with computation time `compute`: `exchanges` all-to-all
+/// exchanges (if any), compute / rounds seconds of computation (if any), one I/O write.
+fn round_program(p: &PhaseConfig, compute: f64) -> Vec<(PhaseKind, f64)> {
+    let per_round = compute / f64::from(p.rounds.max(1));
+    let mut v = Vec::with_capacity(3);
+    if p.exchanges > 0 {
+        v.push((PhaseKind::Comm, f64::from(p.exchanges)));
+    }
+    if per_round > 0.0 {
+        v.push((PhaseKind::Compute, per_round));
+    }
+    v.push((PhaseKind::Io, 1.0));
+    v
 }
 
 /// Rates from the current link loads: dp/dt = 1 / (C · (1 + κ · b)), b the load of the job's
@@ -527,6 +937,184 @@ mod tests {
         let r = simulate(&net, &jobs, &mut b, comm).unwrap();
         assert!((r[0].service() - 11.0).abs() < 1e-9);
         assert!((r[1].service() - 11.0).abs() < 1e-9);
+    }
+
+    /// Allocates only on an empty mesh (a caricature of a contiguous allocator's refusals).
+    struct EmptyOnly;
+
+    impl NodeAllocator for EmptyOnly {
+        fn name(&self) -> &'static str {
+            "empty_only"
+        }
+        fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>> {
+            (mesh.free_count() == mesh.size())
+                .then(|| crate::alloc::node_allocator::free_nodes(mesh))
+                .map(|mut v| {
+                    v.truncate(j as usize);
+                    v
+                })
+        }
+    }
+
+    #[test]
+    fn closed_form_links_equal_route_walking() {
+        let mut rng = crate::base::SimRng::new(8);
+        for net in [Network::seed000(), fig2_net()] {
+            for _ in 0..30 {
+                let m = crate::alloc::node_allocator::tests::random_mesh(
+                    &mut rng,
+                    net.width(),
+                    net.height(),
+                    0.4,
+                );
+                let nodes = crate::alloc::node_allocator::free_nodes(&m);
+                assert_eq!(links_of(&net, &nodes), job_links(&net, &nodes));
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_head_waits_for_a_completion_and_blocks_the_queue() {
+        let net = fig2_net();
+        let cfg = FlowConfig {
+            traffic_io: 0.5,
+            kappa: 0.01,
+        };
+        let job = |submit, size| FlowJob {
+            submit,
+            size,
+            compute: 10.0,
+        };
+        let jobs = [job(0.0, 2), job(0.0, 2), job(1.0, 1)];
+        let r = simulate(&net, &jobs, &mut EmptyOnly, cfg).unwrap();
+        // Job 1 fits by count (14 free nodes) but is refused until job 0 ends; job 2 (FCFS)
+        // waits behind it although the allocator would not even be asked.
+        assert_eq!(r[0].start, 0.0);
+        assert_eq!(r[1].start, r[0].end);
+        assert_eq!(r[2].start, r[1].end);
+        assert!(r.iter().all(|x| x.end > x.start));
+    }
+
+    #[test]
+    fn phase_model_alone_follows_link_and_disk_bottlenecks() {
+        let net = fig2_net();
+        let p = PhaseConfig::paper(2);
+        let (link, disk) = (p.link_mb_s, p.disk_mb_s);
+        let job = [FlowJob {
+            submit: 0.0,
+            size: 4,
+            compute: 0.0,
+        }];
+        // A column of 4: the all-to-all puts 4 messages on the link between rows 2 and 3;
+        // the I/O write sends 4 messages to each disk and at most 4 over any link.
+        let column = vec![(1, 1), (1, 2), (1, 3), (1, 4)];
+        let r = simulate_phases(&net, &job, &mut Fixed(vec![column.clone()]), p).unwrap();
+        let want = 2.0 * 4.0 / link + (4.0 / link).max(4.0 / disk);
+        assert!((r[0].service() - want).abs() < 1e-9, "{r:?}");
+        // A 2 × 2 block: exchanges load 2 per link; the write to the far I/O nodes puts
+        // 8 messages on the I/O line link between rows 2 and 3 (8/11.65 < 4/4.545: the
+        // disks still decide).
+        let block = vec![(1, 1), (2, 1), (1, 2), (2, 2)];
+        let r = simulate_phases(&net, &job, &mut Fixed(vec![block]), p).unwrap();
+        let want = 2.0 * 2.0 / link + (8.0 / link).max(4.0 / disk);
+        assert!((r[0].service() - want).abs() < 1e-9, "{r:?}");
+        // Compute time and rounds: 3 rounds of (2 exchanges, 1 s, one write).
+        let p3 = PhaseConfig { rounds: 3, ..p };
+        let job = [FlowJob {
+            compute: 3.0,
+            ..job[0]
+        }];
+        let r = simulate_phases(&net, &job, &mut Fixed(vec![column]), p3).unwrap();
+        let want = 3.0 * (2.0 * 4.0 / link + 1.0 + 4.0 / disk);
+        assert!((r[0].service() - want).abs() < 1e-9, "{r:?}");
+    }
+
+    #[test]
+    fn phase_changes_of_one_job_change_the_others_rates() {
+        let net = fig2_net();
+        let p = PhaseConfig::paper(1);
+        let (link, disk) = (p.link_mb_s, p.disk_mb_s);
+        let jobs = [
+            FlowJob {
+                submit: 0.0,
+                size: 2,
+                compute: 0.0,
+            },
+            FlowJob {
+                submit: 0.0,
+                size: 2,
+                compute: 0.2,
+            },
+        ];
+        let mut a = Fixed(vec![vec![(1, 1), (1, 2)], vec![(3, 1), (3, 2)]]);
+        let r = simulate_phases(&net, &jobs, &mut a, p).unwrap();
+        // Both exchange alone (1 message per link), 1/link s. Job 0 then writes alone (2
+        // messages per disk) until job 1 has computed 0.2 s; then the disks take 4 messages
+        // per write, and job 1 finishes alone.
+        let comm = 1.0 / link;
+        let alone = 2.0 / disk;
+        let shared = 4.0 / disk;
+        let done0 = 0.2 / alone;
+        let end0 = comm + 0.2 + (1.0 - done0) * shared;
+        assert!((r[0].end - end0).abs() < 1e-9, "{r:?}");
+        let done1 = (end0 - comm - 0.2) / shared;
+        let end1 = end0 + (1.0 - done1) * alone;
+        assert!((r[1].end - end1).abs() < 1e-9, "{r:?}");
+        // Deterministic, and pure I/O with every tree allocator finishes every job.
+        let r2 = simulate_phases(
+            &net,
+            &jobs,
+            &mut Fixed(vec![vec![(1, 1), (1, 2)], vec![(3, 1), (3, 2)]]),
+            p,
+        )
+        .unwrap();
+        assert_eq!(r, r2);
+        let bad = PhaseConfig {
+            disk_mb_s: 0.0,
+            ..p
+        };
+        assert!(simulate_phases(&net, &jobs, &mut Fixed(Vec::new()), bad).is_err());
+        assert_eq!(
+            PhaseConfig { rounds: 0, ..p }.validate().map_err(|e| e.0),
+            Err("rounds")
+        );
+    }
+
+    #[test]
+    fn binary_tree_allocators_run_under_fcfs() {
+        let net = Network::seed000();
+        let params = crate::workload::synthetic::exp000::Exp000Params {
+            jobs: 120,
+            mean_interarrival: 200.0,
+            ..Default::default()
+        };
+        let jobs: Vec<FlowJob> = params.generate(5).jobs.iter().map(FlowJob::of).collect();
+        let cfg = FlowConfig {
+            traffic_io: 0.6,
+            kappa: 0.002,
+        };
+        for k in NodeAllocatorKind::trees() {
+            let r = simulate(&net, &jobs, k.build(&net, 1).as_mut(), cfg).unwrap();
+            assert_eq!(r.len(), jobs.len(), "{}", k.as_str());
+            for (i, x) in r.iter().enumerate() {
+                assert!(x.start >= jobs[i].submit);
+                assert_eq!(x.nodes.len(), jobs[i].size as usize);
+            }
+            assert!(
+                r.windows(2).all(|w| w[0].start <= w[1].start),
+                "{}",
+                k.as_str()
+            );
+            let r = simulate_phases(
+                &net,
+                &jobs,
+                k.build(&net, 1).as_mut(),
+                PhaseConfig::paper(3),
+            )
+            .unwrap();
+            assert_eq!(r.len(), jobs.len(), "{}", k.as_str());
+            assert!(r.iter().all(|x| x.end > x.start));
+        }
     }
 
     #[test]

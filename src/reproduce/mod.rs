@@ -3,6 +3,8 @@
 //!
 //! * [`seed000`] — seed 000 (Mache, Lo and Garg) Table 2 and Figs. 9–10, §4: the contention
 //!   experiment on the 16 × 22 mesh with I/O nodes on one side;
+//! * [`seed001`] — seed 001 (Liu, Hsu and Wu) §5, Figs. 3–6: binary-tree allocators against
+//!   MBS and PLAS on a 16 × 16 mesh under the phase model, and the paper's conclusions checked;
 //! * [`seed003`] — seed 003 (Ababneh and Bani-Mohammad) §5.1–5.5, Figs. 2–11 and 15–18: window
 //!   scheduling on a 32 × 32 mesh and two SDSC traces;
 //! * [`parallel`] — the one order-keeping parallel map every reproduction runs its independent
@@ -16,5 +18,6 @@
 
 pub mod parallel;
 pub mod seed000;
+pub mod seed001;
 pub mod seed003;
 pub mod stats;

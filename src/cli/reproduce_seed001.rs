@@ -1,0 +1,110 @@
+//! `schedlab reproduce seed001 [--json] [--only TEXT]`: prints the seed 001 reproduction of
+//! [`crate::reproduce::seed001`] (Figs. 3–6 and the paper's conclusions) as tables, or as
+//! JSON rows.
+
+use super::reproduce_seed000::emit;
+use crate::base::Registered;
+use crate::error::Error;
+use crate::reproduce::seed001::{
+    self, fig3, fig4, fig5, Seed001Output, EXCHANGES, RUNS, SEED, SIDE, TASKS,
+};
+
+/// Appends a formatted line to a `String`.
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// Options of `reproduce seed001`.
+#[derive(Clone, Debug)]
+pub struct Seed001Options {
+    /// JSON rows instead of tables.
+    pub json: bool,
+    /// Only allocators whose name contains this text.
+    pub only: Option<String>,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// Runs the reproduction and prints it.
+pub fn reproduce(o: &Seed001Options) -> Result<(), Error> {
+    let start = std::time::Instant::now();
+    let output = seed001::reproduce(o.threads, o.only.as_deref(), RUNS)?;
+    let secs = start.elapsed().as_secs_f64();
+    let mut out = String::new();
+    if o.json {
+        for r in output.rows() {
+            let line = serde_json::to_string(&r).map_err(|e| Error::Io {
+                path: "stdout".into(),
+                message: e.to_string(),
+            })?;
+            out.push_str(&line);
+            out.push('\n');
+        }
+        return emit(&out);
+    }
+    outln!(
+        out,
+        "seed 001 §5: {SIDE} × {SIDE} mesh, {SIDE} west I/O nodes, {TASKS} tasks (sizes exp. mean \
+         16) at time 0, FCFS, phase model (1 MB messages, links 11.65 MB/s, disks 4.545 MB/s); \
+         mean makespan (s) ± 95 % over {RUNS} runs (seeds {SEED}…); columns: exchanges between \
+         two I/O phases"
+    );
+    let figures = [
+        ("Fig. 3 (SBT, global tolerance)", output.present(&fig3())),
+        ("Fig. 4 (DBT, tolerance ratio)", output.present(&fig4())),
+        ("Fig. 5 (d-DBT, tolerance ratio)", output.present(&fig5())),
+        ("Fig. 6 (best DBT, best d-DBT, MBS, PLAS)", output.fig6()),
+        (
+            "Every allocator",
+            (0..output.kinds.len()).collect::<Vec<_>>(),
+        ),
+    ];
+    for (title, ks) in figures {
+        if ks.is_empty() {
+            continue;
+        }
+        table(&output, title, &ks, &mut out);
+    }
+    outln!(out, "\nThe paper's conclusions:");
+    for c in output.claims() {
+        let verdict = match c.holds {
+            Some(true) => "HOLDS",
+            Some(false) => "DOES NOT HOLD",
+            None => "not run",
+        };
+        outln!(
+            out,
+            "\n[{verdict}] {} ({})\n  {}",
+            c.paper,
+            c.id,
+            c.evidence
+        );
+    }
+    outln!(
+        out,
+        "\n{} allocators × {} mixes × {RUNS} runs in {secs:.1} s",
+        output.kinds.len(),
+        EXCHANGES.len()
+    );
+    emit(&out)
+}
+
+fn table(output: &Seed001Output, title: &str, ks: &[usize], out: &mut String) {
+    outln!(out, "\n{title}");
+    let mut head = format!("{:<16}", "allocator");
+    for x in EXCHANGES {
+        head.push_str(&format!(" {x:>15}"));
+    }
+    outln!(out, "{head}");
+    for &k in ks {
+        let mut line = format!("{:<16}", output.kinds[k].label());
+        for e in 0..EXCHANGES.len() {
+            let c = output.makespan(k, e);
+            line.push_str(&format!(" {:>8.1} ± {:>4.1}", c.mean, c.half_width));
+        }
+        outln!(out, "{line}");
+    }
+}
