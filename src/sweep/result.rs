@@ -2,7 +2,7 @@
 //! functions of `schedlab run` (flat: `prepare_with` → `simulation` → `finish`), `schedlab
 //! mesh` (`run_mesh_with`) and `schedlab grid` (`run_comparison_with`), and returns its metrics
 //! in order: flat the summary `schedlab run` prints; mesh the summary and `mesh.*`; grid
-//! `single.*` / `job_sharing.*` (each configuration's overall summary, jobs migrated,
+//! `single.*` / `sharing.*` (each configuration's overall summary, jobs migrated,
 //! invariant violations).
 //!
 //! A result file is one line of JSON, its last key a checksum of the text before it:
