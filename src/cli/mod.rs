@@ -8,6 +8,7 @@ pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_network;
 pub mod bench_queue;
+pub mod bench_sweep;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
@@ -77,6 +78,9 @@ pub enum Command {
     /// Slurm and GNU parallel scripts), `sweep run DIR` (every core, resumable), `sweep merge
     /// DIR` (one CSV / JSON row per point). See docs/sweeps.md.
     Sweep(sweep::SweepArgs),
+    /// Time a 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run on
+    /// every core, merge; compared with `bench`'s jobs/s × threads.
+    BenchSweep(bench_sweep::BenchSweepArgs),
 }
 
 /// `schedlab list`.
@@ -225,6 +229,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::List(a) => list_command(&a),
         Command::Open(a) => open::open_command(&a),
         Command::Sweep(a) => sweep::sweep_command(&a),
+        Command::BenchSweep(a) => bench_sweep::bench_sweep_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.
