@@ -145,6 +145,27 @@ ensure_chromium() {
   fi
 }
 
+# GNU parallel (Debian package `parallel`): tests/sweep.rs runs a sweep plan's run-parallel.sh.
+ensure_parallel() {
+  if ! command -v parallel >/dev/null 2>&1; then
+    echo "installing GNU parallel (Debian package)"
+    as_root apt-get update
+    as_root apt-get install -y --no-install-recommends parallel
+  fi
+}
+
+# Slurm and munge (Debian packages `slurm-wlm`, `munge`): tests/sweep.rs starts a throw-away
+# single-node cluster with scripts/slurm-local.sh and submits a sweep plan's run-slurm.sh.
+# The packages' own services are not used (the test runs its daemons with their own config).
+ensure_slurm() {
+  if [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/slurmd ] || [ ! -x /usr/sbin/munged ] ||
+    ! command -v sbatch >/dev/null 2>&1; then
+    echo "installing slurm-wlm and munge (Debian packages)"
+    as_root apt-get update
+    as_root apt-get install -y --no-install-recommends slurm-wlm munge
+  fi
+}
+
 ensure_python3() {
   if ! command -v python3 >/dev/null 2>&1; then
     echo "installing python3 (Debian package)"

@@ -14,8 +14,11 @@ ensure_trunk
 ensure_wasm_opt
 ensure_chromium
 ensure_python3
+ensure_parallel
+ensure_slurm
 ensure_e2e_deps
 echo "$(cargo --version); $(wasm-bindgen --version); $(trunk --version); node $(node --version)"
+echo "$(parallel --version | head -1); $(/usr/sbin/slurmd -V)"
 "$CHROMIUM_BIN" --version 2>/dev/null || true
 
 section "cargo fmt --check"

@@ -23,6 +23,7 @@ pub mod reproduce;
 pub mod run;
 pub mod share;
 pub mod sim;
+pub mod sweep;
 pub mod workload;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -40,6 +40,9 @@ pub const MAX_MESH_SIDE: u32 = 256;
 pub const MAX_SITES: usize = 64;
 /// Most points of a load-factor sweep.
 pub const MAX_SWEEP_POINTS: usize = 50;
+/// Most points of a sweep file (`schedlab sweep plan`: axes × replications). Each point is a
+/// file on disk and a result file after the run, so this bounds the files one plan writes.
+pub const MAX_SWEEP_FILE_POINTS: usize = 100_000;
 /// Largest load factor (the range is (0, [`MAX_LOAD_FACTOR`]]).
 pub const MAX_LOAD_FACTOR: f64 = 1000.0;
 

@@ -49,6 +49,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("form", 8),
     ("mesh_share", 8),
     ("reproduce", 8),
+    ("sweep", 8),
     ("cli", 9),
     ("web", 9),
 ];

@@ -1,6 +1,6 @@
 //! The native command line: `schedlab run` (an experiment file or flags), `schedlab mesh`
 //! (a 2D-mesh experiment), `schedlab grid` (a grid experiment, single vs job sharing),
-//! `schedlab reproduce`, `schedlab bench`.
+//! `schedlab reproduce`, `schedlab bench`, `schedlab sweep plan|run|merge` (parameter sweeps).
 //! Errors go to stderr with exit code 2.
 
 pub mod bench;
@@ -9,6 +9,7 @@ pub mod bench_mesh;
 pub mod bench_network;
 pub mod bench_queue;
 pub mod bench_seed001;
+pub mod bench_sweep;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
@@ -18,6 +19,7 @@ pub mod reproduce_seed001;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
 pub mod streams;
+pub mod sweep;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -76,6 +78,13 @@ pub enum Command {
     /// Open a share link (`#e=`, or an old `#x=`/`#m=`/`#g=`) or an experiment file: print the
     /// experiment envelope as JSON, its mode and the command that runs it.
     Open(open::OpenArgs),
+    /// Parameter sweeps beyond one machine: `sweep plan SWEEP.json --out DIR` (point files,
+    /// Slurm and GNU parallel scripts), `sweep run DIR` (every core, resumable), `sweep merge
+    /// DIR` (one CSV / JSON row per point). See docs/sweeps.md.
+    Sweep(sweep::SweepArgs),
+    /// Time a 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run on
+    /// every core, merge; compared with `bench`'s jobs/s × threads.
+    BenchSweep(bench_sweep::BenchSweepArgs),
 }
 
 /// `schedlab list`.
@@ -229,6 +238,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Grid(a) => grid::grid_command(&a),
         Command::List(a) => list_command(&a),
         Command::Open(a) => open::open_command(&a),
+        Command::Sweep(a) => sweep::sweep_command(&a),
+        Command::BenchSweep(a) => bench_sweep::bench_sweep_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.

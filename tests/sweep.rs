@@ -1,0 +1,453 @@
+//! Parameter sweeps (issue 15, docs/sweeps.md) through the `schedlab` binary: a plan run
+//! locally, under GNU parallel and under a real single-node Slurm (scripts/slurm-local.sh)
+//! merges to the same bytes; a point's metrics are what `schedlab run` / `mesh` / `grid` print
+//! for its point file; a run killed half-way resumes without recomputing finished points; a
+//! damaged result is detected and recomputed; errors name the file and key. GNU parallel and
+//! Slurm are skipped, with the reason printed, where they are not installed or cannot run.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::{schedlab, temp_dir};
+
+const SMALL_SWF: &str = "\
+; Version: 2.2
+; MaxProcs: 8 (test machine)
+; UnixStartTime: 0
+1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1
+2 1 -1 5 8 -1 -1 8 5 -1 1 1 1 -1 -1 -1 -1 -1
+3 2 -1 3 2 -1 -1 2 4 -1 1 2 1 -1 -1 -1 -1 -1
+5 3 -1 30 4 -1 -1 4 10 -1 1 2 1 -1 -1 -1 -1 -1
+";
+
+/// A flat sweep: 3 policies × 3 load factors × 2 replications = 18 points.
+fn flat_sweep(jobs: usize) -> String {
+    format!(
+        r#"{{"version": 1, "name": "engines",
+  "base": {{"v": 2, "mode": "flat", "experiment": {{"workload": {{"synthetic":
+      {{"model": "lublin", "jobs": {jobs}}}}}, "policy": "easy", "seed": 3}}}},
+  "axes": [{{"key": "policy", "values": ["fcfs", "easy", "conservative"]}},
+           {{"key": "load_factor", "from": 0.8, "to": 1.2, "step": 0.2}}],
+  "replications": 2}}"#
+    )
+}
+
+fn ok(args: &[&str]) -> (String, String) {
+    let (code, out, err) = schedlab(args);
+    assert_eq!(code, 0, "schedlab {args:?}: {err}");
+    (out, err)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn plan(dir: &Path, sweep: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let mut args = vec!["sweep", "plan", s(sweep), "--out", s(&out)];
+    args.extend_from_slice(extra);
+    ok(&args);
+    out
+}
+
+fn merged(plan: &Path) -> (Vec<u8>, Vec<u8>) {
+    ok(&["sweep", "merge", s(plan)]);
+    (
+        std::fs::read(plan.join("merged.csv")).unwrap(),
+        std::fs::read(plan.join("merged.json")).unwrap(),
+    )
+}
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .args([
+            "-c",
+            &format!("command -v {cmd} || test -x /usr/sbin/{cmd}"),
+        ])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn scripts_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts")
+}
+
+/// Runs the plan's Slurm array on a throw-away single-node cluster; `Err(reason)` when Slurm
+/// cannot run here.
+fn run_under_slurm(plan: &Path, state: &Path) -> Result<(), String> {
+    if !(have("slurmctld") && have("slurmd") && have("sbatch") && have("munged")) {
+        return Err("slurmctld, slurmd, sbatch or munged not installed".into());
+    }
+    let start = Command::new("bash")
+        .arg(scripts_dir().join("slurm-local.sh"))
+        .args(["start", s(state)])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !start.status.success() {
+        return Err(String::from_utf8_lossy(&start.stderr).trim().to_string());
+    }
+    let conf = state.join("slurm.conf");
+    let job = Command::new("sbatch")
+        .env("SLURM_CONF", &conf)
+        .env(
+            "PATH",
+            format!("{}:/usr/sbin", std::env::var("PATH").unwrap_or_default()),
+        )
+        .args(["--wait", s(&plan.join("run-slurm.sh"))])
+        .output();
+    let _ = Command::new("bash")
+        .arg(scripts_dir().join("slurm-local.sh"))
+        .args(["stop", s(state)])
+        .status();
+    let job = job.map_err(|e| format!("sbatch: {e}"))?;
+    assert!(
+        job.status.success(),
+        "sbatch --wait failed: {}{}",
+        String::from_utf8_lossy(&job.stdout),
+        String::from_utf8_lossy(&job.stderr)
+    );
+    Ok(())
+}
+
+#[test]
+fn local_gnu_parallel_and_slurm_merge_to_the_same_bytes() {
+    let dir = temp_dir("sweep-engines");
+    let sweep = dir.join("sweep.json");
+    std::fs::write(&sweep, flat_sweep(300)).unwrap();
+
+    let local = plan(&dir, &sweep, "local", &[]);
+    let (_, err) = ok(&["sweep", "run", s(&local), "--jobs", "2"]);
+    assert!(
+        err.contains("18 points: 0 already had a result, 18 run"),
+        "{err}"
+    );
+    let reference = merged(&local);
+    let csv = String::from_utf8(reference.0.clone()).unwrap();
+    assert_eq!(csv.lines().count(), 19);
+    assert!(csv
+        .starts_with("point,policy,load_factor,replication,seed,jobs,dropped,mean_wait,max_wait,"));
+    assert!(csv.contains("\n5,fcfs,1.2,1,"), "{csv}");
+
+    // A point's metrics are exactly what `schedlab run` prints for its point file.
+    let (run_out, _) = ok(&["run", s(&local.join("points/000005.json"))]);
+    let summary: serde_json::Value = serde_json::from_str(&run_out).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&merged_json_row(&local, 5)).unwrap();
+    for (k, v) in summary.as_object().unwrap() {
+        assert_eq!(&m[k], v, "{k}");
+    }
+
+    // GNU parallel, chunks of 4 points.
+    if have("parallel") {
+        let par = plan(&dir, &sweep, "parallel", &["--chunk", "4"]);
+        let st = Command::new("bash")
+            .arg(par.join("run-parallel.sh"))
+            .args(["-j", "2"])
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        assert_eq!(merged(&par), reference, "GNU parallel merge differs");
+        println!("GNU parallel: merged output identical to the local run");
+    } else {
+        println!(
+            "SKIPPED GNU parallel: `parallel` is not installed (scripts/lib.sh ensure_parallel)"
+        );
+    }
+
+    // Slurm, chunks of 5 points (4 array tasks).
+    let slurm = plan(
+        &dir,
+        &sweep,
+        "slurm",
+        &["--chunk", "5", "--max-concurrent", "2"],
+    );
+    match run_under_slurm(&slurm, &dir.join("slurm-state")) {
+        Ok(()) => {
+            assert_eq!(merged(&slurm), reference, "Slurm merge differs");
+            assert!(std::fs::read_dir(slurm.join("logs")).unwrap().count() >= 4);
+            println!("Slurm: merged output identical to the local run");
+        }
+        Err(why) => println!("SKIPPED Slurm: {why}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Point `n`'s row of merged.json as an object {column: value}.
+fn merged_json_row(plan: &Path, n: usize) -> String {
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(plan.join("merged.json")).unwrap()).unwrap();
+    let cols = v["columns"].as_array().unwrap();
+    let row = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == n)
+        .unwrap();
+    let obj: serde_json::Map<String, serde_json::Value> = cols
+        .iter()
+        .zip(row.as_array().unwrap())
+        .map(|(c, x)| (c.as_str().unwrap().to_string(), x.clone()))
+        .collect();
+    serde_json::Value::Object(obj).to_string()
+}
+
+#[test]
+fn mesh_grid_and_trace_axes_give_their_commands_numbers() {
+    let dir = temp_dir("sweep-modes");
+    // Mesh: contiguous and non-contiguous allocators × traffic ratio.
+    let mesh = dir.join("mesh.json");
+    std::fs::write(
+        &mesh,
+        r#"{"base": {"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic":
+            {"model": "exp000", "jobs": 40}}, "width": 8, "height": 8, "seed": 2}},
+            "axes": [{"key": "allocator", "values": ["mpl", "mc_elongated"]},
+                     {"key": "traffic_io", "values": [0.2, 0.8]}]}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &mesh, "mesh", &[]);
+    ok(&["sweep", "run", s(&p)]);
+    let (_, err) = ok(&["sweep", "merge", s(&p)]);
+    assert!(err.contains("merged 4 of 4 points"), "{err}");
+    let (out, _) = ok(&["mesh", s(&p.join("points/000003.json"))]);
+    let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 3)).unwrap();
+    assert_eq!(row["allocator"], "mc_elongated");
+    assert_eq!(row["traffic_io"], 0.8);
+    assert_eq!(row["mean_wait"], brief["summary"]["mean_wait"]);
+    assert_eq!(row["mesh.mean_service"], brief["mesh"]["mean_service"]);
+
+    // Grid: the local policy.
+    let grid = dir.join("grid.json");
+    std::fs::write(
+        &grid,
+        r#"{"base": {"v": 2, "mode": "grid", "experiment": {"sites": [
+              {"name": "A", "procs": 64, "workload": {"synthetic": {"model": "lublin", "jobs": 200, "procs": 64}}},
+              {"name": "B", "procs": 64, "tz_offset_hours": 6, "workload": {"synthetic": {"model": "lublin", "jobs": 200, "procs": 64}}}],
+              "policy": "easy", "seed": 1}},
+            "axes": [{"key": "policy", "values": ["easy", "conservative"]}]}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &grid, "grid", &[]);
+    ok(&["sweep", "run", s(&p)]);
+    ok(&["sweep", "merge", s(&p)]);
+    let (out, _) = ok(&["grid", "--json", s(&p.join("points/000001.json"))]);
+    let cmp: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 1)).unwrap();
+    assert_eq!(row["policy"], "conservative");
+    assert_eq!(
+        row["single.awrt"],
+        cmp["runs"][0]["metrics"]["overall"]["awrt"]
+    );
+    assert_eq!(
+        row["sharing.awrt"],
+        cmp["runs"][1]["metrics"]["overall"]["awrt"]
+    );
+    assert_eq!(
+        row["sharing.migrated"],
+        cmp["runs"][1]["metrics"]["migrated"]
+    );
+
+    // A trace axis: paths relative to the sweep file, made absolute in the point files.
+    std::fs::write(dir.join("small.swf"), SMALL_SWF).unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("sub/small2.swf"),
+        SMALL_SWF.replace(" 30 4 ", " 9 4 "),
+    )
+    .unwrap();
+    let traces = dir.join("traces.json");
+    std::fs::write(
+        &traces,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"swf": {"path": "small.swf"}}, "policy": "easy"}},
+            "axes": [{"key": "trace", "values": ["small.swf", "sub/small2.swf"]}]}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &traces, "traces", &[]);
+    ok(&["sweep", "run", s(&p)]);
+    ok(&["sweep", "merge", s(&p)]);
+    let (out, _) = ok(&[
+        "run",
+        "--swf",
+        s(&dir.join("small.swf")),
+        "--policy",
+        "easy",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 0)).unwrap();
+    assert_eq!(row["trace"], "small.swf");
+    assert_eq!(row["max_wait"], v["max_wait"]);
+    assert_eq!(row["jobs"], 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn result_files(plan: &Path) -> Vec<(String, SystemTime, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(plan.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::metadata(&p).unwrap().modified().unwrap(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_killed_run_resumes_and_damaged_results_are_recomputed() {
+    let dir = temp_dir("sweep-resume");
+    let sweep = dir.join("sweep.json");
+    // Conservative backfilling on 3000 jobs: long enough per point to be killed mid-run.
+    std::fs::write(
+        &sweep,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 3000}}, "policy": "conservative", "seed": 1}},
+            "axes": [{"key": "load_factor", "from": 1.0, "to": 1.5, "step": 0.1}],
+            "replications": 5}"#,
+    )
+    .unwrap();
+    let reference = plan(&dir, &sweep, "reference", &[]);
+    ok(&["sweep", "run", s(&reference)]);
+    let want = merged(&reference);
+
+    let p = plan(&dir, &sweep, "killed", &[]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["sweep", "run", s(&p), "--jobs", "1"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while result_files(&p).len() < 3 {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no results appear");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = result_files(&p);
+    assert!(before.len() < 30, "the run finished before it was killed");
+
+    // Merging now names the missing points, exit code 2.
+    let (code, _, err) = schedlab(&["sweep", "merge", s(&p)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("merged {} of 30 points; missing: ", before.len())),
+        "{err}"
+    );
+
+    // Resume: the finished points are skipped, not recomputed (same bytes, same times).
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains(&format!(
+            "30 points: {} already had a result, {} run",
+            before.len(),
+            30 - before.len()
+        )),
+        "{err}"
+    );
+    let after = result_files(&p);
+    assert_eq!(after.len(), 30);
+    for b in &before {
+        assert!(after.contains(b), "{} was recomputed", b.0);
+    }
+    assert_eq!(merged(&p), want);
+
+    // Damage: a cut file, an edited number, another point's result, garbage.
+    let r = p.join("results");
+    let cut = std::fs::read_to_string(r.join("000002.json")).unwrap();
+    std::fs::write(r.join("000002.json"), &cut[..cut.len() / 2]).unwrap();
+    let text = std::fs::read_to_string(r.join("000007.json")).unwrap();
+    let at = text.find("\"mean_wait\",").unwrap() + 12;
+    let digit = text.as_bytes()[at];
+    let edited = format!(
+        "{}{}{}",
+        &text[..at],
+        if digit == b'9' { '8' } else { '9' },
+        &text[at + 1..]
+    );
+    std::fs::write(r.join("000007.json"), edited).unwrap();
+    std::fs::copy(r.join("000011.json"), r.join("000012.json")).unwrap();
+    std::fs::write(r.join("000020.json"), [0xff, 0xfe, 0]).unwrap();
+    let (code, _, err) = schedlab(&["sweep", "merge", s(&p)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("damaged results (run `schedlab sweep run` again): 2, 7, 12, 20"),
+        "{err}"
+    );
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("30 points: 26 already had a result, 4 run (4 of them had a damaged result)"),
+        "{err}"
+    );
+    assert_eq!(merged(&p), want);
+
+    // Planning the same sweep again keeps the results; a changed sweep invalidates them.
+    plan(&dir, &sweep, "killed", &[]);
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(err.contains("30 already had a result, 0 run"), "{err}");
+    let changed = std::fs::read_to_string(&sweep)
+        .unwrap()
+        .replace("\"seed\": 1", "\"seed\": 2");
+    std::fs::write(&sweep, changed).unwrap();
+    plan(&dir, &sweep, "killed", &[]);
+    let (_, err) = ok(&["sweep", "run", s(&p), "--points", "0-4"]);
+    assert!(
+        err.contains("5 points: 0 already had a result, 5 run (5 of them"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_sweeps_are_refused_naming_the_file_and_key() {
+    let dir = temp_dir("sweep-errors");
+    let sweep = dir.join("bad.json");
+    let out = dir.join("out");
+    let check = |text: &str, want: &str| {
+        std::fs::write(&sweep, text).unwrap();
+        let (code, _, err) = schedlab(&["sweep", "plan", s(&sweep), "--out", s(&out)]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("{}: ", sweep.display())), "{err}");
+        assert!(err.contains(want), "want {want:?} in {err}");
+    };
+    let good = flat_sweep(100);
+    check(
+        &good.replace("\"step\": 0.2", "\"step\": 0"),
+        "axes[1].step: must be a number > 0",
+    );
+    check(
+        &good.replace("\"axes\"", "\"axis\""),
+        "unknown field `axis`",
+    );
+    check(
+        &good.replace("\"fcfs\"", "\"sjf\""),
+        "point 0 (policy = \"sjf\"",
+    );
+    check(
+        &good.replace("\"jobs\": 100", "\"jobs\": 5000000"),
+        "max_jobs",
+    );
+    check(
+        &good.replace("\"replications\": 2", "\"replications\": 20000"),
+        "max_sweep_file_points = 100000",
+    );
+    check(
+        &good.replace("\"mode\": \"flat\"", "\"mode\": \"moldable\""),
+        "base: mode: unknown mode",
+    );
+    let (code, _, err) = schedlab(&["sweep", "run", s(&dir.join("nowhere"))]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sweep-plan.json"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
