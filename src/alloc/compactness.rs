@@ -305,3 +305,89 @@ mod tests {
         assert_eq!(steps[2].free, 1);
     }
 }
+
+/// What the app's mesh view overlays for seed 001 (§3.1, §4): the allocation tree's nodes
+/// that are split by the current allocation (partly busy, outlined), the free blocks (maximal
+/// entirely free tree nodes, shaded), and D against its minimum. Rectangles are given by two
+/// opposite corner nodes in mesh coordinates (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeView {
+    /// Partly busy tree nodes, root first (depth-first, left child first).
+    pub split: Vec<(Node, Node)>,
+    /// Free blocks, in leaf order.
+    pub free: Vec<(Node, Node)>,
+    /// D: free squares of sizes 2^i (Definition 1).
+    pub d: u32,
+    /// The smallest D any state with this many free nodes can have.
+    pub d_min: u32,
+    /// Lemma 1 holds (at most one free block of each size, nested).
+    pub spatially_compact: bool,
+}
+
+/// The [`TreeView`] of `mesh` seen from the I/O line `io`.
+pub fn tree_view(mesh: &Mesh, io: IoLayout) -> TreeView {
+    let frame = Frame::new(mesh, io);
+    let corners = |r: Rect| {
+        (
+            frame.node(r.c, r.p),
+            frame.node(r.c + r.w - 1, r.p + r.h - 1),
+        )
+    };
+    let mut split = Vec::new();
+    let mut stack = vec![frame.root()];
+    while let Some(r) = stack.pop() {
+        let s = frame.free_in(r);
+        if s == 0 || s == r.area() {
+            continue;
+        }
+        split.push(corners(r));
+        if let Some((a, b)) = r.children() {
+            stack.push(b);
+            stack.push(a);
+        }
+    }
+    let mut blocks_found = Vec::new();
+    blocks(&frame, frame.root(), None, &mut blocks_found);
+    TreeView {
+        split,
+        free: blocks_found.into_iter().map(|(r, _)| corners(r)).collect(),
+        d: square_count(mesh),
+        d_min: min_square_count(mesh.width(), mesh.height(), mesh.free_count()),
+        spatially_compact: is_spatially_compact(mesh, io),
+    }
+}
+
+#[cfg(test)]
+mod tree_view_tests {
+    use super::*;
+    use crate::machine::mesh::Submesh;
+
+    #[test]
+    fn the_view_of_a_4_by_4_mesh_with_one_corner_taken() {
+        // 4 × 4, I/O on the west; node (1, 1) busy: the root, its left half (lines 0–1), that
+        // half's lower quarter (positions 0–1) … down to the 1 × 1 leaf's parent are split.
+        let mut mesh = Mesh::new(4, 4).unwrap();
+        mesh.allocate(0, Submesh::new(1, 1, 1, 1)).unwrap();
+        let v = tree_view(&mesh, IoLayout::west(4));
+        assert_eq!(v.split.first(), Some(&((1, 1), (4, 4))));
+        assert_eq!(v.split.len(), 4, "{:?}", v.split);
+        // Free blocks: 15 nodes = the other half (8), a 2 × 2 (4), a 1 × 2 (2), a node (1).
+        let sizes: Vec<u32> = v
+            .free
+            .iter()
+            .map(|&((x0, y0), (x1, y1))| (x0.abs_diff(x1) + 1) * (y0.abs_diff(y1) + 1))
+            .collect();
+        let mut sorted = sizes.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![1, 2, 4, 8], "{:?}", v.free);
+        assert_eq!(v.d, square_count(&mesh));
+        assert_eq!(v.d_min, min_square_count(4, 4, 15));
+        assert!(v.d >= v.d_min);
+        // An empty mesh: nothing split, one free block, D = 1 (one 4 × 4 square).
+        let empty = Mesh::new(4, 4).unwrap();
+        let e = tree_view(&empty, IoLayout::west(4));
+        assert!(e.split.is_empty());
+        assert_eq!(e.free, vec![((1, 1), (4, 4))]);
+        assert_eq!((e.d, e.d_min), (1, 1));
+    }
+}
