@@ -299,6 +299,7 @@ fn envelopes_and_links_run_on_the_command_line() {
         help.contains("mc_elongated") && help.contains("window-<K>"),
         "{help}"
     );
+}
 
 /// Seed 001: a binary-tree allocator by name (`--allocator sbt_16`, help generated from the
 /// registry), the phase model in an experiment file, and `reproduce seed001`'s errors.
