@@ -93,6 +93,15 @@ impl MeshAllocatorKind {
         v
     }
 
+    /// The binary-tree allocators of seed 001 (the paper's 28 settings), as the app lists them
+    /// after [`MeshAllocatorKind::all`].
+    pub fn trees() -> Vec<MeshAllocatorKind> {
+        NodeAllocatorKind::trees()
+            .into_iter()
+            .map(MeshAllocatorKind::Nodes)
+            .collect()
+    }
+
     /// The name used in files (`mpl`, `first_fit`, `mc_elongated`, `paging_0`, `hilbert_bf`).
     pub fn as_str(self) -> String {
         match self {
@@ -668,6 +677,48 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
             ..MeshNetworkSpec::default()
         },
         seed: 2000,
+        switch_orientation: false,
+    }
+}
+
+/// The allocators of the seed 001 preset: Fig. 6's DBT and d-DBT (ratio 1/8), MBS and PLAS.
+pub fn seed001_allocators() -> Vec<MeshAllocatorKind> {
+    ["dbt_8", "d_dbt_8", "mbs", "plas"]
+        .iter()
+        .filter_map(|n| MeshAllocatorKind::parse(n).ok())
+        .collect()
+}
+
+/// The app's "Binary-tree allocation (seed 001)" preset: §5.1's 16 × 16 mesh with 16 I/O nodes
+/// on the west side, 16 tasks of exponential size (mean 16) arriving within about a
+/// millisecond (the paper submits them all at time 0; exponential interarrivals of mean 10^-4 s
+/// keep the model's arrivals), no computation (10^-6 s), and the phase model with 4 exchanges
+/// between two writes at the paper's link and disk speeds (`docs/binary-tree.md`).
+pub fn preset_binary_tree_seed001() -> MeshExperiment {
+    use crate::workload::synthetic::{Exp000Params, SyntheticModel};
+    let params = Exp000Params {
+        jobs: 16,
+        procs: 256,
+        mean_size: 16.0,
+        mean_interarrival: 1e-4,
+        mean_run_time: 1e-6,
+    };
+    MeshExperiment {
+        version: MESH_FORMAT_VERSION,
+        name: Some("Binary-tree allocation (seed 001)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::Exp000(params)),
+        transforms: Transforms::default(),
+        width: 16,
+        height: 16,
+        allocator: seed001_allocators().first().copied().unwrap_or_default(),
+        policy: MeshPolicyKind::Fcfs,
+        shape_rule: ShapeRule::Square,
+        network: MeshNetworkSpec {
+            io_count: Some(16),
+            phases: Some(PhaseConfig::paper(4)),
+            ..MeshNetworkSpec::default()
+        },
+        seed: 1001,
         switch_orientation: false,
     }
 }

@@ -299,6 +299,7 @@ fn mesh_form() -> MeshFields {
         io_side: "west".into(),
         io_count: String::new(),
         rho: "50".into(),
+        exchanges: String::new(),
         seed: "1".into(),
         allocators: vec![
             MeshAllocatorKind::parse("first-fit").unwrap(),
@@ -568,5 +569,58 @@ fn grid_inline_errors_name_the_site_and_field() {
             ("grid-site-tz-0".to_string(), true),
             ("grid-site-jobs-0".to_string(), false),
         ]
+    );
+}
+
+/// Seed 001's preset through the form: the phase model's exchanges come from `mesh-exchanges`
+/// (the speeds from the preset), the four allocators run FCFS, and a bad count names the field.
+#[test]
+fn mesh_seed001_preset_form_keeps_the_phase_model() {
+    use schedlab::mesh_run::{preset_binary_tree_seed001, seed001_allocators};
+    let preset = preset_binary_tree_seed001();
+    preset.validate().expect("the preset is valid");
+    let phases = preset.network.phases.expect("phase model on");
+    assert_eq!(phases.exchanges, 4);
+    let f = MeshFields {
+        width: "16".into(),
+        height: "16".into(),
+        workload: MeshWorkload::Exp000 {
+            jobs: "16".into(),
+            interarrival: "0.0001".into(),
+        },
+        shape: "square".into(),
+        io_side: "west".into(),
+        io_count: "16".into(),
+        rho: "50".into(),
+        exchanges: "16".into(),
+        seed: "1001".into(),
+        allocators: seed001_allocators(),
+        policy: "fcfs".into(),
+        policy_k: String::new(),
+    };
+    let (base, allocs, policy) = mesh::read(&f, Some(&preset), None).expect("valid form");
+    let exps = mesh::experiments_for(&base, &allocs, policy).expect("valid experiments");
+    let names: Vec<String> = exps.iter().map(|e| e.allocator.as_str()).collect();
+    assert_eq!(names, ["dbt_8", "d_dbt_8", "mbs", "plas"]);
+    for e in &exps {
+        let p = e.network.phases.expect("phase model kept");
+        assert_eq!((p.exchanges, p.link_mb_s, p.disk_mb_s), (16, 11.65, 4.545));
+    }
+    let off = MeshFields {
+        exchanges: " ".into(),
+        ..f.clone()
+    };
+    let (base, _, _) = mesh::read(&off, Some(&preset), None).unwrap();
+    assert_eq!(base.network.phases, None);
+    let bad = MeshFields {
+        exchanges: "many".into(),
+        ..f
+    };
+    let e = mesh::read(&bad, Some(&preset), None).unwrap_err();
+    assert_eq!(e.field, "mesh-exchanges");
+    assert!(
+        e.message.starts_with("Exchanges: enter a whole number"),
+        "{}",
+        e.message
     );
 }

@@ -10,6 +10,7 @@ use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::mesh_run::{preset_window_seed003, MeshAllocatorKind, MeshExperiment};
+use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
 use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
 
@@ -45,6 +46,9 @@ pub struct MeshFields {
     pub io_count: String,
     /// `#mesh-rho`, in % I/O.
     pub rho: String,
+    /// `#mesh-exchanges`: empty = the fluid traffic mix of ρ (seed 000); a whole number = seed
+    /// 001's phase model with that many all-to-all exchanges between two writes.
+    pub exchanges: String,
     /// `#mesh-seed`.
     pub seed: String,
     /// The ticked allocators, in the form's order.
@@ -154,6 +158,27 @@ pub fn read(
     if (exp.network.traffic_io * 100.0).round() != pct {
         exp.network.traffic_io = pct / 100.0;
     }
+    let exchanges = f.exchanges.trim();
+    exp.network.phases = if exchanges.is_empty() {
+        None
+    } else {
+        let n: u32 = number(
+            "mesh-exchanges",
+            exchanges,
+            "Exchanges",
+            "a whole number, or nothing for the traffic ratio",
+        )?;
+        if n > PhaseConfig::MAX_COUNT {
+            return Err(FieldError::new(
+                "mesh-exchanges",
+                format!("Exchanges: at most {} (got {n}).", PhaseConfig::MAX_COUNT),
+            ));
+        }
+        // Keep a link's or preset's speeds and message size; change the exchanges only.
+        let mut p = exp.network.phases.unwrap_or_else(|| PhaseConfig::paper(n));
+        p.exchanges = n;
+        Some(p)
+    };
     exp.seed = number("mesh-seed", &f.seed, "Seed", "a whole number ≥ 0")?;
     let policy = policy_of(&f.policy, &f.policy_k)?;
     let allocs = f.allocators.clone();

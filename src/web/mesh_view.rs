@@ -18,6 +18,9 @@ use web_sys::CanvasRenderingContext2d;
 use super::chart::{plot_lines, Curve, LineSpec, Ticks};
 use super::format;
 use super::protocol::MeshReport;
+use crate::alloc::compactness::{tree_view, TreeView};
+use crate::alloc::node_allocator::IoLayout;
+use crate::machine::mesh::{Mesh, Submesh};
 use crate::mesh_run::{JobLayout, MeshExperiment, MeshJobRecord};
 use crate::network::heat::{css_hex, heat_colour, job_colour, loads_at, running_waiting, Timeline};
 use crate::network::{Dir, Network};
@@ -175,6 +178,7 @@ impl RunView {
         ch: f64,
         t: f64,
         heat: bool,
+        tree: bool,
     ) -> (Geometry, Vec<Option<usize>>) {
         let (w, h) = (self.net.width(), self.net.height());
         let (ew, eh) = (f64::from(w + 2), f64::from(h + 2));
@@ -201,6 +205,8 @@ impl RunView {
         };
         // Title.
         let (running, waiting) = self.counts_at(t);
+        let occ = self.occupancy(t);
+        let tree_view = if tree { self.tree_view(&occ) } else { None };
         ctx.set_fill_style_str("#1c2430");
         ctx.set_font(&format!("600 17px {FONT}"));
         ctx.set_text_align("left");
@@ -208,9 +214,21 @@ impl RunView {
         let _ = ctx.fill_text(&self.title, 16.0, 24.0);
         ctx.set_font(&format!("14px {FONT}"));
         ctx.set_fill_style_str("#5c6878");
+        let d_note = tree_view.as_ref().map_or(String::new(), |v| {
+            format!(
+                " · D = {} free squares (minimum {}){}",
+                v.d,
+                v.d_min,
+                if v.spatially_compact {
+                    ", spatially compact"
+                } else {
+                    ""
+                }
+            )
+        });
         let _ = ctx.fill_text(
             &format!(
-                "{} × {} mesh · t = {} {} · {} running · {} waiting",
+                "{} × {} mesh · t = {} {} · {} running · {} waiting{d_note}",
                 w,
                 h,
                 format::fixed(t, 2),
@@ -221,7 +239,6 @@ impl RunView {
             16.0,
             40.0,
         );
-        let occ = self.occupancy(t);
         // Nodes: inset so that the links show between them.
         let inset = if heat { cell * 0.2 } else { cell * 0.06 };
         let side = (cell - 2.0 * inset).max(1.0);
@@ -299,8 +316,26 @@ impl RunView {
             }
             ctx.set_line_width(1.0);
         }
+        if let Some(v) = &tree_view {
+            draw_tree(ctx, &geo, v);
+        }
         self.draw_legend(ctx, cw, heat, running);
         (geo, occ)
+    }
+
+    /// The seed 001 allocation tree of the mesh as `occ` occupies it (None if the mesh cannot
+    /// be built).
+    fn tree_view(&self, occ: &[Option<usize>]) -> Option<TreeView> {
+        let (w, h) = (self.net.width(), self.net.height());
+        let mut mesh = Mesh::new(w, h).ok()?;
+        for y in 1..=h {
+            for x in 1..=w {
+                if let Some(Some(i)) = occ.get(((y - 1) * w + x - 1) as usize) {
+                    mesh.allocate(*i, Submesh::at(x, y, 1, 1)).ok()?;
+                }
+            }
+        }
+        Some(tree_view(&mesh, IoLayout::of(&self.net)))
     }
 
     /// The legend right of the mesh: node markers and, with the heatmap, the colour scale.
@@ -671,4 +706,36 @@ pub fn over_time(view: &RunView, n: usize) -> (Points, Points) {
         wait.push((t, waiting as f64));
     }
     (busy, wait)
+}
+
+/// The pixel box of the tree node with corners `a`, `b` (mesh coordinates).
+fn node_box(geo: &Geometry, a: (u32, u32), b: (u32, u32)) -> (f64, f64, f64, f64) {
+    let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+    let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+    let (lx, ty) = geo.centre(x0, y1);
+    let (rx, by) = geo.centre(x1, y0);
+    let half = geo.cell / 2.0;
+    (lx - half, ty - half, rx - lx + geo.cell, by - ty + geo.cell)
+}
+
+/// Seed 001's overlay: free blocks shaded green, the tree nodes the jobs split outlined
+/// (thicker nearer the root).
+fn draw_tree(ctx: &CanvasRenderingContext2d, geo: &Geometry, v: &TreeView) {
+    ctx.set_fill_style_str("rgba(31, 157, 122, 0.22)");
+    for &(a, b) in &v.free {
+        let (x, y, w, h) = node_box(geo, a, b);
+        ctx.fill_rect(x + 1.0, y + 1.0, w - 2.0, h - 2.0);
+    }
+    ctx.set_stroke_style_str("#1c2430");
+    let n = v.split.len().max(1) as f64;
+    for (i, &(a, b)) in v.split.iter().enumerate() {
+        let (x, y, w, h) = node_box(geo, a, b);
+        ctx.set_line_width(if i == 0 {
+            2.5
+        } else {
+            (2.0 - i as f64 / n).max(1.0)
+        });
+        ctx.stroke_rect(x + 0.5, y + 0.5, w - 1.0, h - 1.0);
+    }
+    ctx.set_line_width(1.0);
 }

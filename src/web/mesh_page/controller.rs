@@ -181,6 +181,7 @@ pub(super) fn update_controls(app: &App) {
     ui.cancel.set_disabled(!busy);
     ui.preset003.set_disabled(busy);
     ui.preset000.set_disabled(busy);
+    ui.preset001.set_disabled(busy);
     let _ = ui
         .panel
         .set_attribute("data-state", if busy { "running" } else { "idle" });

@@ -107,6 +107,11 @@ pub(super) fn fill_form(
     ui.rho
         .set_value(&format!("{}", (exp.network.traffic_io * 100.0).round()));
     ui.seed.set_value(&exp.seed.to_string());
+    ui.exchanges.set_value(
+        &exp.network
+            .phases
+            .map_or(String::new(), |p| p.exchanges.to_string()),
+    );
     let (p, k) = policy_value(policy.unwrap_or(exp.policy));
     ui.policy.set_value(p);
     if let Some(k) = k {
@@ -145,6 +150,7 @@ pub(super) fn read_fields(ui: &Ui) -> MeshFields {
         io_side: ui.io_side.value(),
         io_count: ui.io_count.value(),
         rho: ui.rho.value(),
+        exchanges: ui.exchanges.value(),
         seed: ui.seed.value(),
         allocators: selected_allocators(ui),
         policy: ui.policy.value(),

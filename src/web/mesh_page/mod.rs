@@ -39,8 +39,8 @@ use crate::config::WorkloadSpec;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
 use crate::mesh_run::{
-    preset_contention_seed000, preset_window_seed003, MeshAllocatorKind, MeshExperiment,
-    SEED000_STRATEGIES,
+    preset_binary_tree_seed001, preset_contention_seed000, preset_window_seed003,
+    seed001_allocators, MeshAllocatorKind, MeshExperiment, SEED000_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
 use crate::policy::mesh::MESH_POLICIES;
@@ -212,6 +212,10 @@ struct Ui {
     sweep: HtmlButtonElement,
     preset003: HtmlButtonElement,
     preset000: HtmlButtonElement,
+    preset001: HtmlButtonElement,
+    trees_box: HtmlElement,
+    exchanges: HtmlInputElement,
+    tree: HtmlInputElement,
     wl003: HtmlInputElement,
     wl000: HtmlInputElement,
     wl_trace: HtmlInputElement,
@@ -382,8 +386,29 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
     };
     by_id::<Element>(doc, "mesh-alloc-contig")?.set_inner_html(&group(true));
     by_id::<Element>(doc, "mesh-alloc-nodes")?.set_inner_html(&group(false));
+    let trees: Vec<(MeshAllocatorKind, String, String, &'static str)> = MeshAllocatorKind::trees()
+        .into_iter()
+        .map(|a| (a, a.as_str(), a.label(), a.entry().description))
+        .collect();
+    let tree_choices: Vec<Choice<'_>> = trees
+        .iter()
+        .map(|(_, name, label, description)| Choice {
+            name,
+            label,
+            description,
+        })
+        .collect();
+    by_id::<Element>(doc, "mesh-alloc-trees")?.set_inner_html(&checkboxes_html(
+        "mesh-alloc",
+        &tree_choices,
+        false,
+        false,
+    ));
     let mut allocs = Vec::new();
-    for a in MeshAllocatorKind::all() {
+    for a in MeshAllocatorKind::all()
+        .into_iter()
+        .chain(MeshAllocatorKind::trees())
+    {
         allocs.push((a, by_id(doc, &format!("mesh-alloc-{}", a.as_str()))?));
     }
     Ok(Ui {
@@ -394,6 +419,10 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         sweep: by_id(doc, "mesh-sweep")?,
         preset003: by_id(doc, "mesh-preset-003")?,
         preset000: by_id(doc, "mesh-preset-000")?,
+        preset001: by_id(doc, "mesh-preset-001")?,
+        trees_box: by_id(doc, "mesh-alloc-trees-box")?,
+        exchanges: by_id(doc, "mesh-exchanges")?,
+        tree: by_id(doc, "mesh-tree")?,
         wl003: by_id(doc, "mesh-wl-003")?,
         wl000: by_id(doc, "mesh-wl-000")?,
         wl_trace: by_id(doc, "mesh-wl-trace")?,
@@ -494,6 +523,28 @@ fn wire(app: &Rc<App>) {
                  Run, or Sweep traffic ratio.",
             );
         });
+    }
+    {
+        let a = Rc::clone(app);
+        listen(&ui.preset001, "click", move |_: Event| {
+            a.ui.errors.hide();
+            fill_form(
+                &a,
+                &preset_binary_tree_seed001(),
+                &seed001_allocators(),
+                None,
+            );
+            let _ = a.ui.trees_box.set_attribute("open", "");
+            set_progress(
+                &a,
+                "Seed 001, Fig. 6: DBT(1/8), d-DBT(1/8), MBS and PLAS on a 16 × 16 mesh, 16 tasks \
+                 at time 0, 4 exchanges between writes. Press Run.",
+            );
+        });
+    }
+    {
+        let a = Rc::clone(app);
+        listen(&ui.tree, "change", move |_: Event| draw_view(&a));
     }
     for input in [&ui.wl003, &ui.wl000, &ui.wl_trace] {
         let a = Rc::clone(app);

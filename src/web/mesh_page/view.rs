@@ -36,6 +36,7 @@ pub(super) fn draw_view(app: &App) {
     let idx = current_run(app);
     let t = app.state.borrow().t;
     let heat = app.ui.heat.checked();
+    let tree = app.ui.tree.checked();
     let ctx = app
         .ui
         .canvas
@@ -51,7 +52,7 @@ pub(super) fn draw_view(app: &App) {
                     f64::from(app.ui.canvas.width()),
                     f64::from(app.ui.canvas.height()),
                 );
-                let (geo, occ) = view.draw(&ctx, cw, ch, t, heat);
+                let (geo, occ) = view.draw(&ctx, cw, ch, t, heat, tree);
                 let (running, waiting) = view.counts_at(t);
                 let (t0, t1) = (view.timeline.first(), view.timeline.last());
                 Some((geo, occ, running, waiting, t0, t1, view.unit))
