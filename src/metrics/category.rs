@@ -9,17 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::JobRecord;
 
 /// Number of weight categories.
-pub const CATEGORY_COUNT: usize = 10;
+pub const CATEGORY_COUNT: usize = crate::workload::moldable::CATEGORY_COUNT;
 
 /// Category (0..10) of a job of weight `procs × run` processor-seconds.
 pub fn category_of(weight: f64) -> usize {
-    let mut bound = 8.0;
-    let mut k = 0;
-    while k < CATEGORY_COUNT - 1 && weight >= bound {
-        bound *= 8.0;
-        k += 1;
-    }
-    k
+    crate::workload::moldable::category_of(weight)
 }
 
 /// Mean turnaround of one weight category.
