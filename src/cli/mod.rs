@@ -6,11 +6,13 @@
 pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
+pub mod bench_moldable;
 pub mod bench_network;
 pub mod bench_queue;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
+pub mod moldable;
 pub mod open;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
@@ -69,6 +71,11 @@ pub enum Command {
     Grid(grid::GridArgs),
     /// List every policy and allocator of every mode (the registry), as text or JSON.
     List(ListArgs),
+    /// Run one moldable experiment (seed 004): strategies against rigid conservative
+    /// backfilling, per-category turnaround as JSON.
+    Moldable(moldable::MoldableArgs),
+    /// Time the moldable engine (seed 004): 5,000 SDSC SP2 jobs under the combined scheme.
+    BenchMoldable(bench_moldable::BenchMoldableArgs),
     /// Open a share link (`#e=`, or an old `#x=`/`#m=`/`#g=`) or an experiment file: print the
     /// experiment envelope as JSON, its mode and the command that runs it.
     Open(open::OpenArgs),
@@ -219,6 +226,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Grid(a) => grid::grid_command(&a),
         Command::List(a) => list_command(&a),
         Command::Open(a) => open::open_command(&a),
+        Command::Moldable(a) => moldable::moldable_command(&a),
+        Command::BenchMoldable(a) => bench_moldable::bench_moldable_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.
