@@ -207,16 +207,10 @@ impl MoldableJob {
         }
     }
 
-    /// A rigid job: range [p, p].
+    /// A rigid job: range [p, p], linear speedup up to p (so its ESRT is p × estimate).
     pub fn rigid(p: u32, estimate: Time) -> MoldableJob {
-        MoldableJob::new(
-            p,
-            p,
-            p,
-            Scaling::Downey { a: 1.0, sigma: 0.0 },
-            estimate,
-            &[],
-        )
+        let a = f64::from(p.max(1));
+        MoldableJob::new(p, p, p, Scaling::Downey { a, sigma: 0.0 }, estimate, &[])
     }
 
     /// T(x)/T(base), or `None` when `x` is outside the range.
