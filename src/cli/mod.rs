@@ -17,6 +17,7 @@ pub mod open;
 pub mod reproduce_seed000;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
+pub mod reproduce_seed004;
 pub mod streams;
 
 use std::fs::File;
@@ -101,8 +102,8 @@ fn list_command(a: &ListArgs) -> Result<(), Error> {
 /// `schedlab reproduce SEED`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Which paper: seed000 (network contention), seed002 (grid job sharing) or seed003
-    /// (window-based mesh scheduling).
+    /// Which paper: seed000 (network contention), seed002 (grid job sharing), seed003
+    /// (window-based mesh scheduling) or seed004 (moldable scheduling).
     pub seed: String,
     /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]
@@ -161,10 +162,18 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             },
             a.json,
         ),
+        "seed004" | "004" => reproduce_seed004::reproduce(
+            &crate::reproduce::seed004::Seed004Options {
+                traces: a.traces.clone(),
+                only: a.only.clone(),
+                threads,
+            },
+            a.json,
+        ),
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
             message: format!(
-                "no reproduction for {other:?} (available: seed000, seed002, seed003)"
+                "no reproduction for {other:?} (available: seed000, seed002, seed003, seed004)"
             ),
         })),
     }
