@@ -4,7 +4,13 @@
 //! triggering at k = 4; rigid conservative under the moldable engine equal to the flat
 //! engine's conservative run; every strategy's invariants on a trace.
 
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
 use std::path::PathBuf;
+
+use common::{schedlab, temp_dir};
 
 use schedlab::base::Registered;
 use schedlab::config::{SwfSource, WorkloadSpec};
@@ -253,4 +259,113 @@ fn every_strategy_keeps_the_invariants_on_a_trace() {
                 .all(|(&x, s)| s.min <= x && x <= s.max));
         }
     }
+}
+
+const SMALL_SWF: &str = "\
+; Version: 2.2
+; MaxProcs: 8 (test machine)
+; UnixStartTime: 0
+1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1
+2 1 -1 5 8 -1 -1 8 5 -1 1 1 1 -1 -1 -1 -1 -1
+3 2 -1 3 2 -1 -1 2 4 -1 1 2 1 -1 -1 -1 -1 -1
+4 3 -1 30 1 -1 -1 1 40 -1 1 2 1 -1 -1 -1 -1 -1
+5 3 -1 30 4 -1 -1 4 40 -1 1 2 1 -1 -1 -1 -1 -1
+";
+
+#[test]
+fn the_moldable_command_compares_strategies_and_reads_envelopes() {
+    let d = temp_dir("cli-moldable");
+    std::fs::write(d.join("small.swf"), SMALL_SWF).unwrap();
+    let exp = d.join("moldable.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "small.swf"}},
+            "model": {"downey": {"sigma": 0.5, "range_factor": 2}}, "strategy": "base"}"#,
+    )
+    .unwrap();
+    let (code, out, err) = schedlab(&["moldable", exp.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["procs"], 8);
+    assert_eq!(v["reference"]["strategy"], "rigid_conservative");
+    assert_eq!(v["strategies"][0]["strategy"], "base");
+    assert_eq!(
+        v["strategies"][0]["categories"].as_array().unwrap().len(),
+        10
+    );
+    assert!(v["strategies"][0]["change_vs_rigid_conservative"]["overall_pct"].is_number());
+    let (code, out, err) = schedlab(&[
+        "moldable",
+        exp.to_str().unwrap(),
+        "--strategy",
+        "rigid_conservative,combined",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["strategies"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["strategies"][0]["change_vs_rigid_conservative"]["overall_pct"],
+        0.0
+    );
+    // An envelope of mode moldable: its strategies are compared.
+    let env = d.join("envelope.json");
+    let exp_json = std::fs::read_to_string(&exp).unwrap();
+    std::fs::write(
+        &env,
+        format!(r#"{{"v": 2, "mode": "moldable", "experiment": {exp_json}, "strategies": ["corrected_wf", "all_sizes"]}}"#),
+    )
+    .unwrap();
+    let (code, out, err) = schedlab(&["moldable", env.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["strategies"][1]["strategy"], "all_sizes");
+    let (code, out, _) = schedlab(&["open", env.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"moldable\""));
+    // Another mode's command refuses it, naming the right one.
+    let (code, _, err) = schedlab(&["mesh", env.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("schedlab moldable"), "{err}");
+    // Bad values name the key.
+    let (code, _, err) = schedlab(&["moldable", exp.to_str().unwrap(), "--strategy", "sjf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("strategy") && err.contains("sjf"), "{err}");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "small.swf"}}, "model": {"downey": {"sigma": -1, "range_factor": 2}}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["moldable", exp.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("model.downey.sigma"), "{err}");
+    // The registry lists the strategies.
+    let (code, out, _) = schedlab(&["list", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["moldable_strategy"].as_array().unwrap().len(), 13);
+}
+
+#[test]
+fn scalability_profiles_give_ranges_and_run_times() {
+    let d = temp_dir("cli-moldable-profiles");
+    std::fs::write(d.join("small.swf"), SMALL_SWF).unwrap();
+    let exp = d.join("profiles.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"swf": {"path": "small.swf"}},
+            "model": {"profiles": {"profiles": [
+               {"name": "a", "points": [[2, 100.0], [4, 60.0], [8, 40.0]]},
+               {"name": "b", "points": [[1, 50.0], [16, 5.0]]}]}},
+            "strategy": "combined"}"#,
+    )
+    .unwrap();
+    let (code, out, err) = schedlab(&[
+        "moldable",
+        exp.to_str().unwrap(),
+        "--strategy",
+        "rigid_easy,submit_greedy,combined",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["strategies"].as_array().unwrap().len(), 3);
 }
