@@ -24,6 +24,8 @@
 //! sequential job (p = 1) stays sequential: range [1, 1] — §4.2 speaks of "each sequential job
 //! can only take at most 1 processor" (`docs/moldable.md`).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::base::Time;
@@ -160,8 +162,10 @@ pub struct MoldableJob {
     /// Effective sequential run time by the estimate (ESRT, §4.3): L = estimate × S(p) for
     /// Downey; for a profile, min × T_est(min) (our choice: the table has no sequential time).
     pub esrt: f64,
-    /// Run-time factor T(x)/T(base) for every x in min..=max (index x − min); 1 at base.
-    factors: Vec<f64>,
+    /// The profile table of a [`Scaling::Profile`] job (shared by the jobs of a run).
+    table: Option<Arc<ScalabilityProfile>>,
+    /// T(base) by the scaling alone (1/S(base), or the table's time at base).
+    time_base: f64,
 }
 
 impl MoldableJob {
@@ -175,35 +179,48 @@ impl MoldableJob {
         estimate: Time,
         profiles: &[ScalabilityProfile],
     ) -> MoldableJob {
+        let table = match &scaling {
+            Scaling::Profile { profile } => profiles.get(*profile).cloned().map(Arc::new),
+            Scaling::Downey { .. } => None,
+        };
+        MoldableJob::build(min, max, base, scaling, estimate, table)
+    }
+
+    /// [`MoldableJob::new`] with the job's table already shared. Nothing is stored per count,
+    /// so a range as wide as any machine costs nothing.
+    fn build(
+        min: u32,
+        max: u32,
+        base: u32,
+        scaling: Scaling,
+        estimate: Time,
+        table: Option<Arc<ScalabilityProfile>>,
+    ) -> MoldableJob {
         let max = max.max(min.max(1));
         let min = min.max(1);
         let base = base.clamp(min, max);
-        let time = |x: u32| -> f64 {
-            match &scaling {
-                Scaling::Downey { a, sigma } => 1.0 / downey_speedup(f64::from(x), *a, *sigma),
-                Scaling::Profile { profile } => {
-                    profiles.get(*profile).map_or(1.0, |p| p.time_at(x))
-                }
-            }
-        };
-        let tb = time(base);
-        let factors = (min..=max)
-            .map(|x| if x == base { 1.0 } else { time(x) / tb })
-            .collect();
-        let esrt = match &scaling {
-            Scaling::Downey { a, sigma } => estimate * downey_speedup(f64::from(base), *a, *sigma),
-            Scaling::Profile { profile } => {
-                let t = profiles.get(*profile).map_or(1.0, |p| p.time_at(min));
-                f64::from(min) * estimate * t / tb
-            }
-        };
-        MoldableJob {
+        let mut job = MoldableJob {
             min,
             max,
             base,
             scaling,
-            esrt,
-            factors,
+            esrt: 0.0,
+            table,
+            time_base: 1.0,
+        };
+        job.time_base = job.time(base);
+        job.esrt = match &job.scaling {
+            Scaling::Downey { a, sigma } => estimate * downey_speedup(f64::from(base), *a, *sigma),
+            Scaling::Profile { .. } => f64::from(min) * estimate * job.time(min) / job.time_base,
+        };
+        job
+    }
+
+    /// The run time on `x` processors by the scaling alone (any unit).
+    fn time(&self, x: u32) -> f64 {
+        match &self.scaling {
+            Scaling::Downey { a, sigma } => 1.0 / downey_speedup(f64::from(x), *a, *sigma),
+            Scaling::Profile { .. } => self.table.as_ref().map_or(1.0, |p| p.time_at(x)),
         }
     }
 
@@ -215,10 +232,14 @@ impl MoldableJob {
 
     /// T(x)/T(base), or `None` when `x` is outside the range.
     pub fn factor(&self, x: u32) -> Option<f64> {
-        if x < self.min {
+        if !self.allows(x) {
             return None;
         }
-        self.factors.get((x - self.min) as usize).copied()
+        Some(if x == self.base {
+            1.0
+        } else {
+            self.time(x) / self.time_base
+        })
     }
 
     /// `true` when `x` is in the range.
@@ -362,18 +383,22 @@ impl MoldableModel {
                     MoldableJob::new(min, max, j.procs, scaling, j.estimate, &[])
                 })
                 .collect(),
-            MoldableModel::Profiles { profiles } => jobs
-                .iter()
-                .map(|j| {
-                    let k = (j.id % profiles.len().max(1) as u64) as usize;
-                    let (lo, hi) = profiles.get(k).map_or((1, 1), ScalabilityProfile::range);
-                    let hi = hi.min(total).max(1);
-                    let lo = lo.min(hi);
-                    let base = j.procs.clamp(lo, hi);
-                    let scaling = Scaling::Profile { profile: k };
-                    MoldableJob::new(lo, hi, base, scaling, j.estimate, profiles)
-                })
-                .collect(),
+            MoldableModel::Profiles { profiles } => {
+                let tables: Vec<Arc<ScalabilityProfile>> =
+                    profiles.iter().cloned().map(Arc::new).collect();
+                jobs.iter()
+                    .map(|j| {
+                        let k = (j.id % profiles.len().max(1) as u64) as usize;
+                        let (lo, hi) = profiles.get(k).map_or((1, 1), ScalabilityProfile::range);
+                        let hi = hi.min(total).max(1);
+                        let lo = lo.min(hi);
+                        let base = j.procs.clamp(lo, hi);
+                        let scaling = Scaling::Profile { profile: k };
+                        let table = tables.get(k).cloned();
+                        MoldableJob::build(lo, hi, base, scaling, j.estimate, table)
+                    })
+                    .collect()
+            }
         }
     }
 }
