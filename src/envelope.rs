@@ -7,10 +7,11 @@
 //! {"v": 2, "mode": "flat", "experiment": {…}, "policies": ["fcfs", "easy"]}
 //! {"v": 2, "mode": "mesh", "experiment": {…}, "allocators": ["mpl", "mc_elongated"]}
 //! {"v": 2, "mode": "grid", "experiment": {…}}
+//! {"v": 2, "mode": "moldable", "experiment": {…}, "strategies": ["base", "combined"]}
 //! ```
 //!
 //! Apart from `v` and `mode`, the keys are those of the mode's own state ([`ShareState`],
-//! [`MeshShare`], [`GridShare`]; `docs/experiment-format.md`), validated by that mode's reader
+//! [`MeshShare`], [`GridShare`], [`MoldableShare`]; `docs/experiment-format.md`), validated by that mode's reader
 //! (limits included). Old links keep opening: `#x=` (flat), `#m=` (mesh) and `#g=` (grid) are
 //! read by their own decoders and returned as the same [`Envelope`]. A new mode is a new
 //! [`Mode`] and variant here, not a new link format. The same envelope is an experiment file
@@ -22,6 +23,7 @@ use serde_json::Value;
 
 use crate::grid::view::{GridShare, GRID_FRAGMENT_PREFIX, GRID_SHARE_VERSION, MAX_GRID_FRAGMENT};
 use crate::mesh_share::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
+use crate::moldable_run::{MoldableShare, MOLDABLE_SHARE_VERSION};
 use crate::share::{check_envelope, pack_fragment, unpack_fragment, ShareState, SHARE_VERSION};
 
 /// Version of the envelope this build writes and reads.
@@ -41,11 +43,13 @@ pub enum Mode {
     Mesh,
     /// Sites in time zones with job sharing (seed 002).
     Grid,
+    /// Moldable jobs on one machine, strategies against rigid conservative (seed 004).
+    Moldable,
 }
 
 impl Mode {
     /// Every mode, in the page's tab order.
-    pub const ALL: [Mode; 3] = [Mode::Flat, Mode::Mesh, Mode::Grid];
+    pub const ALL: [Mode; 4] = [Mode::Flat, Mode::Mesh, Mode::Grid, Mode::Moldable];
 
     /// The name in envelopes and on the page (`flat`, `mesh`, `grid`).
     pub fn as_str(self) -> &'static str {
@@ -53,6 +57,7 @@ impl Mode {
             Mode::Flat => "flat",
             Mode::Mesh => "mesh",
             Mode::Grid => "grid",
+            Mode::Moldable => "moldable",
         }
     }
 
@@ -67,6 +72,7 @@ impl Mode {
             Mode::Flat => "schedlab run --experiment",
             Mode::Mesh => "schedlab mesh",
             Mode::Grid => "schedlab grid",
+            Mode::Moldable => "schedlab moldable",
         }
     }
 
@@ -76,6 +82,7 @@ impl Mode {
             Mode::Flat => SHARE_VERSION,
             Mode::Mesh => MESH_SHARE_VERSION,
             Mode::Grid => GRID_SHARE_VERSION,
+            Mode::Moldable => MOLDABLE_SHARE_VERSION,
         }
     }
 }
@@ -92,6 +99,7 @@ pub enum Envelope {
     Flat(ShareState),
     Mesh(MeshShare),
     Grid(GridShare),
+    Moldable(MoldableShare),
 }
 
 impl Envelope {
@@ -101,6 +109,7 @@ impl Envelope {
             Envelope::Flat(_) => Mode::Flat,
             Envelope::Mesh(_) => Mode::Mesh,
             Envelope::Grid(_) => Mode::Grid,
+            Envelope::Moldable(_) => Mode::Moldable,
         }
     }
 
@@ -111,6 +120,7 @@ impl Envelope {
             Envelope::Flat(s) => s.to_json(),
             Envelope::Mesh(s) => s.to_json(),
             Envelope::Grid(s) => s.to_json(),
+            Envelope::Moldable(s) => s.to_json(),
         };
         let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(&state) else {
             return String::new();
@@ -135,8 +145,8 @@ impl Envelope {
                     Mode::ALL.map(Mode::as_str).join(", ")
                 )
             })?,
-            Some(_) => return Err("mode: must be a string (flat, mesh or grid)".into()),
-            None => return Err("mode: missing (flat, mesh or grid)".into()),
+            Some(_) => return Err("mode: must be a string (flat, mesh, grid or moldable)".into()),
+            None => return Err("mode: missing (flat, mesh, grid or moldable)".into()),
         };
         map.insert("v".into(), Value::from(mode.state_version()));
         let inner = Value::Object(map).to_string();
@@ -144,6 +154,7 @@ impl Envelope {
             Mode::Flat => Envelope::Flat(ShareState::from_json(&inner)?),
             Mode::Mesh => Envelope::Mesh(MeshShare::from_json(&inner)?),
             Mode::Grid => Envelope::Grid(GridShare::from_json(&inner).map_err(|e| e.0)?),
+            Mode::Moldable => Envelope::Moldable(MoldableShare::from_json(&inner)?),
         })
     }
 
@@ -220,7 +231,10 @@ mod tests {
     use crate::config::{Experiment, ExperimentFile};
     use crate::grid::spec::preset_global_grid;
     use crate::mesh_run::{preset_contention_seed000, MeshAllocatorKind};
+    use crate::moldable_run::MoldableExperiment;
+    use crate::policy::moldable::MoldableStrategyKind;
     use crate::policy::PolicyKind;
+    use crate::workload::moldable::MoldableModel;
     use crate::workload::synthetic::SyntheticModel;
 
     fn flat() -> ShareState {
@@ -241,12 +255,28 @@ mod tests {
         }
     }
 
+    fn moldable() -> MoldableShare {
+        let exp = MoldableExperiment::new(
+            crate::config::WorkloadSpec::Synthetic(SyntheticModel::default()),
+            MoldableModel::Downey {
+                sigma: 1.0,
+                range_factor: 2.0,
+            },
+            MoldableStrategyKind::Combined,
+        );
+        MoldableShare::new(
+            exp,
+            vec![MoldableStrategyKind::Base, MoldableStrategyKind::Combined],
+        )
+    }
+
     #[test]
     fn every_mode_round_trips_through_one_codec() {
         for env in [
             Envelope::Flat(flat()),
             Envelope::Mesh(mesh()),
             Envelope::Grid(GridShare::new(preset_global_grid())),
+            Envelope::Moldable(moldable()),
         ] {
             let f = env.to_fragment();
             assert!(f.starts_with("e="), "{f}");
@@ -294,7 +324,7 @@ mod tests {
         let err = |json: &str| Envelope::from_json(json).unwrap_err();
         assert!(err(r#"{"v":1,"mode":"flat"}"#).contains("format 1"));
         assert!(err(r#"{"v":2}"#).contains("mode: missing"));
-        assert!(err(r#"{"v":2,"mode":"moldable"}"#).contains("unknown mode \"moldable\""));
+        assert!(err(r#"{"v":2,"mode":"torus"}"#).contains("unknown mode \"torus\""));
         assert!(err(r#"{"v":2,"mode":3}"#).contains("mode: must be a string"));
         // The mode's own reader judges the rest, naming the key.
         let mut v: Value = serde_json::from_str(&Envelope::Flat(flat()).to_json()).unwrap();
@@ -305,6 +335,14 @@ mod tests {
         v["experiment"]["width"] = serde_json::json!(0);
         let e = err(&v.to_string());
         assert!(e.to_lowercase().contains("width"), "{e}");
+        let mut v: Value = serde_json::from_str(&Envelope::Moldable(moldable()).to_json()).unwrap();
+        v["experiment"]["model"]["downey"]["range_factor"] = serde_json::json!(0.5);
+        let e = err(&v.to_string());
+        assert!(e.contains("experiment.model.downey.range_factor"), "{e}");
+        v["experiment"]["model"]["downey"]["range_factor"] = serde_json::json!(2);
+        v["strategies"] = serde_json::json!(["fastest"]);
+        let e = err(&v.to_string());
+        assert!(e.contains("strategies") && e.contains("fastest"), "{e}");
         // A damaged link: the checksum.
         let f = Envelope::Flat(flat()).to_fragment();
         let cut = format!("{}00000000", &f[..f.len() - 8]);

@@ -42,6 +42,8 @@ pub enum Engine {
     Flow,
     /// The grid engine (seed 002).
     Grid,
+    /// The moldable engine (seed 004).
+    Moldable,
 }
 
 impl Engine {
@@ -51,6 +53,7 @@ impl Engine {
             Engine::Mesh => "mesh",
             Engine::Flow => "contention (flow)",
             Engine::Grid => "grid",
+            Engine::Moldable => "moldable",
         }
     }
 }

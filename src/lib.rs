@@ -15,6 +15,7 @@ pub mod machine;
 pub mod mesh_run;
 pub mod mesh_share;
 pub mod metrics;
+pub mod moldable_run;
 pub mod network;
 pub mod policy;
 pub mod registry;

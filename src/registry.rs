@@ -11,12 +11,14 @@
 //! | `mesh_policy` | mesh policies ([`MeshPolicyKind`]) | [`MESH_POLICIES`] |
 //! | `contiguous_allocator` | submesh allocators ([`AllocatorKind`]) | [`CONTIGUOUS_ALLOCATORS`] |
 //! | `node_allocator` | non-contiguous allocators ([`NodeAllocatorKind`]) | [`NODE_ALLOCATORS`] |
+//! | `moldable_strategy` | moldable strategies, seed 004 ([`MoldableStrategyKind`]) | [`MOLDABLE_STRATEGIES`] |
 //!
 //! [`PolicyKind`]: crate::policy::PolicyKind
 //! [`LocalPolicy`]: crate::grid::local::LocalPolicy
 //! [`MeshPolicyKind`]: crate::policy::mesh::MeshPolicyKind
 //! [`AllocatorKind`]: crate::alloc::AllocatorKind
 //! [`NodeAllocatorKind`]: crate::alloc::NodeAllocatorKind
+//! [`MoldableStrategyKind`]: crate::policy::moldable::MoldableStrategyKind
 
 use serde_json::{json, Value};
 
@@ -25,15 +27,17 @@ pub use crate::alloc::CONTIGUOUS_ALLOCATORS;
 pub use crate::base::registry::{Entry, Family, Param, Registered};
 pub use crate::grid::local::GRID_POLICIES;
 pub use crate::policy::mesh::MESH_POLICIES;
+pub use crate::policy::moldable::MOLDABLE_STRATEGIES;
 pub use crate::policy::POLICIES;
 
 /// Every family, in the order `schedlab list` prints them.
-pub const FAMILIES: [&Family; 5] = [
+pub const FAMILIES: [&Family; 6] = [
     &POLICIES,
     &GRID_POLICIES,
     &MESH_POLICIES,
     &CONTIGUOUS_ALLOCATORS,
     &NODE_ALLOCATORS,
+    &MOLDABLE_STRATEGIES,
 ];
 
 /// The family with key `key` (`policy`, `mesh_policy`, …).
@@ -96,6 +100,7 @@ mod tests {
     use crate::alloc::{AllocatorKind, NodeAllocatorKind};
     use crate::grid::local::LocalPolicy;
     use crate::policy::mesh::MeshPolicyKind;
+    use crate::policy::moldable::MoldableStrategyKind;
     use crate::policy::PolicyKind;
 
     /// Every listed variant of `T` writes a name that reads back as itself, and serde agrees.
@@ -131,6 +136,7 @@ mod tests {
         round_trips::<MeshPolicyKind>();
         round_trips::<AllocatorKind>();
         round_trips::<NodeAllocatorKind>();
+        round_trips::<MoldableStrategyKind>();
     }
 
     #[test]

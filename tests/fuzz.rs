@@ -26,6 +26,8 @@ use schedlab::grid::{run_grid, GridExperiment};
 use schedlab::limits::Limits;
 use schedlab::mesh_run::{run_mesh, MeshExperiment};
 use schedlab::mesh_share::MeshShare;
+use schedlab::moldable_run::{run_moldable_with, MoldableExperiment};
+use schedlab::policy::moldable::MoldableStrategyKind;
 use schedlab::run::{run_experiment, TraceInput};
 use schedlab::share::{pack_fragment, ShareState};
 use schedlab::workload::swf::{read_swf_bytes, ReadOptions};
@@ -181,6 +183,20 @@ fn grid_base() -> Vec<Value> {
         {"procs": 64, "tz_offset_hours": 6, "align_monday": false,
          "workload": {"synthetic": {"model": "exp000", "jobs": 30, "procs": 64}}}],
         "sharing": "job_sharing", "policy": "conservative", "seed": 2, "cut_to_shortest": true})]
+}
+
+fn moldable_base() -> Vec<Value> {
+    vec![
+        json!({"workload": {"synthetic": {"model": "lublin", "jobs": 60, "procs": 64}},
+               "model": {"downey": {"sigma": 1.5, "range_factor": 2}}, "strategy": "combined"}),
+        json!({"workload": {"synthetic": {"model": "exp000", "jobs": 40}},
+               "transforms": {"load_factor": 1.25, "first_jobs": 30},
+               "machine": {"flat": {"procs": 64}},
+               "model": {"profiles": {"profiles": [
+                   {"name": "a", "points": [[2, 100.0], [8, 30.0]]},
+                   {"name": "b", "points": [[1, 10.0], [64, 1.0]]}]}},
+               "strategy": "all_sizes", "seed": 4}),
+    ]
 }
 
 fn interesting_value() -> impl Strategy<Value = Value> {
@@ -375,6 +391,23 @@ proptest! {
     }
 
     #[test]
+    fn moldable_experiment_json(text in document(moldable_base())) {
+        let outcome = match MoldableExperiment::from_json(&text) {
+            Err(_) => "refused",
+            Ok(exp) if model_jobs(&exp.workload) > RUN_JOBS => "parsed",
+            Ok(exp) => {
+                let all = MoldableStrategyKind::ALL;
+                if run_moldable_with(&exp, &all, None, &Limits::DEFAULT).is_ok() {
+                    "run"
+                } else {
+                    "run-refused"
+                }
+            }
+        };
+        stat("moldable_json", outcome);
+    }
+
+    #[test]
     fn grid_experiment_json(text in document(grid_base())) {
         let outcome = match GridExperiment::from_json(&text) {
             Err(_) => "refused",
@@ -453,6 +486,12 @@ fn mode_envelopes() -> Vec<Value> {
         .collect();
     out.extend(mesh_envelopes().into_iter().map(|v| tag(v, "mesh")));
     out.extend(grid_envelopes().into_iter().map(|v| tag(v, "grid")));
+    out.extend(moldable_base().into_iter().map(|e| {
+        tag(
+            json!({"experiment": e, "strategies": ["base", "combined"]}),
+            "moldable",
+        )
+    }));
     out
 }
 

@@ -42,6 +42,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("error", 7),
     ("run", 7),
     ("mesh_run", 7),
+    ("moldable_run", 7),
     ("grid", 7),
     ("share", 7),
     ("registry", 7),

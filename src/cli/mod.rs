@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod bench_grid;
 pub mod bench_mesh;
+pub mod bench_moldable;
 pub mod bench_network;
 pub mod bench_queue;
 pub mod bench_seed001;
@@ -13,11 +14,13 @@ pub mod bench_sweep;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
+pub mod moldable;
 pub mod open;
 pub mod reproduce_seed000;
 pub mod reproduce_seed001;
 pub mod reproduce_seed002;
 pub mod reproduce_seed003;
+pub mod reproduce_seed004;
 pub mod streams;
 pub mod sweep;
 
@@ -75,6 +78,11 @@ pub enum Command {
     Grid(grid::GridArgs),
     /// List every policy and allocator of every mode (the registry), as text or JSON.
     List(ListArgs),
+    /// Run one moldable experiment (seed 004): strategies against rigid conservative
+    /// backfilling, per-category turnaround as JSON.
+    Moldable(moldable::MoldableArgs),
+    /// Time the moldable engine (seed 004): 5,000 SDSC SP2 jobs under the combined scheme.
+    BenchMoldable(bench_moldable::BenchMoldableArgs),
     /// Open a share link (`#e=`, or an old `#x=`/`#m=`/`#g=`) or an experiment file: print the
     /// experiment envelope as JSON, its mode and the command that runs it.
     Open(open::OpenArgs),
@@ -108,7 +116,8 @@ fn list_command(a: &ListArgs) -> Result<(), Error> {
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
     /// Which paper: seed000 (network contention), seed001 (binary-tree I/O-aware allocation),
-    /// seed002 (grid job sharing) or seed003 (window-based mesh scheduling).
+    /// seed002 (grid job sharing), seed003 (window-based mesh scheduling) or seed004 (moldable
+    /// scheduling).
     pub seed: String,
     /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]
@@ -172,10 +181,18 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             },
             a.json,
         ),
+        "seed004" | "004" => reproduce_seed004::reproduce(
+            &crate::reproduce::seed004::Seed004Options {
+                traces: a.traces.clone(),
+                only: a.only.clone(),
+                threads,
+            },
+            a.json,
+        ),
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
             message: format!(
-                "no reproduction for {other:?} (available: seed000, seed001, seed002, seed003)"
+                "no reproduction for {other:?} (available: seed000, seed001, seed002, seed003, seed004)"
             ),
         })),
     }
@@ -240,6 +257,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Open(a) => open::open_command(&a),
         Command::Sweep(a) => sweep::sweep_command(&a),
         Command::BenchSweep(a) => bench_sweep::bench_sweep_command(&a),
+        Command::Moldable(a) => moldable::moldable_command(&a),
+        Command::BenchMoldable(a) => bench_moldable::bench_moldable_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.

@@ -72,6 +72,7 @@ fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
             .map(|e| e.to_json())
             .unwrap_or_default(),
         Envelope::Grid(s) => s.experiment.to_json(),
+        Envelope::Moldable(s) => s.experiment.to_json(),
     })
 }
 
@@ -121,6 +122,13 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
             ),
             Envelope::Mesh(s) if s.allocators.len() > 1 => {
                 note.push_str(" (the link compares several allocators: add --allocator for each)")
+            }
+            Envelope::Moldable(s) if s.strategies.len() > 1 => {
+                let names: Vec<&str> = s.strategies.iter().map(|k| k.as_str()).collect();
+                note.push_str(&format!(
+                    " (the link compares several strategies: add --strategy {})",
+                    names.join(",")
+                ))
             }
             _ => {}
         }

@@ -9,17 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::JobRecord;
 
 /// Number of weight categories.
-pub const CATEGORY_COUNT: usize = 10;
+pub const CATEGORY_COUNT: usize = crate::workload::moldable::CATEGORY_COUNT;
 
 /// Category (0..10) of a job of weight `procs × run` processor-seconds.
 pub fn category_of(weight: f64) -> usize {
-    let mut bound = 8.0;
-    let mut k = 0;
-    while k < CATEGORY_COUNT - 1 && weight >= bound {
-        bound *= 8.0;
-        k += 1;
-    }
-    k
+    crate::workload::moldable::category_of(weight)
 }
 
 /// Mean turnaround of one weight category.
@@ -36,10 +30,19 @@ pub struct CategoryStat {
 
 /// Mean turnaround per category over the given jobs (empty categories have 0 jobs and 0 mean).
 pub fn category_stats(records: &[JobRecord]) -> Vec<CategoryStat> {
+    category_stats_by(records, |_, r| r.procs as f64 * (r.end - r.start))
+}
+
+/// Mean turnaround per category, each record's category by `weight(index, record)` (seed 004
+/// keeps a moldable job in the category of its rigid weight, whatever count it ran on).
+pub fn category_stats_by(
+    records: &[JobRecord],
+    weight: impl Fn(usize, &JobRecord) -> f64,
+) -> Vec<CategoryStat> {
     let mut sums = [0.0f64; CATEGORY_COUNT];
     let mut counts = [0usize; CATEGORY_COUNT];
-    for r in records {
-        let k = category_of(r.procs as f64 * (r.end - r.start));
+    for (i, r) in records.iter().enumerate() {
+        let k = category_of(weight(i, r));
         sums[k] += r.turnaround;
         counts[k] += 1;
     }

@@ -6,6 +6,6 @@ pub mod category;
 pub mod job_record;
 pub mod summary;
 
-pub use category::{category_of, category_stats, CategoryStat, CATEGORY_COUNT};
+pub use category::{category_of, category_stats, category_stats_by, CategoryStat, CATEGORY_COUNT};
 pub use job_record::{job_records, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

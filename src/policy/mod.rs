@@ -9,6 +9,7 @@ pub mod conservative;
 pub mod easy;
 pub mod fcfs;
 pub mod mesh;
+pub mod moldable;
 pub mod profile;
 pub mod queue_tree;
 

@@ -159,6 +159,15 @@ impl Profile {
         best
     }
 
+    /// The free-time blocks from `t` on, as (start, free) pairs: the block containing `t`
+    /// (its start moved up to `t`), then every later one; the last lasts forever (seed 004
+    /// §4.1's list of free-time blocks).
+    pub fn blocks_from(&self, t: Time) -> impl Iterator<Item = (Time, u32)> + '_ {
+        self.steps[self.index_at(t)..]
+            .iter()
+            .map(move |s| (if s.start < t { t } else { s.start }, s.free))
+    }
+
     /// Drops steps that ended before `now`.
     pub fn prune(&mut self, now: Time) {
         let i = self.index_at(now);

@@ -7,6 +7,8 @@
 //!   MBS and PLAS on a 16 × 16 mesh under the phase model, and the paper's conclusions checked;
 //! * [`seed003`] — seed 003 (Ababneh and Bani-Mohammad) §5.1–5.5, Figs. 2–11 and 15–18: window
 //!   scheduling on a 32 × 32 mesh and two SDSC traces;
+//! * [`seed004`] — seed 004 (Srinivasan, Krishnamoorthy and Sadayappan) Figs. 1–11, §3–5:
+//!   moldable scheduling on the first 5,000 jobs of SDSC SP2 and CTC SP2, checked claims;
 //! * [`parallel`] — the one order-keeping parallel map every reproduction runs its independent
 //!   points through;
 //! * [`stats`] — sample means, 95 % confidence intervals and ranks that are claimed only when
@@ -20,4 +22,5 @@ pub mod parallel;
 pub mod seed000;
 pub mod seed001;
 pub mod seed003;
+pub mod seed004;
 pub mod stats;

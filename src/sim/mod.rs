@@ -1,5 +1,6 @@
 //! The engines: the one engine loop ([`instant`], the instant rules of seed 003 §5 and
-//! seed 002 §III), its flat ([`engine`]) and mesh ([`mesh_engine`]) instances, and the checks
+//! seed 002 §III), its flat ([`engine`]), mesh ([`mesh_engine`]) and moldable
+//! ([`moldable_engine`], seed 004) instances, and the checks
 //! run after every run. The base vocabulary they use (time, ids, event queue, RNG) lives in
 //! [`crate::base`] and is re-exported here for callers above the engines.
 
@@ -8,6 +9,8 @@ pub mod instant;
 pub mod invariants;
 pub mod mesh_engine;
 pub mod mesh_invariants;
+pub mod moldable_engine;
+pub mod moldable_invariants;
 
 pub use crate::base::{EventQueue, JobId, SimRng, Time};
 pub use engine::{SimError, SimResult, Simulation, TimelinePoint};

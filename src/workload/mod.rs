@@ -2,6 +2,7 @@
 //! models and transforms (load factor, windows, time-zone alignment).
 
 pub mod job;
+pub mod moldable;
 pub mod shape;
 pub mod swf;
 pub mod synthetic;

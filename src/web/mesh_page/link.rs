@@ -41,7 +41,7 @@ pub(super) fn open_fragment(app: &Rc<App>) {
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     match crate::web::kit::share_link::open(&hash, Mode::Mesh) {
-        Ok(None | Some(Envelope::Flat(_) | Envelope::Grid(_))) => {}
+        Ok(None | Some(Envelope::Flat(_) | Envelope::Grid(_) | Envelope::Moldable(_))) => {}
         Ok(Some(Envelope::Mesh(share))) => {
             let policy = share
                 .policy

@@ -17,7 +17,7 @@ pub(super) fn location_hash() -> String {
 pub(super) fn open_fragment(app: &Rc<App>) {
     let hash = location_hash();
     match crate::web::kit::share_link::open(&hash, Mode::Flat) {
-        Ok(None | Some(Envelope::Mesh(_) | Envelope::Grid(_))) => {}
+        Ok(None | Some(Envelope::Mesh(_) | Envelope::Grid(_) | Envelope::Moldable(_))) => {}
         Ok(Some(Envelope::Flat(state))) => {
             if is_busy(app) {
                 show_error(
