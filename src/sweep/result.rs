@@ -160,6 +160,13 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
             flatten("", &r.summary, &mut out);
             flatten("mesh", &r.mesh, &mut out);
         }
+        Envelope::Moldable(_) => {
+            return Err(Error::Config(ConfigError {
+                key: "mode".into(),
+                message: "moldable points cannot be run by a sweep yet (see docs/sweeps.md)"
+                    .into(),
+            }))
+        }
         Envelope::Grid(s) => {
             let exp = s.experiment;
             let mut first_error = None;

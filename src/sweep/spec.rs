@@ -440,7 +440,7 @@ fn trace_paths(mode: Mode, exp: &mut Value) -> Vec<&mut Value> {
         w.get_mut("workload")?.get_mut("swf")?.get_mut("path")
     }
     match mode {
-        Mode::Flat | Mode::Mesh => swf_path(exp).into_iter().collect(),
+        Mode::Flat | Mode::Mesh | Mode::Moldable => swf_path(exp).into_iter().collect(),
         Mode::Grid => match exp.get_mut("sites") {
             Some(Value::Array(sites)) => sites.iter_mut().filter_map(swf_path).collect(),
             _ => Vec::new(),
@@ -512,6 +512,14 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
             serde_json::to_value(e)
         }
         Envelope::Grid(s) => serde_json::to_value(&s.experiment),
+        Envelope::Moldable(_) => {
+            return Err((
+                "base.mode".into(),
+                "moldable experiments cannot be swept yet: run `schedlab moldable` with \
+                 --strategy, or `schedlab reproduce seed004` for the paper's grid"
+                    .into(),
+            ))
+        }
     }
     .map_err(|e| ("base".to_string(), e.to_string()))?;
     Ok((env.mode(), exp))

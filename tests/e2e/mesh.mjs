@@ -345,6 +345,34 @@ async function main() {
       log(`SKIP trace checks: ${tracePath} missing`);
     }
 
+    // Seed 001 preset: the binary-tree allocators, the phase model, the allocation-tree overlay.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-testid="mesh-preset-001"]');
+    check(await page.inputValue('[data-testid="mesh-exchanges"]') === '4'
+      && await page.isChecked('[data-testid="mesh-alloc-d_dbt_8"]')
+      && await page.isChecked('[data-testid="mesh-alloc-dbt_8"]')
+      && await page.isVisible('[data-testid="mesh-alloc-scbt"]'),
+    'seed 001 preset: phase model (4 exchanges), DBT and d-DBT ticked in the binary-tree picker');
+    await shot(page, 'mesh-11-seed001-form.png');
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 4, 60000);
+    const t001 = await readTable(page);
+    check(['dbt_8', 'd_dbt_8', 'mbs', 'plas'].every((a) => t001[a] && t001[a].makespan > 0),
+      'seed 001 preset: four rows with makespans', Object.keys(t001).join(','));
+    const d001 = [];
+    for (const a of Object.keys(t001)) {
+      const cli = cliRun(dir, `seed001-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
+      d001.push(...compare(t001[a], cli).map((d) => `${a} ${d}`));
+    }
+    check(d001.length === 0, 'seed 001 preset: every row equals `schedlab mesh`, number for number', d001.join('; '));
+    await page.selectOption('[data-testid="mesh-run-pick"]', '1');
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
+    const noTree = await canvasInk(page, 'mesh-canvas');
+    await page.click('[data-testid="mesh-tree"]');
+    const withTree = await canvasInk(page, 'mesh-canvas');
+    check(withTree.hash !== noTree.hash, 'allocation tree: the overlay changes the mesh view');
+    await shot(page, 'mesh-12-seed001-tree.png');
+
     check(errors.length === 0, 'no console errors', errors.join(' | '));
   } finally {
     rmSync(dir, { recursive: true, force: true });
