@@ -443,7 +443,7 @@ fn bad_sweeps_are_refused_naming_the_file_and_key() {
         "max_sweep_file_points = 100000",
     );
     check(
-        &good.replace("\"mode\": \"flat\"", "\"mode\": \"moldable\""),
+        &good.replace("\"mode\": \"flat\"", "\"mode\": \"quantum\""),
         "base: mode: unknown mode",
     );
     let (code, _, err) = schedlab(&["sweep", "run", s(&dir.join("nowhere"))]);
