@@ -163,8 +163,7 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
         Envelope::Moldable(_) => {
             return Err(Error::Config(ConfigError {
                 key: "mode".into(),
-                message: "moldable points cannot be run by a sweep yet (see docs/sweeps.md)"
-                    .into(),
+                message: "moldable points cannot be run by a sweep yet (see docs/sweeps.md)".into(),
             }))
         }
         Envelope::Grid(s) => {
