@@ -13,6 +13,7 @@
 
 pub mod merge;
 pub mod plan;
+pub mod plot;
 pub mod result;
 pub mod spec;
 

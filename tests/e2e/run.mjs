@@ -581,6 +581,52 @@ async function main() {
         'sweep: share link restores the sweep and gives the same numbers', `${swept} ${fields} ${errors.join(' | ')}`);
       await tab.close();
 
+      // Issue 15: the same sweep as a sweep file for a cluster, run by the CLI (`sweep plan`,
+      // `run`, `merge`); its merged.json uploads back into the chart with the page's numbers.
+      {
+        const sf = await download(page, '[data-testid="sweep-file"]');
+        const spec = JSON.parse(sf.text);
+        check(spec.base?.mode === 'flat' && spec.axes.map((a) => a.key).join(',') === 'policy,load_factor'
+          && JSON.stringify(spec.axes[1].values) === '[0.5,1,1.5]',
+        'cluster: the form\'s sweep downloads as a sweep file (policy × load_factor)', sf.text.slice(0, 300));
+        const sdir = mkdtempSync(join(tmpdir(), 'schedlab-sweep-'));
+        try {
+          writeFileSync(join(sdir, 'sweep.json'), sf.text);
+          const plan = join(sdir, 'plan');
+          execFileSync(BIN, ['sweep', 'plan', join(sdir, 'sweep.json'), '--out', plan], { stdio: 'pipe' });
+          execFileSync(BIN, ['sweep', 'run', plan], { stdio: 'pipe' });
+          execFileSync(BIN, ['sweep', 'merge', plan], { stdio: 'pipe' });
+          const mergedPath = join(plan, 'merged.json');
+          const merged = JSON.parse(readFileSync(mergedPath, 'utf8'));
+          const col = (k) => merged.columns.indexOf(k);
+          const diffs = [];
+          for (const r of merged.rows) {
+            const page_ = rows.find((x) => x.policy === r[col('policy')] && x.load === r[col('load_factor')]);
+            for (const k of ['mean_wait', 'utilization', 'makespan']) {
+              if (!page_ || page_[k] !== r[col(k)]) diffs.push(`${r[col('policy')]}@${r[col('load_factor')]} ${k}`);
+            }
+          }
+          check(merged.rows.length === 6 && diffs.length === 0,
+            'cluster: the CLI sweep of the downloaded file gives the page\'s numbers', diffs.join('; '));
+          await page.selectOption('#sweep-metric', 'utilization');
+          await page.setInputFiles('[data-testid="sweep-merged"]', mergedPath);
+          await page.waitForFunction(() => /Plotted 6 sweep points/.test(document.querySelector('#progress-label').textContent),
+            null, { timeout: 10000, polling: 50 });
+          const svg2 = await download(page, '#svg-chart-sweep');
+          check(/Utilization vs\. load factor/.test(svg2.text), 'cluster: merged.json uploads into the sweep chart', svg2.text.slice(0, 120));
+          await page.$eval('[data-testid="chart"]', (e) => e.scrollIntoView());
+          await shot(page, '08b-sweep-merged-upload.png');
+          await page.selectOption('#sweep-metric', 'mean_wait');
+          await page.setInputFiles('[data-testid="sweep-merged"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"mode": "mesh"}') });
+          await page.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null, { timeout: 10000, polling: 50 });
+          const eb = await errorText(page);
+          check(/bad\.json cannot be plotted/.test(eb) && /mesh sweep/.test(eb), 'cluster: a file that is no flat merged sweep is refused, saying why', eb);
+          await page.evaluate(() => window.scrollTo(0, 0));
+        } finally {
+          rmSync(sdir, { recursive: true, force: true });
+        }
+      }
+
       // Cancel stops the pool at once; the sweep's results stay.
       const beforeCancel = await page.innerHTML('[data-testid="results"]');
       await page.fill('#jobs', '200000');

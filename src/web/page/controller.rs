@@ -60,6 +60,7 @@ pub(super) fn update_sweep_fields(ui: &Ui) {
     let sweep = ui.sweep.checked();
     ui.sweep_fields.set_hidden(!sweep);
     ui.sweep_hint.set_hidden(!sweep);
+    ui.sweep_cluster.set_hidden(!sweep);
     ui.load_factor.set_disabled(sweep);
 }
 

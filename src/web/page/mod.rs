@@ -40,6 +40,7 @@ pub use super::worker_link::WORKER_URL;
 use super::worker_link::{post_to, post_trace_to, start_worker};
 
 mod charts;
+mod cluster;
 mod controller;
 mod link;
 mod pool;
@@ -210,6 +211,9 @@ struct Ui {
     sweep_step: HtmlInputElement,
     sweep_fields: HtmlElement,
     sweep_hint: HtmlElement,
+    sweep_cluster: HtmlElement,
+    sweep_file: HtmlAnchorElement,
+    sweep_merged: HtmlInputElement,
     sweep_chart: HtmlElement,
     sweep_metric: web_sys::HtmlSelectElement,
     time_charts: HtmlElement,
@@ -435,6 +439,9 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
         sweep_step: by_id(&doc, "sweep-step")?,
         sweep_fields: by_id(&doc, "sweep-fields")?,
         sweep_hint: by_id(&doc, "sweep-hint")?,
+        sweep_cluster: by_id(&doc, "sweep-cluster")?,
+        sweep_file: by_id(&doc, "sweep-file")?,
+        sweep_merged: by_id(&doc, "sweep-merged")?,
         sweep_chart: by_id(&doc, "sweep-chart")?,
         sweep_metric: by_id(&doc, "sweep-metric")?,
         time_charts: by_id(&doc, "time-charts")?,
@@ -600,6 +607,18 @@ fn wire(app: &Rc<App>) {
             if hash.trim_start_matches('#') != app.state.borrow().fragment {
                 open_fragment(&app);
             }
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.sweep_file.as_ref(), "click", move |ev: Event| {
+            cluster::prepare_sweep_file(&app, &ev)
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.sweep_merged.as_ref(), "change", move |_: Event| {
+            cluster::plot_merged(&app)
         });
     }
     for radio in [&ui.wl_synthetic, &ui.wl_trace] {

@@ -1,0 +1,108 @@
+//! The flat page's bridge to cluster sweeps (issue 15 item 4, `docs/sweeps.md`): the sweep in
+//! the form (its policies × load factors) downloads as a sweep file for `schedlab sweep plan`
+//! (Slurm job arrays, GNU parallel), and the `merged.json` of `schedlab sweep merge` uploads
+//! back into the sweep chart ([`crate::sweep::plot::flat_rows`]), as if the sweep had run here.
+
+use super::*;
+use crate::form::sweep::sweep_file;
+use crate::sweep::plot::flat_rows;
+use crate::web::kit::upload::{read_upload, UploadError};
+
+/// Points the "Download sweep file" link at the form's sweep (called on click, before the
+/// browser follows the link); a form error is shown and the download cancelled.
+pub(super) fn prepare_sweep_file(app: &App, ev: &Event) {
+    let trace = app.state.borrow().trace.as_ref().map(|t| TraceFacts {
+        name: t.info.name.clone(),
+        sha256: t.info.sha256.clone(),
+        max_job_procs: t.info.max_job_procs,
+        header_procs: t.info.header_procs,
+    });
+    let made = {
+        let st = app.state.borrow();
+        flat::experiments(&read_fields(&app.ui), st.template.as_ref(), trace.as_ref())
+    }
+    .and_then(|b| {
+        let mut policies: Vec<PolicyKind> = Vec::new();
+        for (p, _) in &b.runs {
+            if !policies.contains(p) {
+                policies.push(*p);
+            }
+        }
+        let first = b
+            .runs
+            .first()
+            .map(|(_, e)| e.clone())
+            .ok_or_else(|| FieldError::new("policy-fcfs", "Choose at least one policy."))?;
+        sweep_file(&ShareState::new(first, policies).with_sweep(b.sweep))
+    });
+    match made {
+        Ok(text) => {
+            hide_error();
+            let url = app
+                .state
+                .borrow_mut()
+                .downloads
+                .url(&text, "application/json");
+            match url {
+                Some(u) => app.ui.sweep_file.set_href(&u),
+                None => ev.prevent_default(),
+            }
+        }
+        Err(e) => {
+            ev.prevent_default();
+            if let Some(b) = error_box() {
+                b.show_field(&e);
+            }
+        }
+    }
+}
+
+/// Reads an uploaded `merged.json` and plots it in the sweep chart; a file that cannot be
+/// plotted is reported and the chart left as it was.
+pub(super) fn plot_merged(app: &Rc<App>) {
+    let Some(file) = app.ui.sweep_merged.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    app.ui.sweep_merged.set_value("");
+    let name = file.name();
+    let policy = read_fields(&app.ui)
+        .policies
+        .first()
+        .copied()
+        .unwrap_or(PolicyKind::Easy);
+    let a = Rc::clone(app);
+    read_upload(file, move |bytes| {
+        let rows = match bytes {
+            Ok(b) if b.length() as u64 <= crate::limits::MAX_DOCUMENT_BYTES => {
+                String::from_utf8(b.to_vec())
+                    .map_err(|_| "it is not text".to_string())
+                    .and_then(|t| flat_rows(&t, policy))
+            }
+            Ok(_) => Err(format!(
+                "it is larger than {} bytes",
+                crate::limits::MAX_DOCUMENT_BYTES
+            )),
+            Err(UploadError::TooLarge(n)) => Err(format!("it is too large ({n} bytes)")),
+            Err(UploadError::Unreadable(m)) => Err(m),
+        };
+        match rows {
+            Ok(rows) => {
+                hide_error();
+                let n = rows.len();
+                a.state.borrow_mut().sweep_rows = rows;
+                let ui = &a.ui;
+                ui.charts.set_hidden(false);
+                ui.sweep_chart.set_hidden(false);
+                ui.time_charts.set_hidden(true);
+                ui.gantt_section.set_hidden(true);
+                draw_sweep_chart(&a);
+                ui.progress_label.set_text_content(Some(&format!(
+                    "Plotted {n} sweep points from {name} (merged on a cluster)."
+                )));
+            }
+            Err(m) => show_error(&format!(
+                "{name} cannot be plotted: {m}. The chart is unchanged."
+            )),
+        }
+    });
+}
