@@ -129,8 +129,8 @@ async function main() {
   try {
     const page = await openMesh(browser, url, errors);
     check(await page.isVisible('[data-testid="mesh-alloc-mc_elongated"]')
-      && (await page.$$('[id^="mesh-alloc-"][type="checkbox"]')).length === 12,
-    'mesh tab: the form lists the 12 allocators');
+      && (await page.$$('[id^="mesh-alloc-"][type="checkbox"]')).length === 12 + 28,
+    'mesh tab: the form lists the 12 allocators and the 28 binary-tree settings of seed 001');
     await shot(page, 'mesh-01-form.png');
 
     // Seed 003 preset: one row, equal to the CLI.
