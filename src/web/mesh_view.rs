@@ -319,7 +319,7 @@ impl RunView {
         if let Some(v) = &tree_view {
             draw_tree(ctx, &geo, v);
         }
-        self.draw_legend(ctx, cw, heat, running);
+        self.draw_legend(ctx, cw, heat, tree, running);
         (geo, occ)
     }
 
@@ -338,8 +338,16 @@ impl RunView {
         Some(tree_view(&mesh, IoLayout::of(&self.net)))
     }
 
-    /// The legend right of the mesh: node markers and, with the heatmap, the colour scale.
-    fn draw_legend(&self, ctx: &CanvasRenderingContext2d, cw: f64, heat: bool, running: usize) {
+    /// The legend right of the mesh: node markers, the allocation tree's marks when it is
+    /// shown and, with the heatmap, the colour scale.
+    fn draw_legend(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        cw: f64,
+        heat: bool,
+        tree: bool,
+        running: usize,
+    ) {
         let x0 = MESH_AREA + 10.0;
         let mut y = 70.0;
         ctx.set_text_align("left");
@@ -386,6 +394,20 @@ impl RunView {
         ctx.fill();
         ctx.set_fill_style_str("#1c2430");
         let _ = ctx.fill_text("Router of the I/O line (no I/O node)", x0 + 44.0, y);
+        if tree {
+            y += 24.0;
+            ctx.set_stroke_style_str("#1c2430");
+            ctx.set_line_width(2.0);
+            ctx.stroke_rect(x0 + 1.0, y - 7.0, 14.0, 14.0);
+            ctx.set_line_width(1.0);
+            ctx.set_fill_style_str("#1c2430");
+            let _ = ctx.fill_text("Tree node split by running jobs (seed 001)", x0 + 44.0, y);
+            y += 24.0;
+            ctx.set_fill_style_str("rgba(31, 157, 122, 0.22)");
+            ctx.fill_rect(x0, y - 8.0, 16.0, 16.0);
+            ctx.set_fill_style_str("#1c2430");
+            let _ = ctx.fill_text("Free block (largest free tree node)", x0 + 44.0, y);
+        }
         y += 40.0;
         if !heat {
             ctx.set_fill_style_str("#5c6878");
