@@ -2,6 +2,7 @@
 //! [`crate::reproduce::seed000`] (Table 2, Figs. 9–10, the Workload II stand-in) as tables
 //! next to the paper's numbers, or as JSON rows.
 
+use super::streams::emit;
 use crate::error::Error;
 use crate::reproduce::seed000::{
     self, paper_spread, spread, SdscPart, Seed000Output, KAPPA, RATIOS, REPLICATIONS, SDSC_DAYS,
@@ -28,32 +29,12 @@ macro_rules! outln {
     }};
 }
 
-/// Writes the output; a closed pipe (`| head`) is not an error.
-pub(crate) fn emit(out: &str) -> Result<(), Error> {
-    use std::io::Write as _;
-    match std::io::stdout().lock().write_all(out.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
-            path: "stdout".into(),
-            message: e.to_string(),
-        }),
-        _ => Ok(()),
-    }
-}
-
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
     let output = seed000::reproduce(o.threads, &o.traces)?;
     let mut out = String::new();
     if o.json {
-        for r in output.rows() {
-            let line = serde_json::to_string(&r).map_err(|e| Error::Io {
-                path: "stdout".into(),
-                message: e.to_string(),
-            })?;
-            out.push_str(&line);
-            out.push('\n');
-        }
-        return emit(&out);
+        return super::streams::emit_json_lines(output.rows());
     }
     print_table2(&output, &mut out);
     print_replications(&output, &mut out);

@@ -2,7 +2,7 @@
 //! [`crate::reproduce::seed001`] (Figs. 3–6 and the paper's conclusions) as tables, or as
 //! JSON rows.
 
-use super::reproduce_seed000::emit;
+use super::streams::emit;
 use crate::base::Registered;
 use crate::error::Error;
 use crate::reproduce::seed001::{
@@ -35,15 +35,7 @@ pub fn reproduce(o: &Seed001Options) -> Result<(), Error> {
     let secs = start.elapsed().as_secs_f64();
     let mut out = String::new();
     if o.json {
-        for r in output.rows() {
-            let line = serde_json::to_string(&r).map_err(|e| Error::Io {
-                path: "stdout".into(),
-                message: e.to_string(),
-            })?;
-            out.push_str(&line);
-            out.push('\n');
-        }
-        return emit(&out);
+        return super::streams::emit_json_lines(output.rows());
     }
     outln!(
         out,

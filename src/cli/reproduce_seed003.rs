@@ -16,14 +16,7 @@ use crate::reproduce::stats::MeanCi;
 pub fn reproduce(o: &Seed003Options, json: bool) -> Result<(), Error> {
     let out = seed003::reproduce(o)?;
     if json {
-        for r in &out.rows {
-            let line = serde_json::to_string(r).map_err(|e| Error::Io {
-                path: "stdout".into(),
-                message: e.to_string(),
-            })?;
-            println!("{line}");
-        }
-        return Ok(());
+        return super::streams::emit_json_lines(&out.rows);
     }
     print_tables(&out.figures, &out.stats);
     for (t, secs) in &out.trace_tables {

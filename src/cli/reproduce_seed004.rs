@@ -3,6 +3,7 @@
 //! conservative backfilling, overall and per weight category) as markdown tables and the
 //! paper's claims checked, or as JSON rows (then one JSON line per claim).
 
+use super::streams::emit_json_lines;
 use crate::base::Registered;
 use crate::error::Error;
 use crate::metrics::CATEGORY_COUNT;
@@ -10,25 +11,12 @@ use crate::reproduce::seed004::{
     self, point, Seed004Options, COMPARABLE_PCT, JOBS, MIN_CATEGORY_JOBS,
 };
 
-fn json_line<T: serde::Serialize>(v: &T) -> Result<(), Error> {
-    let line = serde_json::to_string(v).map_err(|e| Error::Io {
-        path: "stdout".into(),
-        message: e.to_string(),
-    })?;
-    super::streams::emit_line(&line)
-}
-
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &Seed004Options, json: bool) -> Result<(), Error> {
     let out = seed004::reproduce(o)?;
     if json {
-        for r in &out.rows {
-            json_line(r)?;
-        }
-        for c in &out.claims {
-            json_line(&serde_json::json!({"claim": c}))?;
-        }
-        return Ok(());
+        emit_json_lines(&out.rows)?;
+        return emit_json_lines(out.claims.iter().map(|c| serde_json::json!({"claim": c})));
     }
     for (t, jobs, procs) in &out.workloads {
         println!(

@@ -63,6 +63,23 @@ pub fn emit(text: &str) -> Result<(), Error> {
         .map_err(|e| Error::output("stdout", &e))
 }
 
+/// Writes each of `rows` as one line of JSON to stdout (the `--json` output of every
+/// reproduction).
+pub fn emit_json_lines<T: serde::Serialize>(
+    rows: impl IntoIterator<Item = T>,
+) -> Result<(), Error> {
+    let mut text = String::new();
+    for r in rows {
+        let line = serde_json::to_string(&r).map_err(|e| Error::Io {
+            path: "stdout".into(),
+            message: e.to_string(),
+        })?;
+        text.push_str(&line);
+        text.push('\n');
+    }
+    emit(&text)
+}
+
 /// Writes `text` and a line break to stdout.
 pub fn emit_line(text: &str) -> Result<(), Error> {
     emit(&format!("{text}\n"))
