@@ -55,21 +55,15 @@ pub fn checkboxes_html(prefix: &str, choices: &[Choice<'_>], checked: bool, note
 }
 
 /// The `<option>`s of a `<select>` over a family: value = name, text = label (a parameter
-/// shown by its symbol, `Window-K`; `short` uses the short labels), the description as
-/// tooltip.
-pub fn options_html(f: &Family, short: bool) -> String {
+/// shown by its symbol, `Window-K`), the description as tooltip.
+pub fn options_html(f: &Family) -> String {
     let mut html = String::new();
     for e in f.entries {
-        let text = if short {
-            e.short.replace("{}", e.param.map_or("", |p| p.symbol))
-        } else {
-            f.label_pattern(e)
-        };
         html.push_str(&format!(
             r#"<option value="{}" title="{}">{}</option>"#,
             escape(e.name),
             escape(e.description),
-            escape(&text),
+            escape(&f.label_pattern(e)),
         ));
     }
     html
@@ -98,7 +92,7 @@ pub fn fill_registry_pickers(doc: &web_sys::Document) {
             continue;
         };
         if el.tag_name().eq_ignore_ascii_case("select") {
-            el.set_inner_html(&options_html(f, false));
+            el.set_inner_html(&options_html(f));
         } else {
             let choices: Vec<Choice<'static>> = f.entries.iter().map(Choice::of).collect();
             el.set_inner_html(&checkboxes_html(f.key, &choices, true, true));
