@@ -624,3 +624,32 @@ fn mesh_seed001_preset_form_keeps_the_phase_model() {
         e.message
     );
 }
+
+/// The share state of a batch: the first run's experiment, the policies in order without
+/// repeats, the sweep; none for no runs.
+#[test]
+fn flat_share_state_of_a_sweep_batch() {
+    use schedlab::policy::PolicyKind;
+    use schedlab::share::Sweep;
+    let a = flat::experiments(&flat_form(), None, None).unwrap().runs[0]
+        .1
+        .clone();
+    let mut b = a.clone();
+    b.transforms.load_factor = 1.5;
+    let runs = vec![
+        (PolicyKind::Fcfs, a.clone()),
+        (PolicyKind::Easy, a.clone()),
+        (PolicyKind::Fcfs, b.clone()),
+        (PolicyKind::Easy, b),
+    ];
+    let sweep = Sweep {
+        from: 1.0,
+        to: 1.5,
+        step: 0.5,
+    };
+    let s = flat::share_state(&runs, Some(sweep)).unwrap();
+    assert_eq!(s.experiment, a);
+    assert_eq!(s.policies, vec![PolicyKind::Fcfs, PolicyKind::Easy]);
+    assert_eq!(s.sweep, Some(sweep));
+    assert!(flat::share_state(&[], None).is_none());
+}

@@ -80,6 +80,22 @@ pub struct FlatBatch {
     pub sweep: Option<Sweep>,
 }
 
+/// The share state of a batch's runs (one per policy and load factor): the first run's
+/// experiment, the policies in order without repeats, the sweep. `None` for no runs.
+pub fn share_state(
+    runs: &[(PolicyKind, Experiment)],
+    sweep: Option<Sweep>,
+) -> Option<crate::share::ShareState> {
+    let (_, first) = runs.first()?;
+    let mut policies: Vec<PolicyKind> = Vec::new();
+    for (p, _) in runs {
+        if !policies.contains(p) {
+            policies.push(*p);
+        }
+    }
+    Some(crate::share::ShareState::new(first.clone(), policies).with_sweep(sweep))
+}
+
 /// Reads the model-parameter texts over `base`; a value that cannot be read names its key.
 pub fn read_params(
     params: &[(String, String)],

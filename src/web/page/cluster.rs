@@ -11,29 +11,10 @@ use crate::web::kit::upload::{read_upload, UploadError};
 /// Points the "Download sweep file" link at the form's sweep (called on click, before the
 /// browser follows the link); a form error is shown and the download cancelled.
 pub(super) fn prepare_sweep_file(app: &App, ev: &Event) {
-    let trace = app.state.borrow().trace.as_ref().map(|t| TraceFacts {
-        name: t.info.name.clone(),
-        sha256: t.info.sha256.clone(),
-        max_job_procs: t.info.max_job_procs,
-        header_procs: t.info.header_procs,
-    });
-    let made = {
-        let st = app.state.borrow();
-        flat::experiments(&read_fields(&app.ui), st.template.as_ref(), trace.as_ref())
-    }
-    .and_then(|b| {
-        let mut policies: Vec<PolicyKind> = Vec::new();
-        for (p, _) in &b.runs {
-            if !policies.contains(p) {
-                policies.push(*p);
-            }
-        }
-        let first = b
-            .runs
-            .first()
-            .map(|(_, e)| e.clone())
+    let made = read_form(app).and_then(|b| {
+        let state = flat::share_state(&b.runs, b.sweep)
             .ok_or_else(|| FieldError::new("policy-fcfs", "Choose at least one policy."))?;
-        sweep_file(&ShareState::new(first, policies).with_sweep(b.sweep))
+        sweep_file(&state)
     });
     match made {
         Ok(text) => {

@@ -439,16 +439,23 @@ pub(super) fn read_fields(ui: &Ui) -> FlatFields {
     }
 }
 
-/// Reads the form into one experiment per selected policy (and load factor).
-pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
-    let mut st = app.state.borrow_mut();
+/// The form's experiments (one per selected policy and load factor), over the share link's
+/// template and the uploaded trace, if any.
+pub(super) fn read_form(app: &App) -> Result<flat::FlatBatch, FieldError> {
+    let st = app.state.borrow();
     let trace = st.trace.as_ref().map(|t| TraceFacts {
         name: t.info.name.clone(),
         sha256: t.info.sha256.clone(),
         max_job_procs: t.info.max_job_procs,
         header_procs: t.info.header_procs,
     });
-    let b = flat::experiments(&read_fields(&app.ui), st.template.as_ref(), trace.as_ref())?;
+    flat::experiments(&read_fields(&app.ui), st.template.as_ref(), trace.as_ref())
+}
+
+/// Reads the form into one experiment per selected policy (and load factor).
+pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
+    let b = read_form(app)?;
+    let mut st = app.state.borrow_mut();
     st.next_id += 1;
     let runs_len = b.runs.len();
     Ok(Batch {

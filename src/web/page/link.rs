@@ -214,19 +214,12 @@ pub(super) fn forget_link(app: &App) {
 pub(super) fn publish_link(app: &App) {
     let state = {
         let st = app.state.borrow();
-        let Some(b) = st.batch.as_ref() else {
-            return;
-        };
-        let Some((_, first)) = b.runs.first() else {
-            return;
-        };
-        let mut policies: Vec<PolicyKind> = Vec::new();
-        for (p, _) in &b.runs {
-            if !policies.contains(p) {
-                policies.push(*p);
-            }
-        }
-        ShareState::new(first.clone(), policies).with_sweep(b.sweep)
+        st.batch
+            .as_ref()
+            .and_then(|b| flat::share_state(&b.runs, b.sweep))
+    };
+    let Some(state) = state else {
+        return;
     };
     let fragment = Envelope::Flat(state).to_fragment();
     if fragment.is_empty() {
