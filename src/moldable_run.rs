@@ -146,25 +146,49 @@ pub fn prepare_moldable(
     Ok(PreparedMoldable { prepared, shapes })
 }
 
-/// Runs `kind` on a prepared workload; the run's invariants are checked.
-pub fn simulate(p: &PreparedMoldable, kind: MoldableStrategyKind) -> Result<MoldableResult, Error> {
-    let err = |e: &dyn std::fmt::Display| Error::simulation(EngineKind::Moldable, kind.as_str(), e);
-    let sim = MoldableSimulation::moldable_by_kind(
+/// The simulation of `kind` on a prepared workload, not yet run (the page's worker steps it
+/// in slices; [`simulate`] runs it to the end).
+pub fn simulation(
+    p: &PreparedMoldable,
+    kind: MoldableStrategyKind,
+) -> Result<MoldableSimulation, Error> {
+    MoldableSimulation::moldable_by_kind(
         p.prepared.workload.jobs.clone(),
         p.shapes.clone(),
         p.prepared.procs,
         kind,
     )
-    .map_err(|e| err(&e))?;
-    let result = sim.run_to_end().map_err(|e| err(&e))?;
+    .map_err(|e| sim_error(kind, &e))
+}
+
+fn sim_error(kind: MoldableStrategyKind, e: &dyn std::fmt::Display) -> Error {
+    Error::simulation(EngineKind::Moldable, kind.as_str(), e)
+}
+
+/// Checks a finished run's invariants (an error names the first violation).
+pub fn checked(
+    kind: MoldableStrategyKind,
+    result: MoldableResult,
+) -> Result<MoldableResult, Error> {
     let violations = moldable_invariants::check(&result);
     if let Some(first) = violations.first() {
-        return Err(err(&format!(
-            "{} invariant violation(s), the first: {first}",
-            violations.len()
-        )));
+        return Err(sim_error(
+            kind,
+            &format!(
+                "{} invariant violation(s), the first: {first}",
+                violations.len()
+            ),
+        ));
     }
     Ok(result)
+}
+
+/// Runs `kind` on a prepared workload; the run's invariants are checked.
+pub fn simulate(p: &PreparedMoldable, kind: MoldableStrategyKind) -> Result<MoldableResult, Error> {
+    let result = simulation(p, kind)?
+        .run_to_end()
+        .map_err(|e| sim_error(kind, &e))?;
+    checked(kind, result)
 }
 
 /// The metrics of one moldable run.
@@ -264,6 +288,72 @@ pub struct MoldableReport {
     pub runs: Vec<StrategyRun>,
 }
 
+/// One job of a moldable run as the page's Gantt chart and the per-job CSV show it: the core
+/// record (its `procs` the count the job ran on), the trace's count and the job's range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoldJobRecord {
+    #[serde(flatten)]
+    pub record: JobRecord,
+    /// The count the trace ran the job on (its rigid size).
+    pub trace_procs: u32,
+    /// The job's range of counts (§2.2).
+    pub min: u32,
+    pub max: u32,
+}
+
+impl MoldJobRecord {
+    /// The CSV header, in field order.
+    pub const CSV_HEADER: &'static str =
+        "strategy,id,submit,start,end,procs,trace_procs,min,max,run_time,wait,turnaround";
+
+    /// This job as a CSV line of strategy `strategy` (no newline).
+    pub fn csv_line(&self, strategy: &str) -> String {
+        let r = &self.record;
+        format!(
+            "{strategy},{},{},{},{},{},{},{},{},{},{},{}",
+            r.id,
+            r.submit,
+            r.start,
+            r.end,
+            r.procs,
+            self.trace_procs,
+            self.min,
+            self.max,
+            r.end - r.start,
+            r.wait,
+            r.turnaround
+        )
+    }
+}
+
+/// The per-job schedule of a finished run (jobs that started), in arrival order.
+pub fn schedule_of(result: &MoldableResult) -> Vec<MoldJobRecord> {
+    result
+        .jobs
+        .iter()
+        .zip(&result.outcomes)
+        .zip(result.chosen.iter().zip(&result.shapes))
+        .filter(|((_, o), _)| !o.start.is_nan())
+        .map(|((job, o), (&x, shape))| {
+            let mut record = JobRecord::of(job, o);
+            record.procs = x;
+            MoldJobRecord {
+                record,
+                trace_procs: job.procs,
+                min: shape.min,
+                max: shape.max,
+            }
+        })
+        .collect()
+}
+
+/// The schedule of one strategy of a comparison (the page's Gantt chart).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoldSchedule {
+    pub strategy: MoldableStrategyKind,
+    pub jobs: Vec<MoldJobRecord>,
+}
+
 /// Runs the reference and `strategies` on one prepared workload.
 pub fn compare(
     p: &PreparedMoldable,
@@ -271,32 +361,120 @@ pub fn compare(
     load_factor: f64,
     strategies: &[MoldableStrategyKind],
 ) -> Result<MoldableReport, Error> {
-    let dropped = p.prepared.workload.dropped.total();
-    let reference = measure(
-        &simulate(p, MoldableStrategyKind::RigidConservative)?,
-        dropped,
-    );
-    let mut runs = Vec::with_capacity(strategies.len());
+    let mut c = Comparison::new(p, model, load_factor)?;
     for &k in strategies {
-        let output = if k == MoldableStrategyKind::RigidConservative {
-            reference.clone()
+        c.add(p, k)?;
+    }
+    Ok(c.report)
+}
+
+/// A comparison built one strategy at a time (the page's worker yields between strategies):
+/// the report so far and, where asked, each run's schedule.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub report: MoldableReport,
+    /// The schedule of the reference, then of every strategy added, when kept.
+    pub schedules: Vec<MoldSchedule>,
+    keep_schedules: bool,
+    dropped: usize,
+}
+
+impl Comparison {
+    /// Runs the rigid conservative reference; no strategy yet.
+    pub fn new(
+        p: &PreparedMoldable,
+        model: &MoldableModel,
+        load_factor: f64,
+    ) -> Result<Comparison, Error> {
+        let reference = simulate(p, MoldableStrategyKind::RigidConservative)?;
+        Ok(Comparison::of_reference(
+            p,
+            model,
+            load_factor,
+            &reference,
+            false,
+        ))
+    }
+
+    /// A comparison over the finished rigid conservative run `reference` of `p`, keeping
+    /// every run's per-job schedule if `keep_schedules`.
+    pub fn of_reference(
+        p: &PreparedMoldable,
+        model: &MoldableModel,
+        load_factor: f64,
+        reference: &MoldableResult,
+        keep_schedules: bool,
+    ) -> Comparison {
+        let dropped = p.prepared.workload.dropped.total();
+        let schedules = if keep_schedules {
+            vec![MoldSchedule {
+                strategy: MoldableStrategyKind::RigidConservative,
+                jobs: schedule_of(reference),
+            }]
         } else {
-            measure(&simulate(p, k)?, dropped)
+            Vec::new()
         };
-        runs.push(StrategyRun {
-            change: change(&reference, &output),
+        Comparison {
+            report: MoldableReport {
+                procs: p.prepared.procs,
+                jobs: p.prepared.workload.jobs.len(),
+                dropped,
+                model: model.clone(),
+                load_factor,
+                reference: measure(reference, dropped),
+                runs: Vec::new(),
+            },
+            schedules,
+            keep_schedules,
+            dropped,
+        }
+    }
+
+    /// Runs strategy `kind` and adds it (rigid conservative reuses the reference).
+    pub fn add(&mut self, p: &PreparedMoldable, kind: MoldableStrategyKind) -> Result<(), Error> {
+        if kind == MoldableStrategyKind::RigidConservative {
+            self.add_reference_again();
+        } else {
+            self.add_result(kind, &simulate(p, kind)?);
+        }
+        Ok(())
+    }
+
+    /// Adds rigid conservative as a strategy of its own (its run is the reference).
+    pub fn add_reference_again(&mut self) {
+        if self.keep_schedules {
+            let jobs = self
+                .schedules
+                .first()
+                .map(|s| s.jobs.clone())
+                .unwrap_or_default();
+            self.schedules.push(MoldSchedule {
+                strategy: MoldableStrategyKind::RigidConservative,
+                jobs,
+            });
+        }
+        let output = self.report.reference.clone();
+        self.push(output);
+    }
+
+    /// Adds the finished (and [`checked`]) run `result` of strategy `kind`.
+    pub fn add_result(&mut self, kind: MoldableStrategyKind, result: &MoldableResult) {
+        if self.keep_schedules {
+            self.schedules.push(MoldSchedule {
+                strategy: kind,
+                jobs: schedule_of(result),
+            });
+        }
+        let output = measure(result, self.dropped);
+        self.push(output);
+    }
+
+    fn push(&mut self, output: MoldableOutput) {
+        self.report.runs.push(StrategyRun {
+            change: change(&self.report.reference, &output),
             output,
         });
     }
-    Ok(MoldableReport {
-        procs: p.prepared.procs,
-        jobs: p.prepared.workload.jobs.len(),
-        dropped,
-        model: model.clone(),
-        load_factor,
-        reference,
-        runs,
-    })
 }
 
 /// Loads the experiment's workload and compares `strategies` (the experiment's own when
@@ -321,6 +499,67 @@ pub fn run_moldable_with(
         strategies
     };
     compare(&p, &exp.model, exp.transforms.load_factor, list)
+}
+
+/// The results as CSV, one row per run (the reference first, then every strategy): mean
+/// turnaround and wait, utilisation, mean processors given / the trace's, partition sizes
+/// evaluated, the % change of mean turnaround against the reference overall and per weight
+/// category (empty where a category has no job).
+pub fn results_csv(report: &MoldableReport) -> String {
+    let mut out = String::from(
+        "strategy,reference,jobs,mean_turnaround,mean_wait,utilization,mean_procs_ratio,evaluations,change_pct",
+    );
+    for k in 0..CATEGORY_COUNT {
+        out.push_str(&format!(",change_pct_category_{k}"));
+    }
+    out.push('\n');
+    let none = Change {
+        overall_pct: 0.0,
+        categories_pct: report
+            .reference
+            .categories
+            .iter()
+            .map(|c| (c.jobs > 0).then_some(0.0))
+            .collect(),
+    };
+    let rows = std::iter::once((&report.reference, &none, true))
+        .chain(report.runs.iter().map(|r| (&r.output, &r.change, false)));
+    for (o, c, is_ref) in rows {
+        let s = &o.summary;
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}",
+            o.strategy,
+            is_ref,
+            s.jobs,
+            s.mean_turnaround,
+            s.mean_wait,
+            s.utilization,
+            o.mean_procs_ratio,
+            o.evaluations,
+            c.overall_pct
+        ));
+        for k in 0..CATEGORY_COUNT {
+            out.push(',');
+            if let Some(Some(v)) = c.categories_pct.get(k) {
+                out.push_str(&v.to_string());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The per-job schedules as CSV ([`MoldJobRecord::CSV_HEADER`]), one block per schedule.
+pub fn jobs_csv(schedules: &[MoldSchedule]) -> String {
+    let mut out = String::from(MoldJobRecord::CSV_HEADER);
+    out.push('\n');
+    for s in schedules {
+        for j in &s.jobs {
+            out.push_str(&j.csv_line(s.strategy.as_str()));
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The moldable mode's state in an experiment envelope: the experiment and the strategies
@@ -384,6 +623,86 @@ mod tests {
             },
             MoldableStrategyKind::Combined,
         )
+    }
+
+    #[test]
+    fn a_comparison_built_step_by_step_equals_compare_and_keeps_the_schedules() {
+        let mut e = exp();
+        e.workload = WorkloadSpec::Synthetic(SyntheticModel::Lublin(
+            crate::workload::synthetic::LublinParams {
+                jobs: 300,
+                procs: 64,
+                ..Default::default()
+            },
+        ));
+        e.machine = MachineSpec::Flat { procs: Some(64) };
+        e.seed = 3;
+        let kinds = [
+            MoldableStrategyKind::SubmitGreedy,
+            MoldableStrategyKind::RigidConservative,
+            MoldableStrategyKind::Combined,
+        ];
+        let p = prepare_moldable(&e, None, &Limits::DEFAULT).unwrap();
+        let whole = compare(&p, &e.model, 1.0, &kinds).unwrap();
+        let reference = simulate(&p, MoldableStrategyKind::RigidConservative).unwrap();
+        let mut c = Comparison::of_reference(&p, &e.model, 1.0, &reference, true);
+        for k in kinds {
+            if k == MoldableStrategyKind::RigidConservative {
+                c.add_reference_again();
+            } else {
+                c.add_result(k, &simulate(&p, k).unwrap());
+            }
+        }
+        assert_eq!(c.report, whole);
+        // The reference, then one schedule per strategy, every job inside its range and
+        // running T(chosen count).
+        let names: Vec<&str> = c.schedules.iter().map(|s| s.strategy.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "rigid_conservative",
+                "submit_greedy",
+                "rigid_conservative",
+                "combined"
+            ]
+        );
+        assert_eq!(whole.runs[1].change.overall_pct, 0.0);
+        for s in &c.schedules {
+            assert_eq!(s.jobs.len(), 300);
+            for (j, (job, shape)) in s
+                .jobs
+                .iter()
+                .zip(p.prepared.workload.jobs.iter().zip(&p.shapes))
+            {
+                let r = &j.record;
+                assert_eq!(r.id, job.id);
+                assert!(j.min <= r.procs && r.procs <= j.max, "{j:?}");
+                assert_eq!(j.trace_procs, job.procs);
+                assert_eq!(r.end, r.start + shape.run_time(job, r.procs), "{j:?}");
+                assert!(r.start >= r.submit);
+            }
+        }
+        // Rigid conservative runs every job on the trace's count.
+        assert!(c.schedules[0]
+            .jobs
+            .iter()
+            .all(|j| j.record.procs == j.trace_procs));
+        // Combined molds some job to another count.
+        assert!(c.schedules[3]
+            .jobs
+            .iter()
+            .any(|j| j.record.procs != j.trace_procs));
+        let csv = results_csv(&whole);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 1 + 1 + 3);
+        assert!(lines[0].starts_with("strategy,reference,jobs,mean_turnaround"));
+        assert!(lines[1].starts_with("rigid_conservative,true,300,"));
+        assert!(lines[2].starts_with("submit_greedy,false,300,"));
+        assert_eq!(lines[0].split(',').count(), lines[4].split(',').count());
+        let jobs = jobs_csv(&c.schedules);
+        assert_eq!(jobs.lines().count(), 1 + 4 * 300);
+        let first = &c.schedules[3].jobs[0];
+        assert!(jobs.contains(&first.csv_line("combined")));
     }
 
     #[test]

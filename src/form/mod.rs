@@ -7,6 +7,7 @@
 //! * [`flat`] — the flat-machine form: one experiment per (load factor, policy).
 //! * [`mesh`] — the 2D-mesh form: one experiment per allocator.
 //! * [`grid`] — the grid site editor: one grid experiment.
+//! * [`moldable`] — the moldable form: one experiment, the strategies it compares.
 //! * [`sweep`] — the flat mode's load-factor sweep.
 //! * [`format`] — locale-free number formatting shared by messages and the pages.
 
@@ -14,6 +15,7 @@ pub mod flat;
 pub mod format;
 pub mod grid;
 pub mod mesh;
+pub mod moldable;
 pub mod sweep;
 
 use std::fmt;

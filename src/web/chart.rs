@@ -142,18 +142,7 @@ fn line_chart(
 
 /// Draws `spec` in the canvas `canvas_id`; returns the same chart as SVG.
 fn render(canvas_id: &str, spec: &LineSpec<'_>) -> Result<String, String> {
-    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
-    let size = backend.get_size();
-    let root = backend.into_drawing_area();
-    plot_lines(&root, spec)?;
-    root.present().map_err(err)?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        plot_lines(&root, spec)?;
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
+    both(canvas_id, |r| plot_lines(r, spec), |r| plot_lines(r, spec)).map(|((), svg)| svg)
 }
 
 /// Draws `spec` on any plotters backend (canvas on the page, SVG for downloads).
@@ -386,6 +375,27 @@ pub fn draw_sweep(
     render("chart-sweep", &spec)
 }
 
+/// Draws on the canvas `id` with `f`, then the same chart as SVG with `g` (the same drawing
+/// for the other backend); returns what `f` returned and the SVG.
+pub fn both<T>(
+    id: &str,
+    f: impl Fn(&DrawingArea<CanvasBackend, Shift>) -> Result<T, String>,
+    g: impl Fn(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<T, String>,
+) -> Result<(T, String), String> {
+    let backend = CanvasBackend::new(id).ok_or_else(|| format!("no canvas #{id}"))?;
+    let size = backend.get_size();
+    let root = backend.into_drawing_area();
+    let out = f(&root)?;
+    root.present().map_err(err)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        g(&root)?;
+        root.present().map_err(err)?;
+    }
+    Ok((out, svg))
+}
+
 /// Largest machine drawn in the Gantt chart (one band of pixels per processor at most).
 pub const MAX_GANTT_PROCS: u32 = 4096;
 
@@ -464,6 +474,20 @@ pub struct PlotArea {
 }
 
 impl PlotArea {
+    /// The area of a Gantt chart whose plotting area spans the pixel ranges `xr`, `yr`.
+    pub fn of(
+        xr: std::ops::Range<i32>,
+        yr: std::ops::Range<i32>,
+        layout: &GanttLayout,
+    ) -> PlotArea {
+        PlotArea {
+            px: (xr.start, xr.end),
+            py: (yr.start, yr.end),
+            t: (layout.t0, layout.t1),
+            procs: f64::from(layout.procs),
+        }
+    }
+
     /// (time in seconds, processor) at canvas pixel (x, y), if inside the plotting area.
     pub fn at(&self, x: f64, y: f64) -> Option<(f64, f64)> {
         let (x0, x1) = (f64::from(self.px.0), f64::from(self.px.1));
@@ -484,27 +508,12 @@ pub fn draw_gantt(
     layout: &GanttLayout,
     jobs: &[JobRecord],
 ) -> Result<(PlotArea, String), String> {
-    let backend =
-        CanvasBackend::new("chart-gantt").ok_or_else(|| "no canvas #chart-gantt".to_string())?;
-    let size = backend.get_size();
-    let root = backend.into_drawing_area();
-    let (xr, yr) = plot_gantt(&root, policy, layout, jobs)?;
-    root.present().map_err(err)?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        plot_gantt(&root, policy, layout, jobs)?;
-        root.present().map_err(err)?;
-    }
-    Ok((
-        PlotArea {
-            px: (xr.start, xr.end),
-            py: (yr.start, yr.end),
-            t: (layout.t0, layout.t1),
-            procs: f64::from(layout.procs),
-        },
-        svg,
-    ))
+    let ((xr, yr), svg) = both(
+        "chart-gantt",
+        |r| plot_gantt(r, policy, layout, jobs),
+        |r| plot_gantt(r, policy, layout, jobs),
+    )?;
+    Ok((PlotArea::of(xr, yr, layout), svg))
 }
 
 /// Draws a Gantt chart on any plotters backend; returns the plotting area's pixel ranges.

@@ -6,7 +6,6 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters_canvas::CanvasBackend;
 
 use crate::grid::metrics::GridMetrics;
 use crate::grid::view::{sharing_label, GridComparison};
@@ -46,7 +45,7 @@ pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-use super::chart::short_number;
+use super::chart::{both, short_number};
 
 /// At most `n` characters of `s`, with `…` when cut.
 fn clip(s: &str, n: usize) -> String {
@@ -57,26 +56,6 @@ fn clip(s: &str, n: usize) -> String {
         t.push('…');
         t
     }
-}
-
-/// Draws on the canvas `id` with `f`, then the same chart as SVG (returned).
-fn both(
-    id: &str,
-    f: impl Fn(&DrawingArea<CanvasBackend, Shift>) -> Result<(), String>,
-    g: impl Fn(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
-) -> Result<String, String> {
-    let backend = CanvasBackend::new(id).ok_or_else(|| format!("no canvas #{id}"))?;
-    let size = backend.get_size();
-    let root = backend.into_drawing_area();
-    f(&root)?;
-    root.present().map_err(err)?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        g(&root)?;
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
 }
 
 /// One metric of the bar chart: title, axis label, divisor, and its value in a summary.
@@ -207,7 +186,7 @@ fn plot_bars<DB: DrawingBackend>(
 
 /// The grouped bars of AWRT / AWWT / AWSD in the canvas `id`; returns them as SVG.
 pub fn draw_metrics(id: &str, cmp: &GridComparison) -> Result<String, String> {
-    both(id, |r| plot_bars(r, cmp), |r| plot_bars(r, cmp))
+    both(id, |r| plot_bars(r, cmp), |r| plot_bars(r, cmp)).map(|((), svg)| svg)
 }
 
 fn plot_load<DB: DrawingBackend>(
@@ -291,5 +270,5 @@ fn plot_load<DB: DrawingBackend>(
 /// Squashed area by local hour of day, one line per site, of configuration `m`, in the canvas
 /// `id`; returns it as SVG.
 pub fn draw_load(id: &str, title: &str, m: &GridMetrics) -> Result<String, String> {
-    both(id, |r| plot_load(r, title, m), |r| plot_load(r, title, m))
+    both(id, |r| plot_load(r, title, m), |r| plot_load(r, title, m)).map(|((), svg)| svg)
 }

@@ -10,12 +10,15 @@
 //!   [`crate::run`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
-//! * [`modes`] — the Flat machine / 2D mesh / Grid tabs.
+//! * [`modes`] — the Flat machine / 2D mesh / Grid / Moldable jobs tabs.
 //! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
 //! * [`format`] — number formatting (re-exported from [`crate::form::format`]).
 //! * [`worker_link`] — starting a worker from a page and posting to it.
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
+//! * [`moldable_page`], [`moldable_worker`], [`moldable_chart`] — the moldable mode (seed
+//!   004): its form, results, Gantt chart and share links; its runs in the worker (one strategy
+//!   after the other, in slices); the % change per weight category and the Gantt chart.
 //! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
 //!   share links; the mesh canvas (jobs, I/O nodes, link-contention heatmap) and its charts;
 //!   its runs in the worker.
@@ -34,6 +37,9 @@ pub mod mesh_page;
 pub mod mesh_view;
 pub mod mesh_worker;
 pub mod modes;
+pub mod moldable_chart;
+pub mod moldable_page;
+pub mod moldable_worker;
 pub mod page;
 pub mod protocol;
 pub mod share;

@@ -1,6 +1,7 @@
 //! The machine-mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
-//! "2D mesh" (seeds 000 and 003) and "Grid" (seed 002). Each mode owns one panel of
-//! `index.html` (`#flat-mode`, `#mesh-mode`, `#grid-mode`); switching shows its panel, hides the
+//! "2D mesh" (seeds 000, 001 and 003), "Grid" (seed 002) and "Moldable jobs" (seed 004). Each
+//! mode owns one panel of `index.html` (`#flat-mode`, `#mesh-mode`, `#grid-mode`,
+//! `#moldable-mode`); switching shows its panel, hides the
 //! others and sets `body[data-mode]`. A share link opens its own mode (the `mode` of an `#e=` link; old
 //! links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid).
 
@@ -8,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, HtmlElement};
 
-/// The three modes, in tab order.
-pub const MODES: [&str; 3] = ["flat", "mesh", "grid"];
+/// The four modes, in tab order.
+pub const MODES: [&str; 4] = ["flat", "mesh", "grid", "moldable"];
 
 /// Shows mode `mode` (one of [`MODES`]); unknown names are ignored.
 pub fn show_mode(doc: &Document, mode: &str) {

@@ -18,6 +18,7 @@ use crate::grid::view::GridComparison;
 use crate::grid::GridExperiment;
 use crate::mesh_run::{MeshExperiment, MeshRunOutput};
 use crate::metrics::JobRecord;
+use crate::moldable_run::{MoldSchedule, MoldableReport, MoldableShare};
 use crate::run::RunOutput;
 
 /// Per-job records are sent with a result only up to this many jobs.
@@ -71,6 +72,18 @@ pub enum ToWorker {
         trace: Option<String>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         lite: bool,
+    },
+    /// Moldable mode: make the workload of `share.experiment` moldable and run rigid
+    /// conservative backfilling and every strategy of `share.strategies`
+    /// ([`crate::moldable_run`], as `schedlab moldable` does), in slices; answered by
+    /// [`FromWorker::Progress`] (jobs completed over every run), then
+    /// [`FromWorker::MoldableDone`], [`FromWorker::Cancelled`] or [`FromWorker::Error`] with
+    /// the same `id`. `trace` names a trace sent earlier.
+    RunMoldable {
+        id: u32,
+        share: Box<MoldableShare>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
     },
 }
 
@@ -136,6 +149,24 @@ pub enum FromWorker {
     GridDone { id: u32, report: Box<GridReport> },
     /// 2D-mesh run `id` finished.
     MeshDone { id: u32, report: Box<MeshReport> },
+    /// Moldable comparison `id` finished.
+    MoldableDone {
+        id: u32,
+        report: Box<MoldablePageReport>,
+    },
+}
+
+/// The result of a moldable comparison as sent to the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoldablePageReport {
+    /// What `schedlab moldable --report` writes.
+    pub report: MoldableReport,
+    /// The reference's schedule, then each strategy's, for runs of at most
+    /// [`crate::form::moldable::MAX_GANTT_JOBS`] jobs (else empty).
+    #[serde(default)]
+    pub schedules: Vec<MoldSchedule>,
+    /// Wall-clock time of the runs in the worker, milliseconds.
+    pub wall_ms: f64,
 }
 
 /// The result of a grid comparison as sent to the page.

@@ -164,6 +164,9 @@ fn on_message(ev: MessageEvent) {
             traces,
         } => super::grid_worker::start(id, *experiment, traces),
         msg @ ToWorker::RunMesh { .. } => super::mesh_worker::handle(msg),
+        ToWorker::RunMoldable { id, share, trace } => {
+            super::moldable_worker::start(id, *share, trace)
+        }
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {

@@ -141,7 +141,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         | FromWorker::Cancelled { .. }
         | FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
-        | FromWorker::GridDone { .. } => {}
+        | FromWorker::GridDone { .. }
+        | FromWorker::MoldableDone { .. } => {}
     }
 }
 

@@ -303,7 +303,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
         FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
-        | FromWorker::MeshDone { .. } => {}
+        | FromWorker::MeshDone { .. }
+        | FromWorker::MoldableDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");

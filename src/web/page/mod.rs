@@ -410,6 +410,7 @@ pub fn start() {
     open_fragment(&app);
     super::grid_page::start(&app.ui.doc);
     super::mesh_page::start();
+    super::moldable_page::start(&app.ui.doc);
 }
 
 /// The flat panel's elements (its model-parameter inputs written first); the error names the

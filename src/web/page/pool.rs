@@ -153,7 +153,8 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
-        | FromWorker::MeshDone { .. } => {}
+        | FromWorker::MeshDone { .. }
+        | FromWorker::MoldableDone { .. } => {}
         FromWorker::Done { id, report } => {
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {

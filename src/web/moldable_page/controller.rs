@@ -1,0 +1,306 @@
+//! The moldable page's controller: its simulation worker, the trace upload, Run (the form read
+//! into [`crate::form::moldable`]) and Cancel.
+
+use super::*;
+use crate::form::TraceFacts;
+use crate::web::format;
+use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
+use crate::web::worker_link::{post_to, post_trace_to, start_worker};
+
+pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
+    app.ui.errors.hide();
+    let name = file.name();
+    let app = Rc::clone(app);
+    read_upload(file, move |read| match read {
+        Ok(buf) => {
+            let bytes = Rc::new(buf.to_vec());
+            post_trace(&app, &name, &bytes);
+            app.state.borrow_mut().pending_upload = Some((name, bytes));
+            render_trace_label(&app);
+            update_controls(&app);
+        }
+        Err(UploadError::TooLarge(size)) => app.ui.errors.show(&format!(
+            "{name}: the file is too large for the browser ({}, limit {}); use `schedlab \
+             moldable` on the command line.",
+            format::bytes(size as usize),
+            format::bytes(MAX_TRACE_BYTES as usize)
+        )),
+        Err(UploadError::Unreadable(m)) => app
+            .ui
+            .errors
+            .show(&format!("{name}: cannot read the file: {m}")),
+    });
+}
+
+pub(super) fn spawn_worker(app: &Rc<App>) {
+    let on_message = {
+        let app = Rc::clone(app);
+        move |msg: Result<FromWorker, String>| match msg {
+            Ok(msg) => on_worker_message(&app, msg),
+            Err(m) => app.ui.errors.show(&m),
+        }
+    };
+    let on_error = {
+        let app = Rc::clone(app);
+        move |message: String| {
+            app.ui
+                .errors
+                .show(&format!("The simulator failed to load: {message}"));
+            app.state.borrow_mut().running = None;
+            update_controls(&app);
+        }
+    };
+    match start_worker(on_message, Some(Box::new(on_error))) {
+        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
+        Err(e) => app
+            .ui
+            .errors
+            .show(&format!("The simulator could not be started: {e}")),
+    }
+}
+
+fn post(app: &App, msg: &ToWorker) {
+    if let Some(w) = app.worker.borrow().as_ref() {
+        post_to(w, msg);
+    }
+}
+
+fn post_trace(app: &App, name: &str, bytes: &[u8]) {
+    if let Some(w) = app.worker.borrow().as_ref() {
+        post_trace_to(w, name, bytes);
+    }
+}
+
+fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
+    match msg {
+        FromWorker::Ready { .. } => {
+            let resend = {
+                let mut st = app.state.borrow_mut();
+                st.ready = true;
+                st.trace
+                    .as_ref()
+                    .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            };
+            // A replacement worker gets the trace again.
+            if let Some((name, bytes)) = resend {
+                post_trace(app, &name, &bytes);
+            }
+            let _ = app.ui.panel.set_attribute("data-worker", "ready");
+            if app.state.borrow().running.is_none() {
+                app.ui.progress_label.set_text_content(Some("Ready."));
+            }
+            update_controls(app);
+            maybe_auto_run(app);
+        }
+        FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
+        FromWorker::Progress {
+            id,
+            completed,
+            total,
+            sim_time,
+        } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            let runs = app
+                .state
+                .borrow()
+                .run_share
+                .as_ref()
+                .map_or(1, |s| 1 + s.strategies.len());
+            let frac = if total > 0 {
+                completed as f64 / total as f64
+            } else {
+                0.0
+            };
+            app.ui.progress.set_value(frac);
+            let per_run = (total / runs.max(1)).max(1);
+            app.ui.progress_label.set_text_content(Some(&format!(
+                "Run {} of {}: {} of {} jobs · simulated time {}",
+                (completed / per_run + 1).min(runs),
+                runs,
+                format::count((completed % per_run) as u64),
+                format::count(per_run as u64),
+                format::duration(sim_time)
+            )));
+        }
+        FromWorker::MoldableDone { id, report } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            let wall = report.wall_ms;
+            {
+                let mut st = app.state.borrow_mut();
+                st.running = None;
+                let share = st.run_share.take();
+                if let Some(share) = share {
+                    st.result = Some((share, *report));
+                }
+            }
+            app.ui.progress.set_value(1.0);
+            app.ui
+                .progress_label
+                .set_text_content(Some(&format!("Done in {:.1} s.", wall / 1000.0)));
+            update_controls(app);
+            render_results(app);
+            publish_link(app);
+        }
+        FromWorker::Cancelled { id } => {
+            if app.state.borrow().running != Some(id) {
+                return;
+            }
+            app.state.borrow_mut().running = None;
+            app.ui.progress.set_value(0.0);
+            app.ui
+                .progress_label
+                .set_text_content(Some("Cancelled; the previous results are kept."));
+            update_controls(app);
+        }
+        FromWorker::Error { id, message, fatal } => {
+            let was_upload = id.is_none() && app.state.borrow_mut().pending_upload.take().is_some();
+            let ours = id.is_some() && app.state.borrow().running == id;
+            if ours {
+                app.state.borrow_mut().running = None;
+                app.ui.progress.set_value(0.0);
+                app.ui
+                    .progress_label
+                    .set_text_content(Some("Stopped by an error; the previous results are kept."));
+            }
+            if was_upload {
+                app.ui.errors.show(&format!(
+                    "This trace cannot be used: {}. The workload is unchanged.",
+                    message.trim_end_matches('.')
+                ));
+                render_trace_label(app);
+            } else if ours || id.is_none() || fatal {
+                app.ui.errors.show(&message);
+            }
+            if fatal {
+                replace_worker(app);
+            }
+            update_controls(app);
+        }
+        _ => {}
+    }
+}
+
+fn replace_worker(app: &Rc<App>) {
+    if let Some(w) = app.worker.borrow_mut().take() {
+        w.terminate();
+    }
+    {
+        let mut st = app.state.borrow_mut();
+        st.ready = false;
+        st.running = None;
+        st.pending_upload = None;
+    }
+    let _ = app.ui.panel.set_attribute("data-worker", "loading");
+    spawn_worker(app);
+}
+
+fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
+    let pending = {
+        let mut st = app.state.borrow_mut();
+        match &st.pending_upload {
+            Some((name, _)) if *name == info.name => st.pending_upload.take(),
+            _ => None,
+        }
+    };
+    // A trace sent again to a replacement worker: nothing to do.
+    let Some((name, bytes)) = pending else {
+        return;
+    };
+    let want = app.state.borrow().want_trace.clone();
+    if let Some((wname, Some(sha))) = want {
+        if sha != info.sha256 {
+            app.ui.errors.show(&format!(
+                "{name} is not the trace of the link ({wname}): its SHA-256 differs. Choose \
+                 the file the link was made with."
+            ));
+            render_trace_label(app);
+            update_controls(app);
+            return;
+        }
+    }
+    {
+        let mut st = app.state.borrow_mut();
+        st.trace = Some(Loaded { info, bytes });
+        st.want_trace = None;
+    }
+    app.ui.notice.set_hidden(true);
+    set_workload(app, true);
+    update_controls(app);
+    maybe_auto_run(app);
+}
+
+/// Runs a share link's experiment once the worker is ready and its trace is there.
+pub(super) fn maybe_auto_run(app: &Rc<App>) {
+    let go = {
+        let st = app.state.borrow();
+        st.auto_run
+            && st.ready
+            && st.running.is_none()
+            && st.pending_upload.is_none()
+            && st.want_trace.is_none()
+    };
+    if go {
+        app.state.borrow_mut().auto_run = false;
+        on_run(app);
+    }
+}
+
+pub(super) fn on_run(app: &Rc<App>) {
+    if app.state.borrow().running.is_some() || !app.state.borrow().ready {
+        return;
+    }
+    app.ui.errors.hide();
+    let facts = app.state.borrow().trace.as_ref().map(|l| TraceFacts {
+        name: l.info.name.clone(),
+        sha256: l.info.sha256.clone(),
+        max_job_procs: l.info.max_job_procs,
+        header_procs: l.info.header_procs,
+    });
+    let base = app.state.borrow().base.clone();
+    let share = match moldable_form::read(&fields(app), base.as_ref(), facts.as_ref()) {
+        Ok(s) => s,
+        Err(e) => {
+            app.ui.errors.show_field(&e);
+            return;
+        }
+    };
+    let trace = if app.ui.wl_trace.checked() {
+        facts.map(|f| f.name)
+    } else {
+        None
+    };
+    let id = {
+        let mut st = app.state.borrow_mut();
+        st.next_id += 1;
+        st.running = Some(st.next_id);
+        st.run_share = Some(share.clone());
+        st.base = Some(share.clone());
+        st.next_id
+    };
+    app.ui.notice.set_hidden(true);
+    app.ui.progress.set_value(0.0);
+    app.ui
+        .progress_label
+        .set_text_content(Some("Preparing the workload…"));
+    update_controls(app);
+    post(
+        app,
+        &ToWorker::RunMoldable {
+            id,
+            share: Box::new(share),
+            trace,
+        },
+    );
+}
+
+pub(super) fn on_cancel(app: &App) {
+    let id = app.state.borrow().running;
+    if let Some(id) = id {
+        post(app, &ToWorker::Cancel { id: Some(id) });
+        app.ui.progress_label.set_text_content(Some("Cancelling…"));
+    }
+}
