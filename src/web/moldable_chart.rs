@@ -47,13 +47,22 @@ pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// The weight range of a category as the axis shows it (`8–64`, `≥ 134M`), in
+/// A category bound as the axis shows it: `8`, `512`, `4.1k`.
+fn bound(v: f64) -> String {
+    if v < 1000.0 {
+        format!("{v:.0}")
+    } else {
+        short_number(v)
+    }
+}
+
+/// The weight range of a category as the axis shows it (`8–64`, `≥ 134.2M`), in
 /// processor-seconds.
 pub fn category_label(c: &CategoryStat) -> String {
     match c.max_weight {
-        Some(hi) if c.min_weight <= 0.0 => format!("< {}", short_number(hi)),
-        Some(hi) => format!("{}–{}", short_number(c.min_weight), short_number(hi)),
-        None => format!("≥ {}", short_number(c.min_weight)),
+        Some(hi) if c.min_weight <= 0.0 => format!("< {}", bound(hi)),
+        Some(hi) => format!("{}–{}", bound(c.min_weight), bound(hi)),
+        None => format!("≥ {}", bound(c.min_weight)),
     }
 }
 
@@ -130,7 +139,7 @@ fn plot_changes<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .y_desc("Mean turnaround: % change vs. rigid conservative")
+        .y_desc("Mean turnaround, % change")
         .x_desc("Weight category (processors × run time of the trace job, processor-seconds)")
         .x_labels(0)
         .y_labels(8)

@@ -147,6 +147,8 @@ async function main() {
     const table = await readTable(page);
     check(Object.keys(table).length === 6 && table.reference.reference,
       'results: the reference and one row per strategy', Object.keys(table).join());
+    await page.$eval('#moldable-results-card', (e) => e.scrollIntoView());
+    await shot(page, 'moldable-02-results.png');
     check(table.combined.change_pct < 0 && table.combined.change_pct < table.submit_greedy.change_pct,
       'the combined scheme improves the mean turnaround, more than submit-time greedy',
       `${table.combined.change_pct} vs ${table.submit_greedy.change_pct}`);
@@ -198,7 +200,7 @@ async function main() {
     check(pick.length === 6 && (await page.$eval('#moldable-gantt-pick', (s) => s.selectedOptions[0].textContent)) === 'Combined scheme',
       'Gantt picker: 6 schedules, the combined scheme shown first', pick.join(' | '));
     await page.$eval('#moldable-charts', (e) => e.scrollIntoView());
-    await shot(page, 'moldable-02-charts.png');
+    await shot(page, 'moldable-03-charts.png');
     await page.$eval('#moldable-gantt-box', (e) => e.scrollIntoView());
     const box = await page.$eval('#moldable-gantt', (c) => {
       const r = c.getBoundingClientRect();
@@ -210,7 +212,7 @@ async function main() {
       tip = await page.$eval('[data-testid="moldable-gantt-tip"]', (t) => (t.hidden ? '' : t.textContent));
     }
     check(/^Job \d+ · \d+ processors \(trace \d+, range \d+–\d+\)/.test(tip), 'Gantt hover names the job, its count, the trace count and its range', tip);
-    await shot(page, 'moldable-03-gantt-hover.png');
+    await shot(page, 'moldable-04-gantt-hover.png');
     await page.selectOption('#moldable-gantt-pick', '0');
     const title = await page.$eval('#moldable-gantt-pick', (s) => s.selectedOptions[0].textContent);
     check(title === 'Rigid conservative backfilling', 'the picker shows the reference\'s schedule', title);
@@ -267,7 +269,7 @@ async function main() {
       const c = JSON.parse(execFileSync(BIN, ['moldable', file], { encoding: 'utf8', timeout: 180000 }));
       const d = diffTable(tt, expected(c));
       check(d.length === 0 && c.jobs === 1000, 'trace run equals `schedlab moldable` on the same trace', d.slice(0, 5).join('; '));
-      await shot(page, 'moldable-04-trace.png');
+      await shot(page, 'moldable-05-trace.png');
     }
     check(errors.length === 0, 'no console or page errors', errors.slice(0, 3).join(' | '));
   } finally {
