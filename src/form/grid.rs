@@ -5,7 +5,7 @@
 use super::format;
 use super::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::config::ExperimentFile;
-use crate::config::{SwfSource, WorkloadSpec};
+use crate::config::WorkloadSpec;
 use crate::grid::spec::GRID_FORMAT_VERSION;
 use crate::grid::{GridExperiment, LocalPolicy, Sharing, SiteSpec};
 use crate::workload::synthetic::SyntheticModel;
@@ -201,12 +201,7 @@ pub fn experiment(
             if !used.contains(&l.name) {
                 used.push(l.name.clone());
             }
-            WorkloadSpec::Swf(SwfSource {
-                path: None,
-                name: Some(l.name.clone()),
-                sha256: Some(l.sha256.clone()),
-                lenient: r.lenient,
-            })
+            l.workload(r.lenient)
         } else {
             let mut model = r.model.clone();
             if let SyntheticModel::Lublin(p) = &mut model {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
-use crate::config::{ConfigError, SwfSource, WorkloadSpec};
+use crate::config::{ConfigError, WorkloadSpec};
 use crate::mesh_run::{preset_window_seed003, MeshAllocatorKind, MeshExperiment};
 use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
@@ -133,12 +133,7 @@ pub fn read(
                     "Workload: upload a trace first.",
                 ));
             };
-            exp.workload = WorkloadSpec::Swf(SwfSource {
-                path: None,
-                name: Some(t.name.clone()),
-                sha256: Some(t.sha256.clone()),
-                lenient: false,
-            });
+            exp.workload = t.workload(false);
         }
     }
     exp.shape_rule = from_option(&f.shape).unwrap_or_default();

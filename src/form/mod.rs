@@ -39,6 +39,19 @@ pub struct TraceFacts {
     pub header_procs: Option<u64>,
 }
 
+impl TraceFacts {
+    /// The workload that reads this upload, by name and SHA-256 (`lenient`: skip malformed
+    /// lines).
+    pub fn workload(&self, lenient: bool) -> crate::config::WorkloadSpec {
+        crate::config::WorkloadSpec::Swf(crate::config::SwfSource {
+            path: None,
+            name: Some(self.name.clone()),
+            sha256: Some(self.sha256.clone()),
+            lenient,
+        })
+    }
+}
+
 /// A form value the page refuses: the id of the field's element (to mark it) and the message
 /// shown to the user (which names the field).
 #[derive(Clone, Debug, PartialEq, Eq)]

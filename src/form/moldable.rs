@@ -5,7 +5,7 @@
 //! rigid conservative backfilling). Errors name the field's element; no web dependency.
 
 use super::{number, FieldError, TraceFacts};
-use crate::config::{MachineSpec, SwfSource, WorkloadSpec};
+use crate::config::{MachineSpec, WorkloadSpec};
 use crate::moldable_run::{MoldableExperiment, MoldableShare, MAX_STRATEGIES};
 use crate::policy::moldable::MoldableStrategyKind;
 use crate::workload::moldable::MoldableModel;
@@ -132,12 +132,7 @@ pub fn read(
                 "Workload: upload a trace first.",
             ));
         };
-        exp.workload = WorkloadSpec::Swf(SwfSource {
-            path: None,
-            name: Some(t.name.clone()),
-            sha256: Some(t.sha256.clone()),
-            lenient: false,
-        });
+        exp.workload = t.workload(false);
         exp.machine = MachineSpec::Flat { procs: None };
         let first = f.first_jobs.trim();
         exp.transforms.first_jobs = if first.is_empty() {

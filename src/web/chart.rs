@@ -516,22 +516,40 @@ pub fn draw_gantt(
     Ok((PlotArea::of(xr, yr, layout), svg))
 }
 
+/// Pixel ranges (x, y) of a chart's plotting area.
+pub type PixelRanges = (std::ops::Range<i32>, std::ops::Range<i32>);
+
 /// Draws a Gantt chart on any plotters backend; returns the plotting area's pixel ranges.
 fn plot_gantt<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     policy: PolicyKind,
     layout: &GanttLayout,
     jobs: &[JobRecord],
-) -> Result<(std::ops::Range<i32>, std::ops::Range<i32>), String> {
+) -> Result<PixelRanges, String> {
     root.fill(&WHITE).map_err(err)?;
+    let c = colour(policy);
+    let shades = [0.35, 0.5, 0.65, 0.8, 0.95];
+    plot_gantt_bands(
+        root,
+        &format!("Schedule of {} ({} jobs)", label(policy), jobs.len()),
+        layout,
+        &|i| c.mix(shades[jobs.get(i).map_or(0, |j| j.id as usize) % shades.len()]),
+    )
+}
+
+/// The axes (time since the first start × processors) and the bands of a Gantt chart in
+/// `area`, job `i` in colour `colour(i)`; returns the plotting area's pixel ranges.
+pub fn plot_gantt_bands<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    layout: &GanttLayout,
+    colour: &dyn Fn(usize) -> RGBAColor,
+) -> Result<PixelRanges, String> {
     let (div, unit) = time_unit(layout.t1 - layout.t0);
     let x1 = (layout.t1 - layout.t0) / div;
     let procs = f64::from(layout.procs);
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!("Schedule of {} ({} jobs)", label(policy), jobs.len()),
-            (FONT, 17),
-        )
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 17))
         .margin(12)
         .x_label_area_size(44)
         .y_label_area_size(62)
@@ -550,17 +568,14 @@ fn plot_gantt<DB: DrawingBackend>(
         .y_label_formatter(&|v| short_number(*v))
         .draw()
         .map_err(err)?;
-    let c = colour(policy);
-    let shades = [0.35, 0.5, 0.65, 0.8, 0.95];
     chart
         .draw_series(layout.bands.iter().map(|&(i, s, e, p0, n)| {
-            let shade = shades[jobs.get(i).map_or(0, |j| j.id as usize) % shades.len()];
             Rectangle::new(
                 [
                     ((s - layout.t0) / div, f64::from(p0)),
                     ((e - layout.t0) / div, f64::from(p0 + n)),
                 ],
-                c.mix(shade).filled(),
+                colour(i).filled(),
             )
         }))
         .map_err(err)?;

@@ -10,7 +10,7 @@ use std::io::Read;
 
 use super::protocol::{FromWorker, GridReport};
 use super::worker::{
-    activate, cancel, is_active, post, step_in_slices, stored_trace, yield_to_event_loop,
+    activate, is_active, post, post_outcome, step_in_slices, stored_trace, yield_to_event_loop,
     NamedTrace,
 };
 use crate::config::WorkloadSpec;
@@ -31,20 +31,8 @@ fn now_ms() -> f64 {
 pub fn start(id: u32, experiment: GridExperiment, traces: Vec<String>) {
     activate(id);
     wasm_bindgen_futures::spawn_local(async move {
-        let msg = match run_grid_sliced(id, &experiment, &traces, &post).await {
-            Ok(Some(report)) => FromWorker::GridDone {
-                id,
-                report: Box::new(report),
-            },
-            Ok(None) => FromWorker::Cancelled { id },
-            Err(message) => FromWorker::Error {
-                id: Some(id),
-                message,
-                fatal: false,
-            },
-        };
-        cancel(Some(id));
-        post(&msg);
+        let outcome = run_grid_sliced(id, &experiment, &traces, &post).await;
+        post_outcome(id, outcome, |report| FromWorker::GridDone { id, report });
     });
 }
 

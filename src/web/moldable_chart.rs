@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::chart::{both, short_number, GanttLayout, PlotArea};
+use super::chart::{both, plot_gantt_bands, short_number, GanttLayout, PixelRanges, PlotArea};
 use crate::base::Registered;
 use crate::metrics::{CategoryStat, JobRecord};
 use crate::moldable_run::{MoldJobRecord, MoldableReport};
@@ -224,8 +224,6 @@ pub fn layout(jobs: &[MoldJobRecord], procs: u32) -> Option<(GanttLayout, Vec<Jo
     GanttLayout::new(&records, procs).map(|l| (l, records))
 }
 
-type PixelRanges = (std::ops::Range<i32>, std::ops::Range<i32>);
-
 fn plot_gantt<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -239,51 +237,12 @@ fn plot_gantt<DB: DrawingBackend>(
         .map(|(l, c)| (l.to_string(), *c))
         .collect();
     legend(&strip, &entries)?;
-    let span = layout.t1 - layout.t0;
-    let (div, unit) = if span > 3.0 * 86_400.0 {
-        (86_400.0, "days")
-    } else if span > 3.0 * 3600.0 {
-        (3600.0, "hours")
-    } else {
-        (60.0, "minutes")
-    };
-    let procs = f64::from(layout.procs);
-    let mut chart = ChartBuilder::on(&body)
-        .caption(title, (FONT, 16))
-        .margin(10)
-        .x_label_area_size(44)
-        .y_label_area_size(62)
-        .build_cartesian_2d(0.0..span / div, 0.0..procs)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc(format!("Simulated time since the first start ({unit})"))
-        .y_desc("Processors")
-        .x_labels(10)
-        .y_labels(6)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .disable_mesh()
-        .x_label_formatter(&|v| short_number(*v))
-        .y_label_formatter(&|v| short_number(*v))
-        .draw()
-        .map_err(err)?;
     let shades = [0.55, 0.7, 0.85, 1.0];
-    chart
-        .draw_series(layout.bands.iter().map(|&(i, s, e, p0, n)| {
-            let (c, shade) = jobs.get(i).map_or((RGBColor(0, 0, 0), 0.5), |j| {
-                (count_colour(j), shades[j.record.id as usize % shades.len()])
-            });
-            Rectangle::new(
-                [
-                    ((s - layout.t0) / div, f64::from(p0)),
-                    ((e - layout.t0) / div, f64::from(p0 + n)),
-                ],
-                c.mix(shade).filled(),
-            )
-        }))
-        .map_err(err)?;
-    Ok(chart.plotting_area().get_pixel_range())
+    plot_gantt_bands(&body, title, layout, &|i| {
+        jobs.get(i).map_or(BLACK.mix(0.5), |j| {
+            count_colour(j).mix(shades[j.record.id as usize % shades.len()])
+        })
+    })
 }
 
 /// Draws the Gantt chart of one schedule into the canvas `id`; returns its plotting area (for

@@ -7,7 +7,7 @@
 //! 100 ms. Every run's invariants are checked as on the CLI.
 
 use super::protocol::{FromWorker, MoldablePageReport};
-use super::worker::{activate, cancel, is_active, post, step_in_slices, stored_trace};
+use super::worker::{activate, is_active, post, post_outcome, step_in_slices, stored_trace};
 use super::worker::{yield_to_event_loop, NamedTrace};
 use crate::form::moldable::MAX_GANTT_JOBS;
 use crate::limits::Limits;
@@ -30,22 +30,10 @@ pub fn start(id: u32, share: MoldableShare, trace: Option<String>) {
             Ok(stored) => run_sliced(id, &share, stored, &post).await,
             Err(e) => Err(e),
         };
-        let msg = match outcome {
-            Ok(Some(report)) => FromWorker::MoldableDone {
-                id,
-                report: Box::new(report),
-            },
-            Ok(None) => FromWorker::Cancelled { id },
-            Err(message) => FromWorker::Error {
-                id: Some(id),
-                message,
-                fatal: false,
-            },
-        };
-        if is_active(id) {
-            cancel(Some(id));
-        }
-        post(&msg);
+        post_outcome(id, outcome, |report| FromWorker::MoldableDone {
+            id,
+            report,
+        });
     });
 }
 

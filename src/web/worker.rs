@@ -137,24 +137,7 @@ fn on_message(ev: MessageEvent) {
                     Ok(input) => run_sliced(id, &experiment, input, &post).await,
                     Err(e) => Err(e),
                 };
-                let msg = match outcome {
-                    Ok(Some(report)) => FromWorker::Done {
-                        id,
-                        report: Box::new(report),
-                    },
-                    Ok(None) => FromWorker::Cancelled { id },
-                    Err(message) => FromWorker::Error {
-                        id: Some(id),
-                        message,
-                        fatal: false,
-                    },
-                };
-                ACTIVE.with(|a| {
-                    if a.get() == Some(id) {
-                        a.set(None);
-                    }
-                });
-                post(&msg);
+                post_outcome(id, outcome, |report| FromWorker::Done { id, report });
             });
         }
         ToWorker::Cancel { id } => cancel(id),
@@ -176,6 +159,27 @@ fn on_message(ev: MessageEvent) {
             },
         }),
     }
+}
+
+/// Posts the message that ends run `id`: `done(report)` when it finished,
+/// [`FromWorker::Cancelled`] when it was cancelled, [`FromWorker::Error`] when it failed; `id`
+/// stops being the active run.
+pub(super) fn post_outcome<T>(
+    id: u32,
+    outcome: Result<Option<T>, String>,
+    done: impl FnOnce(Box<T>) -> FromWorker,
+) {
+    let msg = match outcome {
+        Ok(Some(report)) => done(Box::new(report)),
+        Ok(None) => FromWorker::Cancelled { id },
+        Err(message) => FromWorker::Error {
+            id: Some(id),
+            message,
+            fatal: false,
+        },
+    };
+    cancel(Some(id));
+    post(&msg);
 }
 
 /// The file `format` of finished run `id`, byte for byte what `schedlab run` writes

@@ -68,3 +68,53 @@ pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
 pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
     post_trace_array(w, name, &Uint8Array::from(bytes));
 }
+
+/// A page mode's simulation worker: started, posted to, terminated (each mode owns one, so the
+/// modes never share state). Posting to a worker that is not running does nothing.
+#[derive(Default)]
+pub struct ModeWorker {
+    worker: std::cell::RefCell<Option<Worker>>,
+}
+
+impl ModeWorker {
+    /// Starts the worker with [`start_worker`]'s handlers (any previous one is terminated);
+    /// `Err` (the exception's message) when the browser refuses to start it.
+    pub fn start(
+        &self,
+        on_message: impl FnMut(Result<FromWorker, String>) + 'static,
+        on_error: Option<Box<dyn FnMut(String)>>,
+    ) -> Result<(), String> {
+        let w = start_worker(on_message, on_error)?;
+        self.terminate();
+        *self.worker.borrow_mut() = Some(w);
+        Ok(())
+    }
+
+    /// Posts `msg` as JSON.
+    pub fn post(&self, msg: &ToWorker) {
+        if let Some(w) = self.worker.borrow().as_ref() {
+            post_to(w, msg);
+        }
+    }
+
+    /// Posts a trace upload from bytes in memory.
+    pub fn post_trace(&self, name: &str, bytes: &[u8]) {
+        if let Some(w) = self.worker.borrow().as_ref() {
+            post_trace_to(w, name, bytes);
+        }
+    }
+
+    /// Posts a trace upload as read from the file.
+    pub fn post_trace_array(&self, name: &str, bytes: &Uint8Array) {
+        if let Some(w) = self.worker.borrow().as_ref() {
+            post_trace_array(w, name, bytes);
+        }
+    }
+
+    /// Stops the worker, if one runs.
+    pub fn terminate(&self) {
+        if let Some(w) = self.worker.borrow_mut().take() {
+            w.terminate();
+        }
+    }
+}

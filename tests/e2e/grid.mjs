@@ -8,11 +8,11 @@
 // Screenshots: test-output/e2e/grid-*.png. Prints `grid: N passed, M failed`.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, TRACES, check, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
 } from './harness.mjs';
 
 const BUDGET_MS = 150 * 1000;
@@ -59,25 +59,6 @@ async function readTables(page) {
 
 async function errorText(page) {
   return page.$eval('[data-testid="grid-error"]', (e) => (e.hidden ? '' : e.textContent.trim()));
-}
-
-async function download(page, selector) {
-  const [dl] = await Promise.all([
-    page.waitForEvent('download', { timeout: 30000 }),
-    page.click(selector, { timeout: 10000 }),
-  ]);
-  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
-}
-
-async function chartInk(page) {
-  return page.$$eval('#grid-charts canvas', (canvases) => canvases.map((c) => {
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let ink = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) ink += 1;
-    }
-    return { id: c.id, ink: ink / (c.width * c.height) };
-  }));
 }
 
 // The table expected from a CLI comparison: the same keys as the page's tables.
@@ -178,7 +159,7 @@ async function main() {
       'world clock: 4 sites showing their local time at the end', `${clocks} vs ${want} at ${tEnd}`);
 
     // 4. Charts and the migration matrix.
-    const ink = await chartInk(page);
+    const ink = await chartsInk(page, '#grid-charts canvas');
     check(ink.length === 3 && ink.every((c) => c.ink > 0.01 && c.ink < 0.9), 'charts: 3 non-blank canvases', JSON.stringify(ink));
     const mig = await page.$eval('[data-testid="grid-migrations-table"]', (t) => {
       let off = 0;

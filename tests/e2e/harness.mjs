@@ -1,11 +1,11 @@
-// Shared pieces of the end-to-end suites (run.mjs, mesh.mjs, grid.mjs): paths from the
+// Shared pieces of the end-to-end suites (run.mjs, mesh.mjs, grid.mjs, moldable.mjs): paths from the
 // environment, PASS/FAIL bookkeeping, serving dist/ with python3's http.server on a free port,
 // launching Debian's Chromium headless, screenshots, and a watchdog. Each suite calls
 // `runSuite(name, budgetMs, main)`, which prints `<name>: N passed, M failed` and exits 1 on
 // failure.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,4 +134,25 @@ export async function runSuite(name, budgetMs, main) {
   clearTimeout(watchdog);
   console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed`);
   process.exit(counts.failed === 0 ? 0 : 1);
+}
+
+/// Clicks `selector` and returns the file it downloads: its suggested name and its text.
+export async function download(page, selector) {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.click(selector, { timeout: 10000 }),
+  ]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
+}
+
+/// The share of non-white pixels of every canvas matching `selector`: [{ id, ink }].
+export async function chartsInk(page, selector) {
+  return page.$$eval(selector, (canvases) => canvases.map((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) ink += 1;
+    }
+    return { id: c.id, ink: ink / (c.width * c.height) };
+  }));
 }

@@ -7,11 +7,11 @@
 // the CLI. Screenshots: test-output/e2e/moldable-*.png. Prints `moldable: N passed, M failed`.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, TRACES, check, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
 } from './harness.mjs';
 
 const BUDGET_MS = 240 * 1000;
@@ -51,25 +51,6 @@ async function readTable(page) {
 
 async function errorText(page) {
   return page.$eval('[data-testid="moldable-error"]', (e) => (e.hidden ? '' : e.textContent.trim()));
-}
-
-async function download(page, selector) {
-  const [dl] = await Promise.all([
-    page.waitForEvent('download', { timeout: 30000 }),
-    page.click(selector, { timeout: 10000 }),
-  ]);
-  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
-}
-
-async function chartInk(page) {
-  return page.$$eval('#moldable-charts canvas', (canvases) => canvases.map((c) => {
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let ink = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) ink += 1;
-    }
-    return { id: c.id, ink: ink / (c.width * c.height) };
-  }));
 }
 
 // `schedlab moldable` on the envelope of a share link (via `schedlab open`).
@@ -194,7 +175,7 @@ async function main() {
       'jobs CSV: 6 × 2000 jobs, each on a count inside its range, none starting before submit', `${jl.length} lines, ${bad.length} bad`);
 
     // 4. Charts.
-    const ink = await chartInk(page);
+    const ink = await chartsInk(page, '#moldable-charts canvas');
     check(ink.length === 2 && ink.every((c) => c.ink > 0.01 && c.ink < 0.95), 'charts: category bars and Gantt not blank', JSON.stringify(ink));
     const pick = await page.$$eval('#moldable-gantt-pick option', (o) => o.map((x) => x.textContent));
     check(pick.length === 6 && (await page.$eval('#moldable-gantt-pick', (s) => s.selectedOptions[0].textContent)) === 'Combined scheme',

@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, ROOT, TRACES, check, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, ROOT, TRACES, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
 } from './harness.mjs';
 
 const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
@@ -88,14 +88,6 @@ function packLink(json) {
 }
 
 // Clicks `selector` and returns the downloaded file's name and text.
-async function download(page, selector) {
-  const [dl] = await Promise.all([
-    page.waitForEvent('download', { timeout: 30000 }),
-    page.click(selector, { timeout: 10000 }),
-  ]);
-  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
-}
-
 function swfJobLines(text) {
   return text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(';'));
 }

@@ -2,7 +2,7 @@
 //! into [`crate::form::grid`]) and Cancel.
 
 use super::*;
-use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
+use crate::web::kit::upload::read_upload;
 
 pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
     app.ui.errors.hide();
@@ -11,20 +11,11 @@ pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
     read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            post_trace(&app, &name, &bytes);
+            app.worker.post_trace(&name, &bytes);
             app.state.borrow_mut().pending_upload = Some((site, name, bytes));
             render_sites(&app);
         }
-        Err(UploadError::TooLarge(size)) => app.ui.errors.show(&format!(
-            "{name}: the file is too large for the browser ({}, limit {}); use `schedlab grid` \
-             on the command line.",
-            format::bytes(size as usize),
-            format::bytes(MAX_TRACE_BYTES as usize)
-        )),
-        Err(UploadError::Unreadable(m)) => app
-            .ui
-            .errors
-            .show(&format!("{name}: cannot read the file: {m}")),
+        Err(e) => app.ui.errors.show(&e.message(&name, "schedlab grid")),
     });
 }
 
@@ -46,24 +37,10 @@ pub(super) fn spawn_worker(app: &Rc<GridApp>) {
             update_controls(&app);
         }
     };
-    match start_worker(on_message, Some(Box::new(on_error))) {
-        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(e) => app
-            .ui
+    if let Err(e) = app.worker.start(on_message, Some(Box::new(on_error))) {
+        app.ui
             .errors
-            .show(&format!("The simulator could not be started: {e}")),
-    }
-}
-
-pub(super) fn post(app: &GridApp, msg: &ToWorker) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_to(w, msg);
-    }
-}
-
-pub(super) fn post_trace(app: &GridApp, name: &str, bytes: &[u8]) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_trace_to(w, name, bytes);
+            .show(&format!("The simulator could not be started: {e}"));
     }
 }
 
@@ -80,7 +57,7 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
             };
             // A replacement worker gets the traces again.
             for (name, bytes) in resend {
-                post_trace(app, &name, &bytes);
+                app.worker.post_trace(&name, &bytes);
             }
             let _ = app.ui.panel.set_attribute("data-worker", "ready");
             if app.state.borrow().running.is_none() {
@@ -192,9 +169,7 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
 }
 
 pub(super) fn replace_worker(app: &Rc<GridApp>) {
-    if let Some(w) = app.worker.borrow_mut().take() {
-        w.terminate();
-    }
+    app.worker.terminate();
     {
         let mut st = app.state.borrow_mut();
         st.ready = false;
@@ -330,20 +305,17 @@ pub(super) fn on_run(app: &Rc<GridApp>) {
         .set_text_content(Some("Preparing the workloads…"));
     update_controls(app);
     render_clocks(app, Some((0.0, Sharing::Single)));
-    post(
-        app,
-        &ToWorker::RunGrid {
-            id,
-            experiment: Box::new(exp),
-            traces,
-        },
-    );
+    app.worker.post(&ToWorker::RunGrid {
+        id,
+        experiment: Box::new(exp),
+        traces,
+    });
 }
 
 pub(super) fn on_cancel(app: &GridApp) {
     let id = app.state.borrow().running;
     if let Some(id) = id {
-        post(app, &ToWorker::Cancel { id: Some(id) });
+        app.worker.post(&ToWorker::Cancel { id: Some(id) });
         app.ui.progress_label.set_text_content(Some("Cancelling…"));
     }
 }

@@ -19,14 +19,8 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<GridExperiment>, String> 
     }
 }
 
-pub(super) fn location_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
 pub(super) fn open_fragment(app: &Rc<GridApp>) {
-    let hash = location_hash();
+    let hash = crate::web::kit::share_link::location_hash();
     match parse_fragment(&hash) {
         Ok(None) => {}
         Ok(Some(exp)) => {

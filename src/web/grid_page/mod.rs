@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement, HtmlElement,
-    HtmlInputElement, HtmlProgressElement, HtmlSelectElement, Worker,
+    HtmlInputElement, HtmlProgressElement, HtmlSelectElement,
 };
 
 use super::dom::{escape, listen};
@@ -31,7 +31,7 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{FromWorker, ToWorker, TraceInfo};
-use super::worker_link::{post_to, post_trace_to, start_worker};
+use super::worker_link::ModeWorker;
 use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
@@ -115,7 +115,7 @@ struct Ui {
 struct GridApp {
     ui: Ui,
     state: RefCell<State>,
-    worker: RefCell<Option<Worker>>,
+    worker: ModeWorker,
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -164,7 +164,7 @@ pub fn start(doc: &Document) {
     let app = Rc::new(GridApp {
         ui,
         state: RefCell::new(State::default()),
-        worker: RefCell::new(None),
+        worker: ModeWorker::default(),
     });
     load_experiment(&app, &preset_global_grid());
     wire(&app);
@@ -231,7 +231,7 @@ fn wire(app: &Rc<GridApp>) {
     if let Some(w) = web_sys::window() {
         let app = Rc::clone(app);
         listen(w.as_ref(), "hashchange", move |_: Event| {
-            let hash = location_hash();
+            let hash = crate::web::kit::share_link::location_hash();
             let h = hash.trim_start_matches('#');
             if super::kit::share_link::is_link_of(h, crate::envelope::Mode::Grid)
                 && h != app.state.borrow().fragment

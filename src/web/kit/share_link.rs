@@ -8,6 +8,13 @@ use crate::envelope::{Envelope, Mode, ENVELOPE_PREFIX};
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlAnchorElement, HtmlElement};
 
+/// The address bar's fragment, with its `#` (empty if none).
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
 /// Shows `share` with `share_link` pointing at this page with `#fragment`, and writes the
 /// fragment into the address bar.
 pub fn publish(share: &HtmlElement, share_link: &HtmlAnchorElement, fragment: &str) {

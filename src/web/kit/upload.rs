@@ -18,6 +18,23 @@ pub enum UploadError {
     Unreadable(String),
 }
 
+impl UploadError {
+    /// What the page says of the file `name`: too large for the browser (with the limit and
+    /// `cli`, the command that reads it instead), or unreadable (the browser's reason).
+    pub fn message(&self, name: &str, cli: &str) -> String {
+        use crate::form::format;
+        match self {
+            UploadError::TooLarge(size) => format!(
+                "{name}: the file is too large for the browser ({}, limit {}); use `{cli}` on \
+                 the command line.",
+                format::bytes(*size as usize),
+                format::bytes(MAX_TRACE_BYTES as usize)
+            ),
+            UploadError::Unreadable(m) => format!("{name}: cannot read the file: {m}"),
+        }
+    }
+}
+
 /// Reads `file` and calls `done` with its bytes or the reason they could not be read. Returns
 /// whether reading started (`false`: `done` was already called with [`UploadError::TooLarge`]).
 pub fn read_upload(

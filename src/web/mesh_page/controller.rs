@@ -2,7 +2,7 @@
 //! Run / Sweep traffic ratio (one run after the other) and Cancel, and each finished run.
 
 use super::*;
-use crate::web::kit::upload::{read_upload, UploadError};
+use crate::web::kit::upload::read_upload;
 
 pub(super) fn set_progress(app: &App, text: &str) {
     app.ui.progress_label.set_text_content(Some(text));
@@ -14,18 +14,10 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
         Ok(msg) => on_worker_message(&a, msg),
         Err(m) => a.ui.errors.show(&m),
     };
-    match start_worker(on_message, None) {
-        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(_) => app
-            .ui
+    if app.worker.start(on_message, None).is_err() {
+        app.ui
             .errors
-            .show("The simulator of the mesh mode could not be started."),
-    }
-}
-
-pub(super) fn post(app: &App, msg: &ToWorker) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_to(w, msg);
+            .show("The simulator of the mesh mode could not be started.");
     }
 }
 
@@ -86,9 +78,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             ..
         } => {
             // The worker panicked: drop it and its runs, start a fresh one.
-            if let Some(w) = app.worker.borrow_mut().take() {
-                w.terminate();
-            }
+            app.worker.terminate();
             {
                 let mut st = app.state.borrow_mut();
                 st.batch = None;
@@ -153,17 +143,11 @@ pub(super) fn upload(app: &Rc<App>, file: File) {
     let n = name.clone();
     let reading = read_upload(file, move |read| match read {
         Ok(buf) => {
-            if let Some(w) = a.worker.borrow().as_ref() {
-                post_trace_array(w, &n, &buf);
-            }
+            a.worker.post_trace_array(&n, &buf);
             a.state.borrow_mut().pending_trace = Some(n);
             update_controls(&a);
         }
-        Err(UploadError::TooLarge(_)) => {
-            a.ui.errors
-                .show(&format!("{n}: the file is too large for the browser."))
-        }
-        Err(UploadError::Unreadable(_)) => a.ui.errors.show(&format!("{n}: cannot read the file.")),
+        Err(e) => a.ui.errors.show(&e.message(&n, "schedlab mesh")),
     });
     if reading {
         app.ui
@@ -270,14 +254,14 @@ pub(super) fn send_current(app: &App) {
             lite: b.kind == BatchKind::Sweep,
         }
     };
-    post(app, &msg);
+    app.worker.post(&msg);
 }
 
 pub(super) fn on_cancel(app: &App) {
     let Some(b) = app.state.borrow_mut().batch.take() else {
         return;
     };
-    post(app, &ToWorker::Cancel { id: Some(b.id) });
+    app.worker.post(&ToWorker::Cancel { id: Some(b.id) });
     set_progress(
         app,
         &format!(

@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     CanvasRenderingContext2d, Document, Element, Event, File, HtmlAnchorElement, HtmlButtonElement,
-    HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement, MouseEvent, Worker,
+    HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement, MouseEvent,
 };
 
 use super::dom::{escape, listen};
@@ -33,7 +33,7 @@ use super::kit::export::canvas_png;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
-use super::worker_link::{post_to, post_trace_array, start_worker};
+use super::worker_link::ModeWorker;
 use crate::base::Registered;
 use crate::config::WorkloadSpec;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
@@ -324,7 +324,7 @@ struct State {
 struct App {
     ui: Ui,
     state: RefCell<State>,
-    worker: RefCell<Option<Worker>>,
+    worker: ModeWorker,
     tick: RefCell<Option<Closure<dyn FnMut()>>>,
     drawing: Cell<bool>,
 }
@@ -349,7 +349,7 @@ pub fn start() {
     let app = Rc::new(App {
         ui,
         state: RefCell::new(State::default()),
-        worker: RefCell::new(None),
+        worker: ModeWorker::default(),
         tick: RefCell::new(None),
         drawing: Cell::new(false),
     });

@@ -4,8 +4,7 @@
 use super::*;
 use crate::form::TraceFacts;
 use crate::web::format;
-use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
-use crate::web::worker_link::{post_to, post_trace_to, start_worker};
+use crate::web::kit::upload::read_upload;
 
 pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
     app.ui.errors.hide();
@@ -14,21 +13,12 @@ pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
     read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            post_trace(&app, &name, &bytes);
+            app.worker.post_trace(&name, &bytes);
             app.state.borrow_mut().pending_upload = Some((name, bytes));
             render_trace_label(&app);
             update_controls(&app);
         }
-        Err(UploadError::TooLarge(size)) => app.ui.errors.show(&format!(
-            "{name}: the file is too large for the browser ({}, limit {}); use `schedlab \
-             moldable` on the command line.",
-            format::bytes(size as usize),
-            format::bytes(MAX_TRACE_BYTES as usize)
-        )),
-        Err(UploadError::Unreadable(m)) => app
-            .ui
-            .errors
-            .show(&format!("{name}: cannot read the file: {m}")),
+        Err(e) => app.ui.errors.show(&e.message(&name, "schedlab moldable")),
     });
 }
 
@@ -50,24 +40,10 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
             update_controls(&app);
         }
     };
-    match start_worker(on_message, Some(Box::new(on_error))) {
-        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(e) => app
-            .ui
+    if let Err(e) = app.worker.start(on_message, Some(Box::new(on_error))) {
+        app.ui
             .errors
-            .show(&format!("The simulator could not be started: {e}")),
-    }
-}
-
-fn post(app: &App, msg: &ToWorker) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_to(w, msg);
-    }
-}
-
-fn post_trace(app: &App, name: &str, bytes: &[u8]) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_trace_to(w, name, bytes);
+            .show(&format!("The simulator could not be started: {e}"));
     }
 }
 
@@ -83,7 +59,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             };
             // A replacement worker gets the trace again.
             if let Some((name, bytes)) = resend {
-                post_trace(app, &name, &bytes);
+                app.worker.post_trace(&name, &bytes);
             }
             let _ = app.ui.panel.set_attribute("data-worker", "ready");
             if app.state.borrow().running.is_none() {
@@ -185,9 +161,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
 }
 
 fn replace_worker(app: &Rc<App>) {
-    if let Some(w) = app.worker.borrow_mut().take() {
-        w.terminate();
-    }
+    app.worker.terminate();
     {
         let mut st = app.state.borrow_mut();
         st.ready = false;
@@ -287,20 +261,17 @@ pub(super) fn on_run(app: &Rc<App>) {
         .progress_label
         .set_text_content(Some("Preparing the workload…"));
     update_controls(app);
-    post(
-        app,
-        &ToWorker::RunMoldable {
-            id,
-            share: Box::new(share),
-            trace,
-        },
-    );
+    app.worker.post(&ToWorker::RunMoldable {
+        id,
+        share: Box::new(share),
+        trace,
+    });
 }
 
 pub(super) fn on_cancel(app: &App) {
     let id = app.state.borrow().running;
     if let Some(id) = id {
-        post(app, &ToWorker::Cancel { id: Some(id) });
+        app.worker.post(&ToWorker::Cancel { id: Some(id) });
         app.ui.progress_label.set_text_content(Some("Cancelling…"));
     }
 }

@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, HtmlAnchorElement, HtmlButtonElement, HtmlCanvasElement, HtmlElement,
-    HtmlInputElement, HtmlProgressElement, HtmlSelectElement, MouseEvent, Worker,
+    HtmlInputElement, HtmlProgressElement, HtmlSelectElement, MouseEvent,
 };
 
 use super::chart::{GanttLayout, PlotArea};
@@ -29,6 +29,7 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{FromWorker, MoldablePageReport, ToWorker, TraceInfo};
+use super::worker_link::ModeWorker;
 use crate::envelope::{Envelope, Mode};
 use crate::form::moldable::{self as moldable_form, MoldableFields};
 use crate::moldable_run::{MoldJobRecord, MoldableShare};
@@ -118,7 +119,7 @@ struct Ui {
 struct App {
     ui: Ui,
     state: RefCell<State>,
-    worker: RefCell<Option<Worker>>,
+    worker: ModeWorker,
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -182,7 +183,7 @@ pub fn start(doc: &Document) {
     let app = Rc::new(App {
         ui,
         state: RefCell::new(State::default()),
-        worker: RefCell::new(None),
+        worker: ModeWorker::default(),
     });
     load_share(&app, &moldable_form::preset_seed004());
     wire(&app);
@@ -364,7 +365,7 @@ fn wire(app: &Rc<App>) {
     if let Some(w) = web_sys::window() {
         let app = Rc::clone(app);
         listen(w.as_ref(), "hashchange", move |_: Event| {
-            let hash = location_hash();
+            let hash = crate::web::kit::share_link::location_hash();
             let h = hash.trim_start_matches('#');
             if super::kit::share_link::is_link_of(h, Mode::Moldable)
                 && h != app.state.borrow().fragment
@@ -377,16 +378,10 @@ fn wire(app: &Rc<App>) {
 
 // ---------------------------------------------------------------- share links
 
-fn location_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
 /// Opens the address bar's link if it is a moldable one: fills the form and runs it (once
 /// the link's trace, if any, is uploaded).
 fn open_fragment(app: &Rc<App>) {
-    let hash = location_hash();
+    let hash = crate::web::kit::share_link::location_hash();
     match super::kit::share_link::open(&hash, Mode::Moldable) {
         Ok(Some(Envelope::Moldable(share))) => {
             if app.state.borrow().running.is_some() {

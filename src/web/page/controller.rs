@@ -3,7 +3,7 @@
 //! experiments by [`crate::form::flat`]) and Cancel, and each finished run.
 
 use super::*;
-use crate::web::kit::upload::{read_upload, UploadError, MAX_TRACE_BYTES};
+use crate::web::kit::upload::{read_upload, UploadError};
 
 /// The current batch is a load-factor sweep.
 pub(super) fn is_sweep(app: &App) -> bool {
@@ -34,24 +34,11 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
             end_batch(&app, "Stopped: the simulator failed.");
         }
     };
-    match start_worker(on_message, Some(Box::new(on_error))) {
-        Ok(worker) => *app.worker.borrow_mut() = Some(worker),
-        Err(e) => {
+    if let Err(e) = app.worker.start(on_message, Some(Box::new(on_error))) {
+        {
             set_status(&app.ui, "error", "Simulator unavailable");
             show_error(&format!("The simulator could not be started: {e}"));
         }
-    }
-}
-
-pub(super) fn post(app: &App, msg: &ToWorker) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_to(w, msg);
-    }
-}
-
-pub(super) fn post_trace(app: &App, name: &str, bytes: &[u8]) {
-    if let Some(w) = app.worker.borrow().as_ref() {
-        post_trace_to(w, name, bytes);
     }
 }
 
@@ -170,18 +157,13 @@ pub(super) fn upload(app: &Rc<App>, file: File) {
     let reading = read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            post_trace(&a, &n, &bytes);
+            a.worker.post_trace(&n, &bytes);
             a.state.borrow_mut().pending_trace = Some((n, bytes, false));
             update_controls(&a);
         }
-        Err(UploadError::TooLarge(size)) => show_error(&format!(
-            "{n}: the file is too large for the browser ({}, limit {}); use the command-line \
-             tool.",
-            format::bytes(size as usize),
-            format::bytes(MAX_TRACE_BYTES as usize)
-        )),
-        Err(UploadError::Unreadable(m)) => {
-            show_error(&format!("{n}: cannot read the file: {m}"));
+        Err(e @ UploadError::TooLarge(_)) => show_error(&e.message(&n, "schedlab run")),
+        Err(e) => {
+            show_error(&e.message(&n, "schedlab run"));
             render_trace_label(&a);
         }
     });
@@ -246,7 +228,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             };
             // A replacement worker gets the current trace again.
             if let Some((name, bytes)) = reload {
-                post_trace(app, &name, &bytes);
+                app.worker.post_trace(&name, &bytes);
                 app.state.borrow_mut().pending_trace = Some((name, bytes, true));
             }
             update_controls(app);
@@ -337,9 +319,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
 }
 
 pub(super) fn replace_worker(app: &Rc<App>) {
-    if let Some(w) = app.worker.borrow_mut().take() {
-        w.terminate();
-    }
+    app.worker.terminate();
     app.state.borrow_mut().ready = false;
     spawn_worker(app);
 }
@@ -366,7 +346,7 @@ pub(super) fn on_cancel(app: &App) {
     }
     let id = current_id(app);
     if let Some(id) = id {
-        post(app, &ToWorker::Cancel { id: Some(id) });
+        app.worker.post(&ToWorker::Cancel { id: Some(id) });
         app.ui.progress_label.set_text_content(Some("Cancelling…"));
         app.ui.cancel.set_disabled(true);
     }
@@ -408,7 +388,7 @@ pub(super) fn on_run(app: &Rc<App>) {
     )));
     app.state.borrow_mut().batch = Some(batch);
     update_controls(app);
-    post(app, &first);
+    app.worker.post(&first);
 }
 
 /// The flat form as typed.
@@ -525,7 +505,7 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         }
     };
     match next {
-        Some(msg) => post(app, &msg),
+        Some(msg) => app.worker.post(&msg),
         None => {
             highlight_best(&app.ui);
             let (n, ms) = show_finished(app, |b| b.wall_ms);

@@ -4,18 +4,11 @@
 use super::*;
 use crate::envelope::{Envelope, Mode};
 
-/// The address bar's fragment, with its `#` (empty if none).
-pub(super) fn location_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
 /// Opens the share link in the address bar, if there is one: restores the form and runs it
 /// (after asking for its trace, if it uses one). A damaged or unsupported link is reported in
 /// the error box and leaves the form as it was.
 pub(super) fn open_fragment(app: &Rc<App>) {
-    let hash = location_hash();
+    let hash = crate::web::kit::share_link::location_hash();
     match crate::web::kit::share_link::open(&hash, Mode::Flat) {
         Ok(None | Some(Envelope::Mesh(_) | Envelope::Grid(_) | Envelope::Moldable(_))) => {}
         Ok(Some(Envelope::Flat(state))) => {
@@ -160,7 +153,7 @@ pub(super) fn accept_for_link(app: &Rc<App>, info: &TraceInfo) -> bool {
         .as_ref()
         .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)));
     if let Some((name, bytes)) = previous {
-        post_trace(app, &name, &bytes);
+        app.worker.post_trace(&name, &bytes);
         app.state.borrow_mut().pending_trace = Some((name, bytes, true));
     }
     false

@@ -36,8 +36,8 @@ use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 
+use super::worker_link::ModeWorker;
 pub use super::worker_link::WORKER_URL;
-use super::worker_link::{post_to, post_trace_to, start_worker};
 
 mod charts;
 mod cluster;
@@ -316,7 +316,7 @@ struct State {
 struct App {
     ui: Ui,
     state: RefCell<State>,
-    worker: RefCell<Option<Worker>>,
+    worker: ModeWorker,
     /// Workers of the running sweep (terminated when it ends).
     pool: RefCell<Vec<PoolWorker>>,
     /// Bumped when the pool is torn down: messages of an older pool are ignored.
@@ -387,7 +387,7 @@ pub fn start() {
             synthetic_procs: defaults.procs.to_string(),
             ..State::default()
         }),
-        worker: RefCell::new(None),
+        worker: ModeWorker::default(),
         pool: RefCell::new(Vec::new()),
         pool_gen: Cell::new(0),
     });
@@ -604,7 +604,7 @@ fn wire(app: &Rc<App>) {
     if let Some(w) = web_sys::window() {
         let app = Rc::clone(app);
         listen(w.as_ref(), "hashchange", move |_: Event| {
-            let hash = location_hash();
+            let hash = crate::web::kit::share_link::location_hash();
             if hash.trim_start_matches('#') != app.state.borrow().fragment {
                 open_fragment(&app);
             }

@@ -2,6 +2,7 @@
 //! points in parallel; progress, results and the sweep chart as they finish.
 
 use super::*;
+use crate::web::worker_link::{post_trace_to, start_worker};
 
 /// Starts the sweep's worker pool: up to `navigator.hardwareConcurrency` workers (at most
 /// [`MAX_POOL`], at most one per point), each running points until none is left.

@@ -204,7 +204,7 @@ pub(super) fn request_export(app: &App, b: &Element) {
     };
     if let (Some(id), Some(format)) = (id, format) {
         hide_error();
-        post(app, &ToWorker::Export { id, format });
+        app.worker.post(&ToWorker::Export { id, format });
     }
 }
 
