@@ -288,6 +288,116 @@ fn mesh_grid_and_trace_axes_give_their_commands_numbers() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn moldable_sweeps_give_schedlab_moldable_numbers() {
+    let dir = temp_dir("sweep-moldable");
+    let sweep = dir.join("moldable.json");
+    // Strategy × σ × 2 replications = 8 points; the base has no `strategies` list.
+    std::fs::write(
+        &sweep,
+        r#"{"name": "moldable", "base": {"v": 2, "mode": "moldable", "experiment": {
+            "workload": {"synthetic": {"model": "lublin", "jobs": 80}},
+            "transforms": {"load_factor": 1.25},
+            "model": {"downey": {"sigma": 1.0, "range_factor": 2.0}},
+            "strategy": "combined", "seed": 4}},
+            "axes": [{"key": "strategy", "values": ["base", "combined"]},
+                     {"key": "sigma", "values": [0.5, 2.0]}],
+            "replications": 2}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &sweep, "moldable", &[]);
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("8 points: 0 already had a result, 8 run"),
+        "{err}"
+    );
+    let (_, err) = ok(&["sweep", "merge", s(&p)]);
+    assert!(err.contains("merged 8 of 8 points"), "{err}");
+    let csv = std::fs::read_to_string(p.join("merged.csv")).unwrap();
+    assert!(
+        csv.starts_with(
+            "point,strategy,sigma,replication,seed,jobs,dropped,mean_wait,max_wait,\
+             mean_turnaround,mean_slowdown,mean_bounded_slowdown,utilization,makespan,awrt,\
+             awwt,awsd,mean_procs_ratio,change.overall_pct,change.category_0_pct,"
+        ),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 9);
+
+    // Every point's metrics are what `schedlab moldable` prints for its point file.
+    for n in 0..8 {
+        let (out, _) = ok(&["moldable", s(&p.join(format!("points/{n:06}.json")))]);
+        let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let run = &brief["strategies"][0];
+        let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, n)).unwrap();
+        assert_eq!(row["strategy"], run["strategy"], "point {n}");
+        assert_eq!(row["sigma"], brief["model"]["downey"]["sigma"], "point {n}");
+        for (k, v) in run["summary"].as_object().unwrap() {
+            assert_eq!(&row[k], v, "point {n}: {k}");
+        }
+        assert_eq!(row["mean_procs_ratio"], run["mean_procs_ratio"]);
+        let change = &run["change_vs_rigid_conservative"];
+        assert_eq!(
+            row["change.overall_pct"], change["overall_pct"],
+            "point {n}"
+        );
+        for k in 0..10 {
+            assert_eq!(
+                row[format!("change.category_{k}_pct")],
+                change["categories_pct"][k],
+                "point {n}: category {k}"
+            );
+        }
+    }
+
+    // Point 5 (combined, σ = 0.5, replication 1) is the hand-written experiment with the
+    // replication's seed, run by `schedlab moldable --strategy combined`.
+    let seed = schedlab::sweep::replica_seed(4, 1);
+    let exp = dir.join("by-hand.json");
+    std::fs::write(
+        &exp,
+        format!(
+            r#"{{"workload": {{"synthetic": {{"model": "lublin", "jobs": 80}}}},
+                "transforms": {{"load_factor": 1.25}},
+                "model": {{"downey": {{"sigma": 0.5, "range_factor": 2.0}}}},
+                "strategy": "base", "seed": {seed}}}"#
+        ),
+    )
+    .unwrap();
+    let (out, _) = ok(&["moldable", s(&exp), "--strategy", "combined"]);
+    let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 5)).unwrap();
+    assert_eq!(row["strategy"], "combined");
+    assert_eq!(row["sigma"], 0.5);
+    assert_eq!(row["replication"], 1);
+    assert_eq!(row["seed"], seed);
+    let run = &brief["strategies"][0];
+    assert_eq!(row["mean_turnaround"], run["summary"]["mean_turnaround"]);
+    assert_eq!(row["awrt"], run["summary"]["awrt"]);
+    assert_eq!(
+        row["change.overall_pct"],
+        run["change_vs_rigid_conservative"]["overall_pct"]
+    );
+    assert!(row["mean_turnaround"].as_f64().unwrap() > 0.0);
+
+    // A base comparing several strategies is refused: make them an axis.
+    let several = std::fs::read_to_string(&sweep).unwrap().replace(
+        "\"strategy\": \"combined\", \"seed\": 4}",
+        "\"strategy\": \"combined\", \"seed\": 4}, \"strategies\": [\"base\", \"combined\"]",
+    );
+    std::fs::write(&sweep, several).unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&sweep), "--out", s(&dir.join("x"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "base.strategies: a sweep point runs one experiment: make the strategies \
+             an axis ({\"key\": \"strategy\""
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn result_files(plan: &Path) -> Vec<(String, SystemTime, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(plan.join("results"))
         .unwrap()

@@ -1,9 +1,11 @@
 //! One point's run and its result file. [`run_point`] runs a point's envelope with the library
 //! functions of `schedlab run` (flat: `prepare_with` → `simulation` → `finish`), `schedlab
-//! mesh` (`run_mesh_with`) and `schedlab grid` (`run_comparison_with`), and returns its metrics
-//! in order: flat the summary `schedlab run` prints; mesh the summary and `mesh.*`; grid
-//! `single.*` / `sharing.*` (each configuration's overall summary, jobs migrated,
-//! invariant violations).
+//! mesh` (`run_mesh_with`), `schedlab grid` (`run_comparison_with`) and `schedlab moldable`
+//! (`run_moldable_with`), and returns its metrics in order: flat the summary `schedlab run`
+//! prints; mesh the summary and `mesh.*`; grid `single.*` / `sharing.*` (each configuration's
+//! overall summary, jobs migrated, invariant violations); moldable the strategy's summary,
+//! `mean_procs_ratio` and `change.*` (% change of mean turnaround against rigid conservative,
+//! overall and per weight category).
 //!
 //! A result file is one line of JSON, its last key a checksum of the text before it:
 //!
@@ -29,6 +31,7 @@ use crate::error::Error;
 use crate::grid::view::run_comparison_with;
 use crate::limits::Limits;
 use crate::mesh_run::run_mesh_with;
+use crate::moldable_run::{run_moldable_with, MoldableReport};
 use crate::run::{finish, prepare_with, simulation, TraceInput};
 
 /// Metric names and values, in order.
@@ -160,11 +163,11 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
             flatten("", &r.summary, &mut out);
             flatten("mesh", &r.mesh, &mut out);
         }
-        Envelope::Moldable(_) => {
-            return Err(Error::Config(ConfigError {
-                key: "mode".into(),
-                message: "moldable points cannot be run by a sweep yet (see docs/sweeps.md)".into(),
-            }))
+        Envelope::Moldable(s) => {
+            let exp = s.experiment;
+            let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
+            let report = run_moldable_with(&exp, &[], trace, &limits)?;
+            moldable_metrics(&report, &mut out);
         }
         Envelope::Grid(s) => {
             let exp = s.experiment;
@@ -195,6 +198,29 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
         }
     }
     Ok(out)
+}
+
+/// A moldable point's metrics: its strategy's core summary, `mean_procs_ratio`, then the %
+/// change of mean turnaround against rigid conservative backfilling, overall
+/// (`change.overall_pct`) and per weight category (`change.category_0_pct` … `_9_pct`, null
+/// where the category has no job) — what `schedlab moldable` prints as
+/// `change_vs_rigid_conservative`.
+fn moldable_metrics(report: &MoldableReport, out: &mut Metrics) {
+    let Some(run) = report.runs.first() else {
+        return;
+    };
+    flatten("", &run.output.summary, out);
+    out.push((
+        "mean_procs_ratio".into(),
+        Value::from(run.output.mean_procs_ratio),
+    ));
+    out.push((
+        "change.overall_pct".into(),
+        Value::from(run.change.overall_pct),
+    ));
+    for (k, c) in run.change.categories_pct.iter().enumerate() {
+        out.push((format!("change.category_{k}_pct"), Value::from(*c)));
+    }
 }
 
 /// Appends the leaves of `value`'s JSON as (`prefix.key`, value), in field order.

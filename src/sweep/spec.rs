@@ -99,10 +99,12 @@ pub fn replica_seed(seed: u64, r: u64) -> u64 {
 /// itself (`network.kappa`, `sites.0.procs`).
 fn resolve(mode: Mode, key: &str) -> Vec<String> {
     let full = match (mode, key) {
-        (Mode::Flat | Mode::Mesh, "load_factor") => "transforms.load_factor",
-        (Mode::Flat | Mode::Mesh, "trace") => "workload.swf.path",
-        (Mode::Flat | Mode::Mesh, "jobs") => "workload.synthetic.jobs",
-        (Mode::Flat, "procs") => "machine.flat.procs",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "load_factor") => "transforms.load_factor",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "trace") => "workload.swf.path",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "jobs") => "workload.synthetic.jobs",
+        (Mode::Flat | Mode::Moldable, "procs") => "machine.flat.procs",
+        (Mode::Moldable, "sigma") => "model.downey.sigma",
+        (Mode::Moldable, "range_factor") => "model.downey.range_factor",
         (Mode::Mesh, "traffic_io") => "network.traffic_io",
         (Mode::Mesh, "kappa") => "network.kappa",
         _ => key,
@@ -422,14 +424,25 @@ impl SweepSpec {
         let mut env = Map::new();
         env.insert("v".into(), Value::from(ENVELOPE_VERSION));
         env.insert("mode".into(), Value::from(self.mode.as_str()));
-        if self.mode == Mode::Mesh {
-            let alloc = exp.get("allocator").cloned().unwrap_or(Value::from("mpl"));
-            env.insert("allocators".into(), Value::Array(vec![alloc]));
+        if let Some((list, key, default)) = one_run_list(self.mode) {
+            let one = exp.get(key).cloned().unwrap_or(Value::from(default));
+            env.insert(list.into(), Value::Array(vec![one]));
         }
         env.insert("experiment".into(), exp);
         let text = Value::Object(env).to_string();
         let valid = Envelope::from_json(&text).map_err(err)?;
         Ok(valid.to_json())
+    }
+}
+
+/// The list a mode's envelope compares (mesh `allocators`, moldable `strategies`), the key of
+/// the experiment that names the one run, and that key's default: a point's envelope lists
+/// its experiment's own, and a sweep's base may leave the list out.
+fn one_run_list(mode: Mode) -> Option<(&'static str, &'static str, &'static str)> {
+    match mode {
+        Mode::Mesh => Some(("allocators", "allocator", "mpl")),
+        Mode::Moldable => Some(("strategies", "strategy", "combined")),
+        Mode::Flat | Mode::Grid => None,
     }
 }
 
@@ -457,35 +470,37 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
             "must be an experiment envelope: {\"v\": 2, \"mode\": …, \"experiment\": {…}}".into(),
         ));
     };
-    // A mesh envelope lists the allocators it compares; a sweep's base need not.
-    if map.get("mode").and_then(Value::as_str) == Some("mesh") && !map.contains_key("allocators") {
-        let alloc = map
-            .get("experiment")
-            .and_then(|e| e.get("allocator"))
-            .cloned()
-            .unwrap_or(Value::from("mpl"));
-        map.insert("allocators".into(), Value::Array(vec![alloc]));
+    // A mesh (moldable) envelope lists the allocators (strategies) it compares; a sweep's
+    // base need not.
+    let mode = map
+        .get("mode")
+        .and_then(Value::as_str)
+        .and_then(Mode::parse);
+    if let Some((list, key, default)) = mode.and_then(one_run_list) {
+        if !map.contains_key(list) {
+            let one = map
+                .get("experiment")
+                .and_then(|e| e.get(key))
+                .cloned()
+                .unwrap_or(Value::from(default));
+            map.insert(list.into(), Value::Array(vec![one]));
+        }
     }
     let text = Value::Object(map).to_string();
     let env = Envelope::from_json(&text).map_err(|m| ("base".to_string(), m))?;
-    let one = |key: &str, what: &str| {
+    let one = |key: &str, axis: &str| {
         Err((
             format!("base.{key}"),
             format!(
-                "a sweep point runs one experiment: make the {what} an axis \
-                 ({{\"key\": \"{}\", \"values\": […]}}) instead",
-                if key == "allocators" {
-                    "allocator"
-                } else {
-                    "policy"
-                }
+                "a sweep point runs one experiment: make the {key} an axis \
+                 ({{\"key\": \"{axis}\", \"values\": […]}}) instead"
             ),
         ))
     };
     let exp = match &env {
         Envelope::Flat(s) => {
             if s.policies().len() > 1 {
-                return one("policies", "policies");
+                return one("policies", "policy");
             }
             if s.sweep.is_some() {
                 return Err((
@@ -501,7 +516,7 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
         }
         Envelope::Mesh(s) => {
             if s.allocators.len() > 1 {
-                return one("allocators", "allocators");
+                return one("allocators", "allocator");
             }
             let e = s
                 .experiments()
@@ -512,13 +527,13 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
             serde_json::to_value(e)
         }
         Envelope::Grid(s) => serde_json::to_value(&s.experiment),
-        Envelope::Moldable(_) => {
-            return Err((
-                "base.mode".into(),
-                "moldable experiments cannot be swept yet: run `schedlab moldable` with \
-                 --strategy, or `schedlab reproduce seed004` for the paper's grid"
-                    .into(),
-            ))
+        Envelope::Moldable(s) => {
+            if s.strategies.len() > 1 {
+                return one("strategies", "strategy");
+            }
+            let mut e = s.experiment.clone();
+            e.strategy = s.strategies.first().copied().unwrap_or(e.strategy);
+            serde_json::to_value(e)
         }
     }
     .map_err(|e| ("base".to_string(), e.to_string()))?;
