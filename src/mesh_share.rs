@@ -5,7 +5,6 @@
 //! (limits included, [`crate::limits`]) and names the form's field in every error. No web
 //! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
 
-use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;
@@ -68,13 +67,19 @@ impl MeshShare {
     /// Reads a link's JSON: the version first, then the experiment, validated (errors name
     /// the form's field).
     pub fn from_json(text: &str) -> Result<MeshShare, String> {
+        MeshShare::from_json_with(text, &crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`MeshShare::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(text: &str, limits: &crate::limits::Limits) -> Result<MeshShare, String> {
         check_envelope(text, MESH_SHARE_VERSION, "mesh share-link", None)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let share: MeshShare = serde_path_to_error::deserialize(de)
             .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
         share
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| field_message(&prefixed(&e)))?;
         if share.allocators.is_empty() {
             return Err("Allocators: the link names no allocator".into());

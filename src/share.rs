@@ -20,7 +20,6 @@
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).
 
-use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
@@ -190,6 +189,15 @@ impl ShareState {
 
     /// Reads the state's JSON: the version first, then the experiment and the sweep, validated.
     pub fn from_json(text: &str) -> Result<ShareState, String> {
+        ShareState::from_json_with(text, &crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`ShareState::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(
+        text: &str,
+        limits: &crate::limits::Limits,
+    ) -> Result<ShareState, String> {
         check_envelope(text, SHARE_VERSION, "share-link", None)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
@@ -201,7 +209,7 @@ impl ShareState {
         })?;
         state
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| format!("the link's experiment is invalid: {e}"))?;
         if let Some(sweep) = &state.sweep {
             sweep

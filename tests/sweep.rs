@@ -398,6 +398,109 @@ fn moldable_sweeps_give_schedlab_moldable_numbers() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The error of point `n`'s result file.
+fn point_error(plan: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string(plan.join(format!("results/{n:06}.json"))).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["error"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn limit_flags_apply_to_every_point() {
+    let dir = temp_dir("sweep-limits");
+    // Lowered by `sweep run --max-jobs`: the 50-job point fails naming the limit, and a run
+    // without the flag computes it.
+    let sweep = dir.join("jobs.json");
+    std::fs::write(
+        &sweep,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 20}}, "policy": "easy", "seed": 1}},
+            "axes": [{"key": "jobs", "values": [20, 50]}]}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &sweep, "jobs", &[]);
+    let (code, _, err) = schedlab(&["sweep", "run", s(&p), "--max-jobs", "30"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("2 points: 0 already had a result, 2 run"),
+        "{err}"
+    );
+    assert!(err.contains("1 points failed: 1"), "{err}");
+    assert_eq!(
+        point_error(&p, 1),
+        "experiment: workload.synthetic.jobs: 50 is above the limit max_jobs = 30 (the command \
+         line can raise it with --max-jobs)"
+    );
+    assert_eq!(point_error(&p, 0), "");
+    let (code, _, err) = schedlab(&["sweep", "merge", s(&p)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("merged 1 of 2 points; point 1 failed: experiment: workload.synthetic.jobs: 50 is above"),
+        "{err}"
+    );
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("2 points: 1 already had a result, 1 run"),
+        "{err}"
+    );
+    ok(&["sweep", "merge", s(&p)]);
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 1)).unwrap();
+    assert_eq!(row["jobs"], 50);
+
+    // Raised by `sweep plan --max-load-factor`: recorded in the plan, used by every run.
+    let sweep = dir.join("lf.json");
+    std::fs::write(
+        &sweep,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 30}}, "policy": "fcfs", "seed": 2}},
+            "axes": [{"key": "load_factor", "values": [1.0, 1500]}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&sweep), "--out", s(&dir.join("no"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "{}: point 1 (load_factor = 1500, replication 0): axis load_factor = 1500 (key \
+             transforms.load_factor): must be a number > 0 and ≤ 1000 (got 1500)",
+            sweep.display()
+        )),
+        "{err}"
+    );
+    let p = plan(&dir, &sweep, "lf", &["--max-load-factor", "2000"]);
+    let manifest = std::fs::read_to_string(p.join("sweep-plan.json")).unwrap();
+    assert!(
+        manifest.contains("\"limits\":{\"max_jobs\":1000000,")
+            && manifest.contains("\"max_load_factor\":2000.0}"),
+        "{manifest}"
+    );
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("2 points: 0 already had a result, 2 run"),
+        "{err}"
+    );
+    ok(&["sweep", "merge", s(&p)]);
+    let point = p.join("points/000001.json");
+    let (code, _, err) = schedlab(&["run", s(&point)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("≤ 1000 (got 1500)"), "{err}");
+    let (out, _) = ok(&["run", s(&point), "--max-load-factor", "2000"]);
+    let summary: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 1)).unwrap();
+    assert_eq!(row["load_factor"], 1500);
+    for (k, v) in summary.as_object().unwrap() {
+        assert_eq!(&row[k], v, "{k}");
+    }
+    // A run's own flags override the plan's.
+    std::fs::remove_file(p.join("results/000001.json")).unwrap();
+    let (code, _, err) = schedlab(&["sweep", "run", s(&p), "--max-load-factor", "1000"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        point_error(&p, 1),
+        "experiment: transforms.load_factor: must be a number > 0 and ≤ 1000 (got 1500)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn result_files(plan: &Path) -> Vec<(String, SystemTime, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(plan.join("results"))
         .unwrap()
@@ -542,7 +645,16 @@ fn bad_sweeps_are_refused_naming_the_file_and_key() {
     );
     check(
         &good.replace("\"fcfs\"", "\"sjf\""),
-        "point 0 (policy = \"sjf\"",
+        "point 0 (policy = \"sjf\", load_factor = 0.8, replication 0): axis policy = \"sjf\": \
+         unknown policy \"sjf\"",
+    );
+    check(
+        &good.replace(
+            "\"step\": 0.2}",
+            "\"step\": 0.2}, {\"key\": \"jobs\", \"values\": [0]}",
+        ),
+        "point 0 (policy = \"fcfs\", load_factor = 0.8, jobs = 0, replication 0): axis jobs = 0 \
+         (key workload.synthetic.jobs): ",
     );
     check(
         &good.replace("\"jobs\": 100", "\"jobs\": 5000000"),

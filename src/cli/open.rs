@@ -13,6 +13,7 @@ use super::streams::{emit_line, read_document, warn};
 use crate::config::ConfigError;
 use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
+use crate::limits::Limits;
 
 /// `schedlab open`.
 #[derive(Args, Debug)]
@@ -79,10 +80,11 @@ fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
 /// The experiment text of the file at `path` for a command of `mode`: an envelope of that
 /// mode gives its experiment (validated by the envelope's one path), an envelope of another
 /// mode is refused naming the command to use, any other text is returned as it is (the mode's
-/// own format, read by the command as before).
-pub fn experiment_text(path: &Path, mode: Mode) -> Result<String, Error> {
+/// own format, read by the command as before). An envelope is validated under `limits` (the
+/// command's `--max-*` flags).
+pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<String, Error> {
     let text = read_document(path)?;
-    match Envelope::from_document(&text).map_err(|m| config_err("experiment", m))? {
+    match Envelope::from_document_with(&text, limits).map_err(|m| config_err("experiment", m))? {
         None => Ok(text),
         Some(env) if env.mode() == mode => mode_experiment_json(&env),
         Some(env) => Err(config_err(

@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checksum64;
+use super::spec::check_experiment;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
-use crate::envelope::Envelope;
+use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
 use crate::grid::view::run_comparison_with;
 use crate::limits::Limits;
@@ -122,22 +123,32 @@ fn swf_path(w: &WorkloadSpec) -> Option<&str> {
     }
 }
 
-/// Runs a point file's envelope (any mode) under the default limits and returns its metrics,
-/// computed by the same functions as `schedlab run` / `mesh` / `grid`.
-pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error> {
-    let limits = Limits::DEFAULT;
-    let env = Envelope::from_json(text).map_err(|message| {
+/// Runs a point file's envelope (any mode) under `limits` and returns its metrics, computed
+/// by the same functions as `schedlab run` / `mesh` / `grid` / `moldable`. The experiment is
+/// checked first as its mode's experiment file, so that an error names its key.
+pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Result<Metrics, Error> {
+    let point_err = |message: String| {
         Error::Config(ConfigError {
             key: "point".into(),
             message,
         })
-    })?;
+    };
+    let raw: Value = serde_json::from_str(text).map_err(|e| point_err(e.to_string()))?;
+    if let (Some(mode), Some(exp)) = (
+        raw.get("mode")
+            .and_then(Value::as_str)
+            .and_then(Mode::parse),
+        raw.get("experiment"),
+    ) {
+        check_experiment(mode, exp, limits)?;
+    }
+    let env = Envelope::from_json_with(text, limits).map_err(point_err)?;
     let mut out = Vec::new();
     match env {
         Envelope::Flat(s) => {
             let exp = s.experiment;
             let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let prepared = prepare_with(&exp, trace, &limits)?;
+            let prepared = prepare_with(&exp, trace, limits)?;
             let result = simulation(&exp, &prepared, false).run_to_end()?;
             flatten("", &finish(&result, &prepared).summary, &mut out);
         }
@@ -159,14 +170,14 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
                     })
                 })?;
             let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let r = run_mesh_with(&exp, trace, &limits)?;
+            let r = run_mesh_with(&exp, trace, limits)?;
             flatten("", &r.summary, &mut out);
             flatten("mesh", &r.mesh, &mut out);
         }
         Envelope::Moldable(s) => {
             let exp = s.experiment;
             let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let report = run_moldable_with(&exp, &[], trace, &limits)?;
+            let report = run_moldable_with(&exp, &[], trace, limits)?;
             moldable_metrics(&report, &mut out);
         }
         Envelope::Grid(s) => {
@@ -184,7 +195,7 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
                         }
                     }
                 },
-                &limits,
+                limits,
             );
             if let Some(e) = first_error {
                 return Err(e);
