@@ -342,11 +342,13 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
     Ok(vec![util_svg, queue_svg, wait_svg])
 }
 
-/// Draws "metric vs. load factor" into the canvas `chart-sweep`: one line per policy through
-/// its (load factor, value) points; `metric` and `unit` label the y axis. Returns it as SVG.
+/// Draws "metric vs. axis" into the canvas `chart-sweep`: one line per policy through its
+/// (axis value, value) points; `metric` and `unit` label the y axis, `x_desc` the x axis
+/// (`Load factor (× arrival rate)`, `Seed`, …). Returns it as SVG.
 pub fn draw_sweep(
     metric: &str,
     unit: &str,
+    x_desc: &str,
     lines: &[(PolicyKind, Vec<(f64, f64)>)],
 ) -> Result<String, String> {
     let xs = lines.iter().flat_map(|(_, p)| p.iter().map(|q| q.0));
@@ -365,7 +367,9 @@ pub fn draw_sweep(
         .flat_map(|(_, p)| p.iter().map(|q| q.1))
         .filter(|y| y.is_finite())
         .fold(0.0, f64::max);
-    let title = format!("{metric} vs. load factor");
+    // "Load factor (× arrival rate)" → "load factor".
+    let x_name = x_desc.split(" (").next().unwrap_or(x_desc).to_lowercase();
+    let title = format!("{metric} vs. {x_name}");
     let y_desc = if unit.is_empty() {
         metric.to_string()
     } else {
@@ -373,7 +377,7 @@ pub fn draw_sweep(
     };
     let spec = LineSpec {
         title: &title,
-        x_desc: "Load factor (× arrival rate)",
+        x_desc,
         y_desc: &y_desc,
         x_range: (x0 - pad, x1 + pad),
         y_range: (0.0, if ymax > 0.0 { ymax * 1.1 } else { 1.0 }),

@@ -182,7 +182,8 @@ pub(super) fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
     }
 }
 
-/// Draws "metric vs. load factor" of the sweep on screen, for the metric in the picker.
+/// Draws "metric vs. axis" of the sweep on screen (load factor, seed, jobs, or a merged
+/// file's axis), for the metric in the picker.
 pub(super) fn draw_sweep_chart(app: &App) {
     let key = app.ui.sweep_metric.value();
     let Some(col) = COLUMNS.iter().find(|c| c.key == key) else {
@@ -215,7 +216,13 @@ pub(super) fn draw_sweep_chart(app: &App) {
     if lines.is_empty() {
         return;
     }
-    match chart::draw_sweep(col.label, col.unit, &lines) {
+    let x = app.state.borrow().sweep_x.clone();
+    let x_desc = match SweepAxis::parse(&x) {
+        Some(SweepAxis::LoadFactor) => "Load factor (× arrival rate)".to_string(),
+        Some(a) => a.label().to_string(),
+        None => x,
+    };
+    match chart::draw_sweep(col.label, col.unit, &x_desc, &lines) {
         Ok(svg) => svg_link(app, "chart-sweep", Some(&svg)),
         Err(m) => show_error(&format!("The sweep chart could not be drawn: {m}")),
     }

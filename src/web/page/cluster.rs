@@ -1,7 +1,9 @@
 //! The flat page's bridge to cluster sweeps (issue 15 item 4, `docs/sweeps.md`): the sweep in
-//! the form (its policies × load factors) downloads as a sweep file for `schedlab sweep plan`
-//! (Slurm job arrays, GNU parallel), and the `merged.json` of `schedlab sweep merge` uploads
-//! back into the sweep chart ([`crate::sweep::plot::flat_rows`]), as if the sweep had run here.
+//! the form (its policies × the values of its axis: load factor, seed or jobs) downloads as a
+//! sweep file for `schedlab sweep plan` (Slurm job arrays, GNU parallel), and the
+//! `merged.json` of `schedlab sweep merge` uploads back into the sweep chart — metric vs. the
+//! merge's numeric axis, one line per policy ([`crate::sweep::plot::flat_rows`]) — as if the
+//! sweep had run here.
 
 use super::*;
 use crate::form::sweep::sweep_file;
@@ -67,10 +69,14 @@ pub(super) fn plot_merged(app: &Rc<App>) {
             Err(UploadError::Unreadable(m)) => Err(m),
         };
         match rows {
-            Ok(rows) => {
+            Ok((axis, rows)) => {
                 hide_error();
                 let n = rows.len();
-                a.state.borrow_mut().sweep_rows = rows;
+                {
+                    let mut st = a.state.borrow_mut();
+                    st.sweep_rows = rows;
+                    st.sweep_x = axis;
+                }
                 let ui = &a.ui;
                 ui.charts.set_hidden(false);
                 ui.sweep_chart.set_hidden(false);
