@@ -190,6 +190,57 @@ pub fn flat_rows(
     Ok((plot.axis, rows))
 }
 
+/// What the flat page's chart shows of an uploaded merged file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PagePlot {
+    /// A flat sweep: the page's sweep rows (a line per policy, in the policies' colours) and
+    /// the x axis' key.
+    Flat { axis: String, rows: Vec<SweepRow> },
+    /// Another mode's sweep: a line per allocator (mesh), strategy (moldable), … .
+    Lines(MergedPlot),
+}
+
+/// Reads an uploaded `merged.json` for the page: a flat sweep as [`flat_rows`], any other
+/// mode as [`merged_plot`].
+pub fn page_plot(text: &str, default_policy: PolicyKind) -> Result<PagePlot, String> {
+    let (_, mode) = read(text)?;
+    if mode == "flat" {
+        let (axis, rows) = flat_rows(text, default_policy)?;
+        Ok(PagePlot::Flat { axis, rows })
+    } else {
+        merged_plot(text).map(PagePlot::Lines)
+    }
+}
+
+impl MergedPlot {
+    /// The metrics its points carry (those of its first point, in key order): the page's
+    /// metric picker for it.
+    pub fn metrics(&self) -> Vec<String> {
+        self.lines
+            .first()
+            .and_then(|l| l.points.first())
+            .map(|(_, m)| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Each line's (x, metric) points, the metric scaled by `scale`; points without the
+    /// metric are left out.
+    pub fn series(&self, metric: &str, scale: f64) -> Vec<(String, Vec<(f64, f64)>)> {
+        self.lines
+            .iter()
+            .map(|l| {
+                let pts = l
+                    .points
+                    .iter()
+                    .filter_map(|(x, m)| Some((*x, m.get(metric)?.as_f64()? * scale)))
+                    .filter(|(_, y)| y.is_finite())
+                    .collect();
+                (l.label.clone(), pts)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +294,22 @@ mod tests {
             .collect();
         assert_eq!(pts, vec![(0.5, -15.0), (2.0, 5.0)]);
         assert_eq!(p.lines[1].label, "combined");
+        assert_eq!(p.metrics(), vec!["change.overall_pct".to_string()]);
+        assert_eq!(
+            p.series("change.overall_pct", 1.0),
+            vec![
+                ("base".to_string(), vec![(0.5, -15.0), (2.0, 5.0)]),
+                ("combined".to_string(), vec![(0.5, -30.0)]),
+            ]
+        );
+        assert!(matches!(
+            page_plot(moldable, PolicyKind::Easy),
+            Ok(PagePlot::Lines(q)) if q == p
+        ));
+        assert!(matches!(
+            page_plot(MERGED, PolicyKind::Easy),
+            Ok(PagePlot::Flat { axis, rows }) if axis == "load_factor" && rows.len() == 3
+        ));
         // A mesh sweep: allocator × traffic_io × kappa: x the first numeric axis, kappa in
         // the label.
         let mesh = r#"{"mode": "mesh",

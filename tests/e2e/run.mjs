@@ -620,7 +620,24 @@ async function main() {
           await page.setInputFiles('[data-testid="sweep-merged"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"mode": "mesh"}') });
           await page.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null, { timeout: 10000, polling: 50 });
           const eb = await errorText(page);
-          check(/bad\.json cannot be plotted/.test(eb) && /mesh sweep/.test(eb), 'cluster: a file that is no flat merged sweep is refused, saying why', eb);
+          check(/bad\.json cannot be plotted/.test(eb) && /no "columns"/.test(eb), 'cluster: a file that is no merged sweep is refused, saying why', eb);
+          // A merged moldable sweep (strategy × sigma): a line per strategy, the picker offers
+          // its metrics (the % change against rigid conservative first), vs. sigma.
+          const moldable = {
+            sweep: 'm', mode: 'moldable', points: 4,
+            columns: ['point', 'strategy', 'sigma', 'replication', 'seed', 'mean_wait', 'change.overall_pct'],
+            rows: [[0, 'base', 0.5, 0, 4, 100, -10], [1, 'base', 2, 0, 4, 120, 5], [2, 'combined', 0.5, 0, 4, 90, -30], [3, 'combined', 2, 0, 4, 95, -20]],
+            missing: [], failed: [], corrupt: [],
+          };
+          await page.setInputFiles('[data-testid="sweep-merged"]', { name: 'moldable.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(moldable)) });
+          await page.waitForFunction(() => /Plotted 4 sweep points from moldable\.json/.test(document.querySelector('#progress-label').textContent),
+            null, { timeout: 10000, polling: 50 });
+          const picked = await page.inputValue('#sweep-metric');
+          const offered = await page.$$eval('#sweep-metric option', (os) => os.map((o) => o.value));
+          const svg5 = await download(page, '#svg-chart-sweep');
+          check(picked === 'change.overall_pct' && offered.join(',') === 'change.overall_pct,mean_wait'
+            && /change\.overall_pct vs\. sigma/.test(svg5.text) && /combined/.test(svg5.text),
+          'cluster: a merged moldable sweep plots a line per strategy vs. sigma', `${picked} ${offered} ${svg5.text.slice(0, 160)}`);
           await page.evaluate(() => window.scrollTo(0, 0));
         } finally {
           rmSync(sdir, { recursive: true, force: true });

@@ -314,6 +314,8 @@ struct State {
     sweep_rows: Vec<(PolicyKind, f64, serde_json::Value)>,
     /// The x axis of the sweep on screen: its key (`load_factor`, or a merged file's axis).
     sweep_x: String,
+    /// An uploaded merged sweep of another mode on screen (drawn instead of `sweep_rows`).
+    sweep_lines: Option<crate::sweep::plot::MergedPlot>,
 }
 
 struct App {
@@ -395,16 +397,7 @@ pub fn start() {
         pool_gen: Cell::new(0),
     });
     render_head(&app.ui, None);
-    let mut options = String::new();
-    for c in COLUMNS.iter().filter(|c| c.kind != Kind::Count) {
-        options.push_str(&format!(
-            r#"<option value="{}">{}</option>"#,
-            c.key,
-            escape(c.label)
-        ));
-    }
-    app.ui.sweep_metric.set_inner_html(&options);
-    app.ui.sweep_metric.set_value("mean_wait");
+    fill_sweep_metrics(&app.ui, None, "mean_wait");
     super::modes::wire(&app.ui.doc);
     wire(&app);
     update_sweep_fields(&app.ui);

@@ -222,9 +222,11 @@ pub(super) fn finish_sweep(app: &App) {
         let mut st = app.state.borrow_mut();
         st.sweep_rows = rows;
         st.sweep_x = axis.key().to_string();
+        st.sweep_lines = None;
         st.gantt_runs.clear();
         st.gantt = None;
     }
+    fill_sweep_metrics(ui, None, "mean_wait");
     let (n, ms) = show_finished(app, |b| js_sys::Date::now() - b.started);
     end_batch(
         app,
