@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;
-use crate::form::mesh::{experiments_for, field_message, field_name};
+use crate::form::mesh::{experiments_for_with, field_message, field_name};
 use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::share::{check_envelope, pack_fragment, unpack_fragment};
@@ -93,11 +93,20 @@ impl MeshShare {
     /// The experiments of the runs: one per allocator, the contiguous ones under the shared
     /// policy, the non-contiguous ones FCFS. The first error names its field.
     pub fn experiments(&self) -> Result<Vec<MeshExperiment>, String> {
+        self.experiments_with(&crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`MeshShare::experiments`] validated under `limits`.
+    pub fn experiments_with(
+        &self,
+        limits: &crate::limits::Limits,
+    ) -> Result<Vec<MeshExperiment>, String> {
         let policy = match &self.policy {
             Some(p) => MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?,
             None => self.experiment.policy,
         };
-        experiments_for(&self.experiment, &self.allocators, policy).map_err(|e| e.message)
+        experiments_for_with(&self.experiment, &self.allocators, policy, limits)
+            .map_err(|e| e.message)
     }
 }
 

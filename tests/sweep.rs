@@ -490,6 +490,36 @@ fn limit_flags_apply_to_every_point() {
     for (k, v) in summary.as_object().unwrap() {
         assert_eq!(&row[k], v, "{k}");
     }
+    // A mesh base (its allocator list made by the envelope's rule) under the raised limit.
+    let mesh = dir.join("mesh.json");
+    std::fs::write(
+        &mesh,
+        r#"{"base": {"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic":
+            {"model": "exp000", "jobs": 30}}, "width": 8, "height": 8, "seed": 2,
+            "transforms": {"load_factor": 1500}}}, "axes": [{"key": "allocator", "values": ["mpl", "mbs"]}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&mesh), "--out", s(&dir.join("no"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("base: ") && err.contains("(got 1500)"),
+        "{err}"
+    );
+    let pm = plan(&dir, &mesh, "mesh", &["--max-load-factor", "2000"]);
+    ok(&["sweep", "run", s(&pm)]);
+    ok(&["sweep", "merge", s(&pm)]);
+    let (out, _) = ok(&[
+        "mesh",
+        s(&pm.join("points/000001.json")),
+        "--max-load-factor",
+        "2000",
+    ]);
+    let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&pm, 1)).unwrap();
+    assert_eq!(row["allocator"], "mbs");
+    assert_eq!(row["mean_wait"], brief["summary"]["mean_wait"]);
+    assert_eq!(row["mesh.mean_service"], brief["mesh"]["mean_service"]);
+
     // A run's own flags override the plan's.
     std::fs::remove_file(p.join("results/000001.json")).unwrap();
     let (code, _, err) = schedlab(&["sweep", "run", s(&p), "--max-load-factor", "1000"]);

@@ -62,12 +62,13 @@ fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         })
 }
 
-/// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison).
-fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
+/// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison),
+/// a mesh run's validated under `limits`.
+fn mode_experiment_json(env: &Envelope, limits: &Limits) -> Result<String, Error> {
     Ok(match env {
         Envelope::Flat(s) => s.experiment.to_json(),
         Envelope::Mesh(s) => s
-            .experiments()
+            .experiments_with(limits)
             .map_err(|m| config_err("experiment", m))?
             .first()
             .map(|e| e.to_json())
@@ -86,7 +87,7 @@ pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<Strin
     let text = read_document(path)?;
     match Envelope::from_document_with(&text, limits).map_err(|m| config_err("experiment", m))? {
         None => Ok(text),
-        Some(env) if env.mode() == mode => mode_experiment_json(&env),
+        Some(env) if env.mode() == mode => mode_experiment_json(&env, limits),
         Some(env) => Err(config_err(
             "mode",
             format!(
@@ -109,7 +110,7 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
         .unwrap_or_default();
     emit_line(&pretty)?;
     if let Some(out) = &a.experiment_out {
-        let json = mode_experiment_json(&env)?;
+        let json = mode_experiment_json(&env, &Limits::DEFAULT)?;
         std::fs::write(out, json + "\n").map_err(|e| super::streams::io_err(out, e))?;
         let mut note = format!(
             "{} experiment written to {}; run it with: {} {}",

@@ -154,7 +154,7 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Resul
         }
         Envelope::Mesh(s) => {
             let exp = s
-                .experiments()
+                .experiments_with(limits)
                 .map_err(|message| {
                     Error::Config(ConfigError {
                         key: "experiment".into(),

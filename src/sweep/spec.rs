@@ -584,7 +584,7 @@ fn base_experiment(base: Value, limits: &Limits) -> Result<(Mode, Value), (Strin
                 return one("allocators", "allocator");
             }
             let e = s
-                .experiments()
+                .experiments_with(limits)
                 .map_err(|m| ("base".to_string(), m))?
                 .into_iter()
                 .next()
