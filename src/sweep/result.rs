@@ -124,8 +124,8 @@ fn swf_path(w: &WorkloadSpec) -> Option<&str> {
 }
 
 /// Runs a point file's envelope (any mode) under `limits` and returns its metrics, computed
-/// by the same functions as `schedlab run` / `mesh` / `grid` / `moldable`. The experiment is
-/// checked first as its mode's experiment file, so that an error names its key.
+/// by the same functions as `schedlab run` / `mesh` / `grid` / `moldable`. An invalid point's
+/// error names its key.
 pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Result<Metrics, Error> {
     let point_err = |message: String| {
         Error::Config(ConfigError {
@@ -133,16 +133,22 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Resul
             message,
         })
     };
-    let raw: Value = serde_json::from_str(text).map_err(|e| point_err(e.to_string()))?;
-    if let (Some(mode), Some(exp)) = (
-        raw.get("mode")
+    // A refused envelope is checked as its mode's experiment file, whose error names the key
+    // (without the envelope reader's wording).
+    let env = Envelope::from_json_with(text, limits).map_err(|m| {
+        let raw: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let mode = raw
+            .get("mode")
             .and_then(Value::as_str)
-            .and_then(Mode::parse),
-        raw.get("experiment"),
-    ) {
-        check_experiment(mode, exp, limits)?;
-    }
-    let env = Envelope::from_json_with(text, limits).map_err(point_err)?;
+            .and_then(Mode::parse);
+        match (mode, raw.get("experiment")) {
+            (Some(mode), Some(exp)) => match check_experiment(mode, exp, limits) {
+                Err(e) => Error::Config(e),
+                Ok(()) => point_err(m),
+            },
+            _ => point_err(m),
+        }
+    })?;
     let mut out = Vec::new();
     match env {
         Envelope::Flat(s) => {

@@ -438,7 +438,10 @@ impl SweepSpec {
                 *s = rebase(s);
             }
         }
-        check_experiment(self.mode, &exp, &self.limits).map_err(|e| err(self.blame(n, &e)))?;
+        // Checked as the mode's experiment file only when the envelope refuses it (the
+        // common case costs one validation): its error names the axis and the key.
+        let checked = |exp: &Value| check_experiment(self.mode, exp, &self.limits);
+        let blame = |e: ConfigError| err(self.blame(n, &e));
         let mut env = Map::new();
         env.insert("v".into(), Value::from(ENVELOPE_VERSION));
         env.insert("mode".into(), Value::from(self.mode.as_str()));
@@ -447,9 +450,14 @@ impl SweepSpec {
             env.insert(list.into(), Value::Array(vec![one]));
         }
         env.insert("experiment".into(), exp);
-        let text = Value::Object(env).to_string();
-        let valid = Envelope::from_json_with(&text, &self.limits).map_err(err)?;
-        Ok(valid.to_json())
+        let env = Value::Object(env);
+        match Envelope::from_json_with(&env.to_string(), &self.limits) {
+            Ok(valid) => Ok(valid.to_json()),
+            Err(m) => {
+                checked(env.get("experiment").unwrap_or(&Value::Null)).map_err(blame)?;
+                Err(err(m))
+            }
+        }
     }
 
     /// An invalid point's error naming the axis that set the key at fault and its value
