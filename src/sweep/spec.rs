@@ -438,10 +438,6 @@ impl SweepSpec {
                 *s = rebase(s);
             }
         }
-        // Checked as the mode's experiment file only when the envelope refuses it (the
-        // common case costs one validation): its error names the axis and the key.
-        let checked = |exp: &Value| check_experiment(self.mode, exp, &self.limits);
-        let blame = |e: ConfigError| err(self.blame(n, &e));
         let mut env = Map::new();
         env.insert("v".into(), Value::from(ENVELOPE_VERSION));
         env.insert("mode".into(), Value::from(self.mode.as_str()));
@@ -453,8 +449,12 @@ impl SweepSpec {
         let env = Value::Object(env);
         match Envelope::from_json_with(&env.to_string(), &self.limits) {
             Ok(valid) => Ok(valid.to_json()),
+            // Checked as the mode's experiment file only when the envelope refuses it (the
+            // common case costs one validation): its error names the axis and the key.
             Err(m) => {
-                checked(env.get("experiment").unwrap_or(&Value::Null)).map_err(blame)?;
+                let exp = env.get("experiment").unwrap_or(&Value::Null);
+                check_experiment(self.mode, exp, &self.limits)
+                    .map_err(|e| err(self.blame(n, &e)))?;
                 Err(err(m))
             }
         }
