@@ -22,6 +22,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::grid::view::{GridShare, GRID_FRAGMENT_PREFIX, GRID_SHARE_VERSION, MAX_GRID_FRAGMENT};
+use crate::limits::Limits;
 use crate::mesh_share::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
 use crate::moldable_run::{MoldableShare, MOLDABLE_SHARE_VERSION};
 use crate::share::{check_envelope, pack_fragment, unpack_fragment, ShareState, SHARE_VERSION};
@@ -134,6 +135,12 @@ impl Envelope {
     /// (another version is refused naming both), then `mode`, then the mode's keys by the
     /// mode's reader (every value validated, limits included; errors name the key).
     pub fn from_json(text: &str) -> Result<Envelope, String> {
+        Envelope::from_json_with(text, &Limits::DEFAULT)
+    }
+
+    /// [`Envelope::from_json`] with the experiment validated under `limits` (the CLI's
+    /// `--max-*` flags; the pages always use the defaults).
+    pub fn from_json_with(text: &str, limits: &Limits) -> Result<Envelope, String> {
         check_envelope(text, ENVELOPE_VERSION, "experiment", None)?;
         let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(text) else {
             return Err("the experiment is not a JSON object".into());
@@ -151,10 +158,12 @@ impl Envelope {
         map.insert("v".into(), Value::from(mode.state_version()));
         let inner = Value::Object(map).to_string();
         Ok(match mode {
-            Mode::Flat => Envelope::Flat(ShareState::from_json(&inner)?),
-            Mode::Mesh => Envelope::Mesh(MeshShare::from_json(&inner)?),
-            Mode::Grid => Envelope::Grid(GridShare::from_json(&inner).map_err(|e| e.0)?),
-            Mode::Moldable => Envelope::Moldable(MoldableShare::from_json(&inner)?),
+            Mode::Flat => Envelope::Flat(ShareState::from_json_with(&inner, limits)?),
+            Mode::Mesh => Envelope::Mesh(MeshShare::from_json_with(&inner, limits)?),
+            Mode::Grid => {
+                Envelope::Grid(GridShare::from_json_with(&inner, limits).map_err(|e| e.0)?)
+            }
+            Mode::Moldable => Envelope::Moldable(MoldableShare::from_json_with(&inner, limits)?),
         })
     }
 
@@ -216,9 +225,14 @@ impl Envelope {
     /// `Ok(None)` when the text has no `mode` (a mode's own experiment format, read by its
     /// command as before).
     pub fn from_document(text: &str) -> Result<Option<Envelope>, String> {
+        Envelope::from_document_with(text, &Limits::DEFAULT)
+    }
+
+    /// [`Envelope::from_document`] under `limits` (`run`/`mesh`/`grid`/`moldable --max-*`).
+    pub fn from_document_with(text: &str, limits: &Limits) -> Result<Option<Envelope>, String> {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(map)) if map.contains_key("mode") => {
-                Envelope::from_json(text).map(Some)
+                Envelope::from_json_with(text, limits).map(Some)
             }
             _ => Ok(None),
         }

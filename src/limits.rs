@@ -46,8 +46,10 @@ pub const MAX_SWEEP_FILE_POINTS: usize = 100_000;
 /// Largest load factor (the range is (0, [`MAX_LOAD_FACTOR`]]).
 pub const MAX_LOAD_FACTOR: f64 = 1000.0;
 
-/// The limits one run uses: the defaults above, or raised by a CLI flag.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The limits one run uses: the defaults above, or raised by a CLI flag. A sweep plan made
+/// with other limits records them (`sweep-plan.json`), hence serde.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Most jobs of a synthetic model ([`MAX_JOBS`]).
     pub max_jobs: usize,

@@ -5,11 +5,10 @@
 //! (limits included, [`crate::limits`]) and names the form's field in every error. No web
 //! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
 
-use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;
-use crate::form::mesh::{experiments_for, field_message, field_name};
+use crate::form::mesh::{experiments_for_with, field_message, field_name};
 use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::share::{check_envelope, pack_fragment, unpack_fragment};
@@ -68,13 +67,19 @@ impl MeshShare {
     /// Reads a link's JSON: the version first, then the experiment, validated (errors name
     /// the form's field).
     pub fn from_json(text: &str) -> Result<MeshShare, String> {
+        MeshShare::from_json_with(text, &crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`MeshShare::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(text: &str, limits: &crate::limits::Limits) -> Result<MeshShare, String> {
         check_envelope(text, MESH_SHARE_VERSION, "mesh share-link", None)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let share: MeshShare = serde_path_to_error::deserialize(de)
             .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
         share
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| field_message(&prefixed(&e)))?;
         if share.allocators.is_empty() {
             return Err("Allocators: the link names no allocator".into());
@@ -88,11 +93,20 @@ impl MeshShare {
     /// The experiments of the runs: one per allocator, the contiguous ones under the shared
     /// policy, the non-contiguous ones FCFS. The first error names its field.
     pub fn experiments(&self) -> Result<Vec<MeshExperiment>, String> {
+        self.experiments_with(&crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`MeshShare::experiments`] validated under `limits`.
+    pub fn experiments_with(
+        &self,
+        limits: &crate::limits::Limits,
+    ) -> Result<Vec<MeshExperiment>, String> {
         let policy = match &self.policy {
             Some(p) => MeshPolicyKind::parse(p).map_err(|e| format!("Policy: {e}"))?,
             None => self.experiment.policy,
         };
-        experiments_for(&self.experiment, &self.allocators, policy).map_err(|e| e.message)
+        experiments_for_with(&self.experiment, &self.allocators, policy, limits)
+            .map_err(|e| e.message)
     }
 }
 

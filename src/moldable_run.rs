@@ -592,12 +592,18 @@ impl MoldableShare {
     /// Reads the state's JSON: the version first, then every key (errors name it, below
     /// `experiment.` for the experiment's), the experiment validated with the default limits.
     pub fn from_json(text: &str) -> Result<MoldableShare, String> {
+        MoldableShare::from_json_with(text, &Limits::DEFAULT)
+    }
+
+    /// [`MoldableShare::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(text: &str, limits: &Limits) -> Result<MoldableShare, String> {
         check_envelope(text, MOLDABLE_SHARE_VERSION, "moldable experiment", None)?;
         let share: MoldableShare =
             crate::config::parse_json(text).map_err(|e| format!("{}: {}", e.key, e.message))?;
         share
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| format!("experiment.{}: {}", e.key, e.message))?;
         if share.strategies.is_empty() {
             return Err("strategies: name at least one moldable strategy".into());

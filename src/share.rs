@@ -20,7 +20,6 @@
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).
 
-use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
@@ -53,13 +52,99 @@ pub struct ShareState {
     pub sweep: Option<Sweep>,
 }
 
-/// A load-factor sweep: `from`, `from + step`, …, up to `to` (inclusive).
+/// A sweep: `from`, `from + step`, …, up to `to` (inclusive) of one key of the experiment,
+/// the load factor unless `axis` says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sweep {
     pub from: f64,
     pub to: f64,
     pub step: f64,
+    /// What is swept (left out of links for the load factor, as before axes existed).
+    #[serde(default, skip_serializing_if = "SweepAxis::is_load_factor")]
+    pub axis: SweepAxis,
+}
+
+/// The key a flat sweep varies (`docs/sweeps.md`, "The web page").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepAxis {
+    /// `transforms.load_factor` (× arrival rate).
+    #[default]
+    LoadFactor,
+    /// `seed`: the synthetic workload's random numbers (replications by hand).
+    Seed,
+    /// `workload.synthetic.jobs`: how many jobs the model draws.
+    Jobs,
+}
+
+impl SweepAxis {
+    /// Every axis, in the page's order.
+    pub const ALL: [SweepAxis; 3] = [SweepAxis::LoadFactor, SweepAxis::Seed, SweepAxis::Jobs];
+
+    /// Serde's `skip_serializing_if`.
+    pub fn is_load_factor(&self) -> bool {
+        *self == SweepAxis::LoadFactor
+    }
+
+    /// Its key in sweep files and merged results (`load_factor`, `seed`, `jobs`): the page's
+    /// `#sweep-axis` option values.
+    pub fn key(self) -> &'static str {
+        match self {
+            SweepAxis::LoadFactor => "load_factor",
+            SweepAxis::Seed => "seed",
+            SweepAxis::Jobs => "jobs",
+        }
+    }
+
+    /// The axis of `key` (`load_factor` also for an empty key).
+    pub fn parse(key: &str) -> Option<SweepAxis> {
+        match key {
+            "" => Some(SweepAxis::LoadFactor),
+            k => SweepAxis::ALL.into_iter().find(|a| a.key() == k),
+        }
+    }
+
+    /// The chart's and the table's name of the axis.
+    pub fn label(self) -> &'static str {
+        match self {
+            SweepAxis::LoadFactor => "Load factor",
+            SweepAxis::Seed => "Seed",
+            SweepAxis::Jobs => "Jobs",
+        }
+    }
+
+    /// The axis' value in `exp`.
+    pub fn value_of(self, exp: &Experiment) -> f64 {
+        match (self, &exp.workload) {
+            (SweepAxis::LoadFactor, _) => exp.transforms.load_factor,
+            (SweepAxis::Seed, _) => exp.seed as f64,
+            (SweepAxis::Jobs, crate::config::WorkloadSpec::Synthetic(m)) => m.jobs() as f64,
+            (SweepAxis::Jobs, _) => f64::NAN,
+        }
+    }
+
+    /// Sets the axis to `x` in `exp`; `Err` when the experiment has no such key (jobs of a
+    /// trace).
+    pub fn apply(self, exp: &mut Experiment, x: f64) -> Result<(), String> {
+        match self {
+            SweepAxis::LoadFactor => exp.transforms.load_factor = x,
+            SweepAxis::Seed => exp.seed = x as u64,
+            SweepAxis::Jobs => {
+                let mut v = serde_json::to_value(&exp.workload).map_err(|e| e.to_string())?;
+                match v.get_mut("synthetic").and_then(|m| m.get_mut("jobs")) {
+                    Some(j) => *j = serde_json::Value::from(x as u64),
+                    None => {
+                        return Err("Sweep: the number of jobs can be swept for a synthetic \
+                                    workload only."
+                            .into())
+                    }
+                }
+                exp.workload = serde_json::from_value(v).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Most points a sweep may have (see [`crate::limits`]).
@@ -82,13 +167,35 @@ impl Sweep {
 
     /// [`Sweep::points`], the error naming the input at fault.
     pub fn checked_points(&self) -> Result<Vec<f64>, SweepError> {
-        let Sweep { from, to, step } = *self;
+        let Sweep {
+            from,
+            to,
+            step,
+            axis,
+        } = *self;
         let err = |field, message| Err(SweepError { field, message });
-        if !(from.is_finite() && from > 0.0) {
+        let seed = axis == SweepAxis::Seed;
+        if !(from.is_finite() && (from > 0.0 || (seed && from == 0.0))) {
             return err(
                 "sweep-from",
-                format!("Sweep: \"from\" must be a number > 0 (got {from})."),
+                format!(
+                    "Sweep: \"from\" must be a number {} 0 (got {from}).",
+                    if seed { "≥" } else { ">" }
+                ),
             );
+        }
+        if axis != SweepAxis::LoadFactor {
+            for (field, name, x) in [("sweep-from", "from", from), ("sweep-step", "step", step)] {
+                if x.fract() != 0.0 || x > 9.0e15 {
+                    return err(
+                        field,
+                        format!(
+                            "Sweep: \"{name}\" of {} must be a whole number (got {x}).",
+                            axis.key()
+                        ),
+                    );
+                }
+            }
         }
         if !(to.is_finite() && to >= from) {
             return err(
@@ -190,6 +297,15 @@ impl ShareState {
 
     /// Reads the state's JSON: the version first, then the experiment and the sweep, validated.
     pub fn from_json(text: &str) -> Result<ShareState, String> {
+        ShareState::from_json_with(text, &crate::limits::Limits::DEFAULT)
+    }
+
+    /// [`ShareState::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(
+        text: &str,
+        limits: &crate::limits::Limits,
+    ) -> Result<ShareState, String> {
         check_envelope(text, SHARE_VERSION, "share-link", None)?;
         let de = &mut serde_json::Deserializer::from_str(text);
         let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
@@ -201,7 +317,7 @@ impl ShareState {
         })?;
         state
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| format!("the link's experiment is invalid: {e}"))?;
         if let Some(sweep) = &state.sweep {
             sweep

@@ -57,6 +57,7 @@ fn flat_form() -> FlatFields {
         policies: vec![PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative],
         seed: "42".into(),
         sweep: None,
+        sweep_axis: String::new(),
         load_factor: "1".into(),
         procs: "128".into(),
         synthetic: true,
@@ -646,10 +647,79 @@ fn flat_share_state_of_a_sweep_batch() {
         from: 1.0,
         to: 1.5,
         step: 0.5,
+        axis: Default::default(),
     };
     let s = flat::share_state(&runs, Some(sweep)).unwrap();
     assert_eq!(s.experiment, a);
     assert_eq!(s.policies, vec![PolicyKind::Fcfs, PolicyKind::Easy]);
     assert_eq!(s.sweep, Some(sweep));
     assert!(flat::share_state(&[], None).is_none());
+}
+
+#[test]
+fn flat_sweeps_of_seed_and_jobs() {
+    let mut f = flat_form();
+    f.policies = vec![PolicyKind::Fcfs, PolicyKind::Easy];
+    f.jobs = "200".into();
+    f.load_factor = "1.2".into();
+    f.sweep = Some(["7".into(), "9".into(), "1".into()]);
+    f.sweep_axis = "seed".into();
+    let b = flat::experiments(&f, None, None).unwrap();
+    // Seeds outer, policies inner; the load factor is the field's.
+    let got: Vec<(PolicyKind, u64, f64)> = b
+        .runs
+        .iter()
+        .map(|(p, e)| (*p, e.seed, e.transforms.load_factor))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (PolicyKind::Fcfs, 7, 1.2),
+            (PolicyKind::Easy, 7, 1.2),
+            (PolicyKind::Fcfs, 8, 1.2),
+            (PolicyKind::Easy, 8, 1.2),
+            (PolicyKind::Fcfs, 9, 1.2),
+            (PolicyKind::Easy, 9, 1.2),
+        ]
+    );
+    assert!(
+        b.caption
+            .ends_with("load factor 1.2 · seed 7 to 9 step 1 (3 points)"),
+        "{}",
+        b.caption
+    );
+    let s = b.sweep.unwrap();
+    assert_eq!(s.axis.value_of(&b.runs[5].1), 9.0);
+    // The link of the batch carries the axis; a load-factor sweep's link is unchanged.
+    let state = flat::share_state(&b.runs, b.sweep).unwrap();
+    assert!(
+        state.to_json().contains(r#""axis":"seed""#),
+        "{}",
+        state.to_json()
+    );
+    assert_eq!(
+        schedlab::share::ShareState::from_json(&state.to_json()),
+        Ok(state)
+    );
+
+    f.sweep_axis = "jobs".into();
+    f.sweep = Some(["100".into(), "300".into(), "100".into()]);
+    let b = flat::experiments(&f, None, None).unwrap();
+    assert_eq!(b.runs.len(), 6);
+    assert_eq!(b.sweep.unwrap().axis.value_of(&b.runs[4].1), 300.0);
+    assert_eq!(b.runs[4].1.seed, 42);
+    // Errors name the input: a fractional seed step, jobs above the limit, an unknown axis.
+    f.sweep_axis = "seed".into();
+    f.sweep = Some(["1".into(), "2".into(), "0.5".into()]);
+    let e = flat_error(&f);
+    assert_eq!(e.field, "sweep-step");
+    assert!(e.message.contains("whole number"), "{}", e.message);
+    f.sweep_axis = "jobs".into();
+    f.sweep = Some(["100".into(), "2000000".into(), "1999900".into()]);
+    assert_eq!(flat_error(&f).field, "sweep-from");
+    f.sweep_axis = "sigma".into();
+    assert_eq!(flat_error(&f).field, "sweep-axis");
+    // Without a sweep the axis is ignored.
+    f.sweep = None;
+    assert_eq!(flat::experiments(&f, None, None).unwrap().runs.len(), 2);
 }

@@ -288,6 +288,249 @@ fn mesh_grid_and_trace_axes_give_their_commands_numbers() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn moldable_sweeps_give_schedlab_moldable_numbers() {
+    let dir = temp_dir("sweep-moldable");
+    let sweep = dir.join("moldable.json");
+    // Strategy × σ × 2 replications = 8 points; the base has no `strategies` list.
+    std::fs::write(
+        &sweep,
+        r#"{"name": "moldable", "base": {"v": 2, "mode": "moldable", "experiment": {
+            "workload": {"synthetic": {"model": "lublin", "jobs": 80}},
+            "transforms": {"load_factor": 1.25},
+            "model": {"downey": {"sigma": 1.0, "range_factor": 2.0}},
+            "strategy": "combined", "seed": 4}},
+            "axes": [{"key": "strategy", "values": ["base", "combined"]},
+                     {"key": "sigma", "values": [0.5, 2.0]}],
+            "replications": 2}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &sweep, "moldable", &[]);
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("8 points: 0 already had a result, 8 run"),
+        "{err}"
+    );
+    let (_, err) = ok(&["sweep", "merge", s(&p)]);
+    assert!(err.contains("merged 8 of 8 points"), "{err}");
+    let csv = std::fs::read_to_string(p.join("merged.csv")).unwrap();
+    assert!(
+        csv.starts_with(
+            "point,strategy,sigma,replication,seed,jobs,dropped,mean_wait,max_wait,\
+             mean_turnaround,mean_slowdown,mean_bounded_slowdown,utilization,makespan,awrt,\
+             awwt,awsd,mean_procs_ratio,change.overall_pct,change.category_0_pct,"
+        ),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 9);
+
+    // Every point's metrics are what `schedlab moldable` prints for its point file.
+    for n in 0..8 {
+        let (out, _) = ok(&["moldable", s(&p.join(format!("points/{n:06}.json")))]);
+        let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let run = &brief["strategies"][0];
+        let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, n)).unwrap();
+        assert_eq!(row["strategy"], run["strategy"], "point {n}");
+        assert_eq!(row["sigma"], brief["model"]["downey"]["sigma"], "point {n}");
+        for (k, v) in run["summary"].as_object().unwrap() {
+            assert_eq!(&row[k], v, "point {n}: {k}");
+        }
+        assert_eq!(row["mean_procs_ratio"], run["mean_procs_ratio"]);
+        let change = &run["change_vs_rigid_conservative"];
+        assert_eq!(
+            row["change.overall_pct"], change["overall_pct"],
+            "point {n}"
+        );
+        for k in 0..10 {
+            assert_eq!(
+                row[format!("change.category_{k}_pct")],
+                change["categories_pct"][k],
+                "point {n}: category {k}"
+            );
+        }
+    }
+
+    // Point 5 (combined, σ = 0.5, replication 1) is the hand-written experiment with the
+    // replication's seed, run by `schedlab moldable --strategy combined`.
+    let seed = schedlab::sweep::replica_seed(4, 1);
+    let exp = dir.join("by-hand.json");
+    std::fs::write(
+        &exp,
+        format!(
+            r#"{{"workload": {{"synthetic": {{"model": "lublin", "jobs": 80}}}},
+                "transforms": {{"load_factor": 1.25}},
+                "model": {{"downey": {{"sigma": 0.5, "range_factor": 2.0}}}},
+                "strategy": "base", "seed": {seed}}}"#
+        ),
+    )
+    .unwrap();
+    let (out, _) = ok(&["moldable", s(&exp), "--strategy", "combined"]);
+    let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 5)).unwrap();
+    assert_eq!(row["strategy"], "combined");
+    assert_eq!(row["sigma"], 0.5);
+    assert_eq!(row["replication"], 1);
+    assert_eq!(row["seed"], seed);
+    let run = &brief["strategies"][0];
+    assert_eq!(row["mean_turnaround"], run["summary"]["mean_turnaround"]);
+    assert_eq!(row["awrt"], run["summary"]["awrt"]);
+    assert_eq!(
+        row["change.overall_pct"],
+        run["change_vs_rigid_conservative"]["overall_pct"]
+    );
+    assert!(row["mean_turnaround"].as_f64().unwrap() > 0.0);
+
+    // A base comparing several strategies is refused: make them an axis.
+    let several = std::fs::read_to_string(&sweep).unwrap().replace(
+        "\"strategy\": \"combined\", \"seed\": 4}",
+        "\"strategy\": \"combined\", \"seed\": 4}, \"strategies\": [\"base\", \"combined\"]",
+    );
+    std::fs::write(&sweep, several).unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&sweep), "--out", s(&dir.join("x"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "base.strategies: a sweep point runs one experiment: make the strategies \
+             an axis ({\"key\": \"strategy\""
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The error of point `n`'s result file.
+fn point_error(plan: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string(plan.join(format!("results/{n:06}.json"))).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["error"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn limit_flags_apply_to_every_point() {
+    let dir = temp_dir("sweep-limits");
+    // Lowered by `sweep run --max-jobs`: the 50-job point fails naming the limit, and a run
+    // without the flag computes it.
+    let sweep = dir.join("jobs.json");
+    std::fs::write(
+        &sweep,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 20}}, "policy": "easy", "seed": 1}},
+            "axes": [{"key": "jobs", "values": [20, 50]}]}"#,
+    )
+    .unwrap();
+    let p = plan(&dir, &sweep, "jobs", &[]);
+    let (code, _, err) = schedlab(&["sweep", "run", s(&p), "--max-jobs", "30"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("2 points: 0 already had a result, 2 run"),
+        "{err}"
+    );
+    assert!(err.contains("1 points failed: 1"), "{err}");
+    assert_eq!(
+        point_error(&p, 1),
+        "experiment: workload.synthetic.jobs: 50 is above the limit max_jobs = 30 (the command \
+         line can raise it with --max-jobs)"
+    );
+    assert_eq!(point_error(&p, 0), "");
+    let (code, _, err) = schedlab(&["sweep", "merge", s(&p)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("merged 1 of 2 points; point 1 failed: experiment: workload.synthetic.jobs: 50 is above"),
+        "{err}"
+    );
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("2 points: 1 already had a result, 1 run"),
+        "{err}"
+    );
+    ok(&["sweep", "merge", s(&p)]);
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 1)).unwrap();
+    assert_eq!(row["jobs"], 50);
+
+    // Raised by `sweep plan --max-load-factor`: recorded in the plan, used by every run.
+    let sweep = dir.join("lf.json");
+    std::fs::write(
+        &sweep,
+        r#"{"base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 30}}, "policy": "fcfs", "seed": 2}},
+            "axes": [{"key": "load_factor", "values": [1.0, 1500]}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&sweep), "--out", s(&dir.join("no"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "{}: point 1 (load_factor = 1500, replication 0): axis load_factor = 1500 (key \
+             transforms.load_factor): must be a number > 0 and ≤ 1000 (got 1500)",
+            sweep.display()
+        )),
+        "{err}"
+    );
+    let p = plan(&dir, &sweep, "lf", &["--max-load-factor", "2000"]);
+    let manifest = std::fs::read_to_string(p.join("sweep-plan.json")).unwrap();
+    assert!(
+        manifest.contains("\"limits\":{\"max_jobs\":1000000,")
+            && manifest.contains("\"max_load_factor\":2000.0}"),
+        "{manifest}"
+    );
+    let (_, err) = ok(&["sweep", "run", s(&p)]);
+    assert!(
+        err.contains("2 points: 0 already had a result, 2 run"),
+        "{err}"
+    );
+    ok(&["sweep", "merge", s(&p)]);
+    let point = p.join("points/000001.json");
+    let (code, _, err) = schedlab(&["run", s(&point)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("≤ 1000 (got 1500)"), "{err}");
+    let (out, _) = ok(&["run", s(&point), "--max-load-factor", "2000"]);
+    let summary: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&p, 1)).unwrap();
+    assert_eq!(row["load_factor"], 1500);
+    for (k, v) in summary.as_object().unwrap() {
+        assert_eq!(&row[k], v, "{k}");
+    }
+    // A mesh base (its allocator list made by the envelope's rule) under the raised limit.
+    let mesh = dir.join("mesh.json");
+    std::fs::write(
+        &mesh,
+        r#"{"base": {"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic":
+            {"model": "exp000", "jobs": 30}}, "width": 8, "height": 8, "seed": 2,
+            "transforms": {"load_factor": 1500}}}, "axes": [{"key": "allocator", "values": ["mpl", "mbs"]}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = schedlab(&["sweep", "plan", s(&mesh), "--out", s(&dir.join("no"))]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("base: ") && err.contains("(got 1500)"),
+        "{err}"
+    );
+    let pm = plan(&dir, &mesh, "mesh", &["--max-load-factor", "2000"]);
+    ok(&["sweep", "run", s(&pm)]);
+    ok(&["sweep", "merge", s(&pm)]);
+    let (out, _) = ok(&[
+        "mesh",
+        s(&pm.join("points/000001.json")),
+        "--max-load-factor",
+        "2000",
+    ]);
+    let brief: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row: serde_json::Value = serde_json::from_str(&merged_json_row(&pm, 1)).unwrap();
+    assert_eq!(row["allocator"], "mbs");
+    assert_eq!(row["mean_wait"], brief["summary"]["mean_wait"]);
+    assert_eq!(row["mesh.mean_service"], brief["mesh"]["mean_service"]);
+
+    // A run's own flags override the plan's.
+    std::fs::remove_file(p.join("results/000001.json")).unwrap();
+    let (code, _, err) = schedlab(&["sweep", "run", s(&p), "--max-load-factor", "1000"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        point_error(&p, 1),
+        "experiment: transforms.load_factor: must be a number > 0 and ≤ 1000 (got 1500)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn result_files(plan: &Path) -> Vec<(String, SystemTime, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(plan.join("results"))
         .unwrap()
@@ -432,7 +675,16 @@ fn bad_sweeps_are_refused_naming_the_file_and_key() {
     );
     check(
         &good.replace("\"fcfs\"", "\"sjf\""),
-        "point 0 (policy = \"sjf\"",
+        "point 0 (policy = \"sjf\", load_factor = 0.8, replication 0): axis policy = \"sjf\": \
+         unknown policy \"sjf\"",
+    );
+    check(
+        &good.replace(
+            "\"step\": 0.2}",
+            "\"step\": 0.2}, {\"key\": \"jobs\", \"values\": [0]}",
+        ),
+        "point 0 (policy = \"fcfs\", load_factor = 0.8, jobs = 0, replication 0): axis jobs = 0 \
+         (key workload.synthetic.jobs): ",
     );
     check(
         &good.replace("\"jobs\": 100", "\"jobs\": 5000000"),

@@ -347,6 +347,7 @@ fn share_links_carry_a_sweep_and_old_links_still_open() {
         from: 0.5,
         to: 1.5,
         step: 0.5,
+        axis: Default::default(),
     };
     assert_eq!(sweep.points(), Ok(vec![0.5, 1.0, 1.5]));
     let state =
@@ -360,6 +361,7 @@ fn share_links_carry_a_sweep_and_old_links_still_open() {
         from: 0.7,
         to: 1.0,
         step: 0.1,
+        axis: Default::default(),
     }
     .points()
     .expect("valid");
@@ -370,21 +372,25 @@ fn share_links_carry_a_sweep_and_old_links_still_open() {
             from: 0.0,
             to: 1.0,
             step: 0.1,
+            axis: Default::default(),
         },
         Sweep {
             from: 1.0,
             to: 0.5,
             step: 0.1,
+            axis: Default::default(),
         },
         Sweep {
             from: 0.5,
             to: 1.0,
             step: 0.0,
+            axis: Default::default(),
         },
         Sweep {
             from: 0.01,
             to: 100.0,
             step: 0.01,
+            axis: Default::default(),
         },
     ] {
         assert!(bad.points().is_err(), "{bad:?}");

@@ -12,6 +12,7 @@ use clap::Args;
 
 use super::streams::{emit, io_err};
 use super::sweep::{merge_dir, plan_dir, run_dir};
+use super::LimitArgs;
 use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
 use crate::policy::PolicyKind;
@@ -85,11 +86,11 @@ pub fn bench_sweep_command(a: &BenchSweepArgs) -> Result<(), Error> {
     let point_cpu_rate = ref_jobs as f64 / ref_cpu.max(1e-9);
 
     let t = Instant::now();
-    let planned = plan_dir(&sweep, &plan, None, 100)?;
+    let planned = plan_dir(&sweep, &plan, None, 100, &LimitArgs::default())?;
     let plan_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let cpu0 = cpu_seconds();
-    let ran = run_dir(&plan, threads, None)?;
+    let ran = run_dir(&plan, threads, None, &LimitArgs::default())?;
     let run_s = t.elapsed().as_secs_f64();
     let run_cpu = cpu_seconds() - cpu0;
     let t = Instant::now();

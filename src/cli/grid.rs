@@ -34,7 +34,7 @@ pub struct GridArgs {
 pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     let path = &a.experiment;
     let limits = a.limits.limits();
-    let text = super::open::experiment_text(path, crate::envelope::Mode::Grid)?;
+    let text = super::open::experiment_text(path, crate::envelope::Mode::Grid, &limits)?;
     let exp: GridExperiment = crate::config::parse_json(&text)?;
     exp.validate_with(&limits)?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();

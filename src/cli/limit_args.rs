@@ -1,6 +1,6 @@
-//! The `--max-*` flags of `schedlab run`, `mesh` and `grid`: raise a limit of
-//! [`crate::limits`] for one run, where a researcher legitimately needs more than the web
-//! app allows. Implements no paper section.
+//! The `--max-*` flags of `schedlab run`, `mesh`, `grid`, `moldable` and `sweep plan|run`:
+//! raise a limit of [`crate::limits`] for one run, where a researcher legitimately needs more
+//! than the web app allows. Implements no paper section.
 
 use clap::Args;
 
@@ -30,7 +30,11 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The defaults with the flags given applied.
     pub fn limits(&self) -> Limits {
-        let d = Limits::DEFAULT;
+        self.over(Limits::DEFAULT)
+    }
+
+    /// `d` with the flags given applied (`sweep run`: over the limits its plan recorded).
+    pub fn over(&self, d: Limits) -> Limits {
         Limits {
             max_jobs: self.max_jobs.unwrap_or(d.max_jobs),
             max_trace_jobs: self.max_trace_jobs.unwrap_or(d.max_trace_jobs),

@@ -52,7 +52,11 @@ fn key_err(key: &str, message: String) -> Error {
 
 /// Reads the experiment file and applies the overrides.
 pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option<PathBuf>), Error> {
-    let text = super::open::experiment_text(&a.experiment, crate::envelope::Mode::Mesh)?;
+    let text = super::open::experiment_text(
+        &a.experiment,
+        crate::envelope::Mode::Mesh,
+        &a.limits.limits(),
+    )?;
     let mut exp: MeshExperiment = crate::config::parse_json(&text)?;
     if let Some(s) = &a.allocator {
         exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;

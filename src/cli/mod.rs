@@ -274,7 +274,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
 pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>), Error> {
     let (mut exp, mut trace_path) = match (&a.experiment, &a.swf) {
         (Some(path), _) => {
-            let text = open::experiment_text(path, crate::envelope::Mode::Flat)?;
+            let text =
+                open::experiment_text(path, crate::envelope::Mode::Flat, &a.limits.limits())?;
             let exp: Experiment = crate::config::parse_json(&text)?;
             let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let trace = match &exp.workload {

@@ -47,7 +47,11 @@ pub fn parse_strategies(s: &str) -> Result<Vec<MoldableStrategyKind>, Error> {
 
 /// Runs `schedlab moldable`.
 pub fn moldable_command(a: &MoldableArgs) -> Result<(), Error> {
-    let text = super::open::experiment_text(&a.experiment, crate::envelope::Mode::Moldable)?;
+    let text = super::open::experiment_text(
+        &a.experiment,
+        crate::envelope::Mode::Moldable,
+        &a.limits.limits(),
+    )?;
     let exp: MoldableExperiment = crate::config::parse_json(&text)?;
     let mut strategies = match &a.strategy {
         Some(s) => parse_strategies(s)?,
@@ -56,7 +60,10 @@ pub fn moldable_command(a: &MoldableArgs) -> Result<(), Error> {
     if strategies.is_empty() && a.strategy.is_none() {
         // An envelope names the strategies it compares.
         if let Ok(Some(crate::envelope::Envelope::Moldable(s))) =
-            crate::envelope::Envelope::from_document(&super::streams::read_document(&a.experiment)?)
+            crate::envelope::Envelope::from_document_with(
+                &super::streams::read_document(&a.experiment)?,
+                &a.limits.limits(),
+            )
         {
             strategies = s.strategies;
         }

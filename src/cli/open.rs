@@ -13,6 +13,7 @@ use super::streams::{emit_line, read_document, warn};
 use crate::config::ConfigError;
 use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
+use crate::limits::Limits;
 
 /// `schedlab open`.
 #[derive(Args, Debug)]
@@ -61,12 +62,13 @@ fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         })
 }
 
-/// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison).
-fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
+/// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison),
+/// a mesh run's validated under `limits`.
+fn mode_experiment_json(env: &Envelope, limits: &Limits) -> Result<String, Error> {
     Ok(match env {
         Envelope::Flat(s) => s.experiment.to_json(),
         Envelope::Mesh(s) => s
-            .experiments()
+            .experiments_with(limits)
             .map_err(|m| config_err("experiment", m))?
             .first()
             .map(|e| e.to_json())
@@ -79,12 +81,13 @@ fn mode_experiment_json(env: &Envelope) -> Result<String, Error> {
 /// The experiment text of the file at `path` for a command of `mode`: an envelope of that
 /// mode gives its experiment (validated by the envelope's one path), an envelope of another
 /// mode is refused naming the command to use, any other text is returned as it is (the mode's
-/// own format, read by the command as before).
-pub fn experiment_text(path: &Path, mode: Mode) -> Result<String, Error> {
+/// own format, read by the command as before). An envelope is validated under `limits` (the
+/// command's `--max-*` flags).
+pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<String, Error> {
     let text = read_document(path)?;
-    match Envelope::from_document(&text).map_err(|m| config_err("experiment", m))? {
+    match Envelope::from_document_with(&text, limits).map_err(|m| config_err("experiment", m))? {
         None => Ok(text),
-        Some(env) if env.mode() == mode => mode_experiment_json(&env),
+        Some(env) if env.mode() == mode => mode_experiment_json(&env, limits),
         Some(env) => Err(config_err(
             "mode",
             format!(
@@ -107,7 +110,7 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
         .unwrap_or_default();
     emit_line(&pretty)?;
     if let Some(out) = &a.experiment_out {
-        let json = mode_experiment_json(&env)?;
+        let json = mode_experiment_json(&env, &Limits::DEFAULT)?;
         std::fs::write(out, json + "\n").map_err(|e| super::streams::io_err(out, e))?;
         let mut note = format!(
             "{} experiment written to {}; run it with: {} {}",

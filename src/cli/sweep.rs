@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::streams::{io_err, open_trace, read_document, warn};
+use super::LimitArgs;
 use crate::error::Error;
 use crate::sweep::plan::{
     parallel_script, parse_points, point_file, slurm_script, LOGS_DIR, MANIFEST, POINTS_DIR,
@@ -58,6 +59,10 @@ pub struct PlanArgs {
     /// Most Slurm array tasks running at once (the `%M` of `--array=0-N%M`).
     #[arg(long, default_value_t = 100)]
     pub max_concurrent: usize,
+    /// Limits every point is planned under (recorded in sweep-plan.json when not the
+    /// defaults, so that every run of the plan — local, Slurm, GNU parallel — uses them).
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `schedlab sweep run`.
@@ -71,6 +76,10 @@ pub struct SweepRunArgs {
     /// Only these points: `7`, `0-99`, `0-9,20` (what each Slurm / GNU parallel task runs).
     #[arg(long)]
     pub points: Option<String>,
+    /// Limits of every point run (over the limits the plan recorded, by default the
+    /// defaults).
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `schedlab sweep merge`.
@@ -90,7 +99,7 @@ pub struct MergeArgs {
 pub fn sweep_command(a: &SweepArgs) -> Result<(), Error> {
     match &a.command {
         SweepCommand::Plan(p) => {
-            let s = plan_dir(&p.sweep, &p.out, p.chunk, p.max_concurrent)?;
+            let s = plan_dir(&p.sweep, &p.out, p.chunk, p.max_concurrent, &p.limits)?;
             warn(&format!(
                 "planned {} points in {} ({} tasks of up to {} points): run them with \
                  `schedlab sweep run {dir}`, `bash {dir}/run-parallel.sh` or `sbatch \
@@ -105,7 +114,7 @@ pub fn sweep_command(a: &SweepArgs) -> Result<(), Error> {
         }
         SweepCommand::Run(r) => {
             let jobs = r.jobs.unwrap_or_else(default_threads);
-            let s = run_dir(&r.dir, jobs, r.points.as_deref())?;
+            let s = run_dir(&r.dir, jobs, r.points.as_deref(), &r.limits)?;
             let mut text = format!(
                 "{} points: {} already had a result, {} run",
                 s.selected, s.skipped, s.ran
@@ -188,16 +197,18 @@ pub struct PlanSummary {
     pub tasks: usize,
 }
 
-/// `schedlab sweep plan`: reads the sweep, writes the plan folder.
+/// `schedlab sweep plan`: reads the sweep, writes the plan folder; every point is validated
+/// under `limits`.
 pub fn plan_dir(
     sweep: &Path,
     out: &Path,
     chunk: Option<usize>,
     max_concurrent: usize,
+    limits: &LimitArgs,
 ) -> Result<PlanSummary, Error> {
     let text = read_document(sweep)?;
     let file = sweep.display().to_string();
-    let spec = SweepSpec::from_json(&text, &file).map_err(sweep_err)?;
+    let spec = SweepSpec::from_json_with(&text, &file, &limits.limits()).map_err(sweep_err)?;
     let base = absolute(
         sweep
             .parent()
@@ -275,9 +286,15 @@ enum Did {
 }
 
 /// `schedlab sweep run`: the selected points on `jobs` threads, each point's result written
-/// when it finishes.
-pub fn run_dir(dir: &Path, jobs: usize, points: Option<&str>) -> Result<RunSummary, Error> {
+/// when it finishes; every point runs under the plan's limits with `limits`' flags applied.
+pub fn run_dir(
+    dir: &Path,
+    jobs: usize,
+    points: Option<&str>,
+    limits: &LimitArgs,
+) -> Result<RunSummary, Error> {
     let (m, _) = read_manifest(dir)?;
+    let limits = limits.over(m.limits.unwrap_or_default());
     let selected: Vec<usize> = match points {
         Some(s) => parse_points(s, m.points).map_err(|message| Error::Io {
             path: "--points".into(),
@@ -304,7 +321,7 @@ pub fn run_dir(dir: &Path, jobs: usize, points: Option<&str>) -> Result<RunSumma
                 point_path.display()
             ))
         } else {
-            match run_point(&text, &mut |p| open_trace(Path::new(p))) {
+            match run_point(&text, &mut |p| open_trace(Path::new(p)), &limits) {
                 Ok(metrics) => Outcome::Metrics(metrics),
                 Err(e) => Outcome::Failed(e.to_string()),
             }

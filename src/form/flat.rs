@@ -3,7 +3,7 @@
 //! [`FieldError`].
 
 use super::format;
-use super::sweep::Sweep;
+use super::sweep::{Sweep, SweepAxis};
 use super::{lenient_number, FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::config::ExperimentFile;
 use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
@@ -55,6 +55,8 @@ pub struct FlatFields {
     pub seed: String,
     /// `#sweep-from`, `#sweep-to`, `#sweep-step` when "Sweep" is ticked.
     pub sweep: Option<[String; 3]>,
+    /// `#sweep-axis`: the key swept ([`crate::share::SweepAxis::key`]; empty: load factor).
+    pub sweep_axis: String,
     /// `#load-factor`.
     pub load_factor: String,
     /// `#procs` (empty: the trace's size).
@@ -155,24 +157,44 @@ pub fn experiments(
     let seed: u64 = lenient_number("seed", &f.seed, "Seed (a whole number ≥ 0)")?;
     let sweep = match &f.sweep {
         Some([from, to, step]) => Some(Sweep {
+            axis: SweepAxis::parse(&f.sweep_axis).ok_or_else(|| {
+                FieldError::new(
+                    "sweep-axis",
+                    format!("Sweep: unknown axis {:?}.", f.sweep_axis),
+                )
+            })?,
             from: lenient_number("sweep-from", from, "Sweep from")?,
             to: lenient_number("sweep-to", to, "Sweep to")?,
             step: lenient_number("sweep-step", step, "Sweep step")?,
         }),
         None => None,
     };
-    let loads = match &sweep {
-        Some(s) => s.checked_points()?,
-        None => vec![lenient_number(
-            "load-factor",
-            &f.load_factor,
-            "Load factor",
-        )?],
+    let axis = sweep.map(|s| s.axis).unwrap_or_default();
+    // The swept values of another axis than the load factor; the load factor is then the
+    // field's.
+    let (loads, others) = match &sweep {
+        Some(s) if s.axis == SweepAxis::LoadFactor => (s.checked_points()?, vec![None]),
+        Some(s) => (
+            vec![lenient_number(
+                "load-factor",
+                &f.load_factor,
+                "Load factor",
+            )?],
+            s.checked_points()?.into_iter().map(Some).collect(),
+        ),
+        None => (
+            vec![lenient_number(
+                "load-factor",
+                &f.load_factor,
+                "Load factor",
+            )?],
+            vec![None],
+        ),
     };
     for &load_factor in &loads {
         if let Err(m) = crate::limits::check_load_factor(load_factor) {
             return Err(FieldError::new(
-                if sweep.is_some() {
+                if sweep.is_some_and(|s| s.axis == SweepAxis::LoadFactor) {
                     "sweep-from"
                 } else {
                     "load-factor"
@@ -310,31 +332,55 @@ pub fn experiments(
     };
     let mut runs = Vec::new();
     for &lf in &loads {
-        for p in policies {
-            let mut exp = Experiment::new(workload.clone(), *p);
-            exp.transforms = Transforms {
-                load_factor: lf,
-                ..transforms.clone()
-            };
-            exp.machine = machine.clone();
-            exp.seed = seed;
-            exp.name = template.and_then(|t| t.name.clone());
-            exp.validate()
-                .map_err(|e| FieldError::new(field_of_key(&e.key), e.to_string()))?;
-            runs.push((*p, exp));
+        for x in &others {
+            for p in policies {
+                let mut exp = Experiment::new(workload.clone(), *p);
+                exp.transforms = Transforms {
+                    load_factor: lf,
+                    ..transforms.clone()
+                };
+                exp.machine = machine.clone();
+                exp.seed = seed;
+                exp.name = template.and_then(|t| t.name.clone());
+                if let Some(x) = x {
+                    axis.apply(&mut exp, *x)
+                        .map_err(|m| FieldError::new("sweep-axis", m))?;
+                }
+                exp.validate().map_err(|e| {
+                    let field = match (&sweep, field_of_key(&e.key)) {
+                        (Some(s), f) if f == s.axis.key().replace('_', "-") => {
+                            "sweep-from".to_string()
+                        }
+                        (_, f) => f,
+                    };
+                    FieldError::new(field, e.to_string())
+                })?;
+                runs.push((*p, exp));
+            }
         }
     }
+    let points = loads.len() * others.len();
     let load_text = match &sweep {
         Some(s) => format!(
-            "load factor {} to {} step {} ({} points)",
+            "{} {} to {} step {} ({points} points)",
+            s.axis.label().to_lowercase(),
             s.from,
             s.to,
             s.step,
-            loads.len()
         ),
         None => format!("load factor {load_factor}"),
     };
-    let mut caption = format!("{what} · {load_text} · seed {seed}");
+    let seed_text = match &sweep {
+        Some(s) if s.axis == SweepAxis::Seed => String::new(),
+        _ => format!(" · seed {seed}"),
+    };
+    let load_text = match &sweep {
+        Some(s) if s.axis != SweepAxis::LoadFactor => {
+            format!("load factor {load_factor} · {load_text}")
+        }
+        _ => load_text,
+    };
+    let mut caption = format!("{what} · {load_text}{seed_text}");
     if let Some(name) = template.and_then(|t| t.name.as_deref()) {
         caption = format!("{name} — {caption}");
     }

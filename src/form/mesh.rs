@@ -3,7 +3,6 @@
 //! allocator ([`experiments_for`]) or per (non-contiguous allocator, traffic ratio)
 //! ([`sweep_experiments`]); or the first [`FieldError`], naming the field.
 
-use crate::config::ExperimentFile;
 use serde::{Deserialize, Serialize};
 
 use super::{number, FieldError, TraceFacts};
@@ -228,6 +227,16 @@ pub fn experiments_for(
     allocators: &[MeshAllocatorKind],
     policy: MeshPolicyKind,
 ) -> Result<Vec<MeshExperiment>, FieldError> {
+    experiments_for_with(base, allocators, policy, &crate::limits::Limits::DEFAULT)
+}
+
+/// [`experiments_for`] validated under `limits` (a sweep planned with `--max-*`).
+pub fn experiments_for_with(
+    base: &MeshExperiment,
+    allocators: &[MeshAllocatorKind],
+    policy: MeshPolicyKind,
+    limits: &crate::limits::Limits,
+) -> Result<Vec<MeshExperiment>, FieldError> {
     if allocators.is_empty() {
         return Err(FieldError::new(
             "mesh-alloc-contig",
@@ -244,7 +253,7 @@ pub fn experiments_for(
             } else {
                 MeshPolicyKind::Fcfs
             };
-            e.validate().map_err(|ce| config_error(&ce))?;
+            e.validate_with(limits).map_err(|ce| config_error(&ce))?;
             Ok(e)
         })
         .collect()

@@ -5,7 +5,6 @@
 //! (`#g=`, envelope and fragment). No web dependency, so everything here is tested and fuzzed
 //! natively.
 
-use crate::config::ExperimentFile;
 use std::fmt;
 use std::io::Read;
 
@@ -295,6 +294,12 @@ impl GridShare {
     /// Reads the JSON of a link: the version first (a link of another version is refused with
     /// a message naming both versions), then the experiment, validated.
     pub fn from_json(text: &str) -> Result<GridShare, ShareError> {
+        GridShare::from_json_with(text, &Limits::DEFAULT)
+    }
+
+    /// [`GridShare::from_json`] with the experiment validated under `limits` (the CLI may
+    /// raise them).
+    pub fn from_json_with(text: &str, limits: &Limits) -> Result<GridShare, ShareError> {
         crate::share::check_envelope(text, GRID_SHARE_VERSION, "grid-link", None)
             .map_err(ShareError)?;
         let de = &mut serde_json::Deserializer::from_str(text);
@@ -307,7 +312,7 @@ impl GridShare {
         })?;
         share
             .experiment
-            .validate()
+            .validate_with(limits)
             .map_err(|e| ShareError(format!("the link's experiment is invalid: {e}")))?;
         Ok(share)
     }

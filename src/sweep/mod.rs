@@ -7,7 +7,8 @@
 //!
 //! Everything here is pure (no file system, no threads): [`spec`] reads and expands the sweep
 //! file, [`plan`] makes the point texts, the manifest and the two job scripts, [`result`] runs
-//! one point with the same library functions as `schedlab run` / `mesh` / `grid` and writes
+//! one point with the same library functions as `schedlab run` / `mesh` / `grid` / `moldable`
+//! and writes
 //! and checks its result file, [`merge`] merges results. The CLI (`schedlab sweep
 //! plan|run|merge`) does the file I/O and the threads.
 

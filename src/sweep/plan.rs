@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{checksum64, SweepError, SweepSpec};
+use crate::limits::Limits;
 
 /// Version of the manifest this build writes and reads.
 pub const PLAN_VERSION: u32 = 1;
@@ -40,6 +41,10 @@ pub struct Manifest {
     pub chunk: usize,
     /// [`checksum64`] of every point file's text, by point number.
     pub checksums: Vec<String>,
+    /// The limits the points were planned under, when not the defaults (`sweep plan
+    /// --max-*`): every run of the plan uses them unless its own flags say otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
 }
 
 /// A plan: the manifest and every point's text (point `n` at index `n`).
@@ -75,6 +80,7 @@ pub fn plan(
             points: n,
             chunk: chunk.unwrap_or_else(|| default_chunk(n)).max(1),
             checksums,
+            limits: (spec.limits != Limits::DEFAULT).then_some(spec.limits),
         },
         points,
     })
@@ -107,7 +113,11 @@ impl Manifest {
                 m.plan
             )));
         }
-        let spec = SweepSpec::from_json(&m.sweep.to_string(), &format!("{file}: sweep"))?;
+        let spec = SweepSpec::from_json_with(
+            &m.sweep.to_string(),
+            &format!("{file}: sweep"),
+            &m.limits.unwrap_or_default(),
+        )?;
         if spec.points() != m.points || m.checksums.len() != m.points || m.chunk == 0 {
             return Err(bad(format!(
                 "damaged: {} points, {} checksums, chunk {}, while its sweep has {} points",

@@ -1,9 +1,11 @@
 //! One point's run and its result file. [`run_point`] runs a point's envelope with the library
 //! functions of `schedlab run` (flat: `prepare_with` → `simulation` → `finish`), `schedlab
-//! mesh` (`run_mesh_with`) and `schedlab grid` (`run_comparison_with`), and returns its metrics
-//! in order: flat the summary `schedlab run` prints; mesh the summary and `mesh.*`; grid
-//! `single.*` / `sharing.*` (each configuration's overall summary, jobs migrated,
-//! invariant violations).
+//! mesh` (`run_mesh_with`), `schedlab grid` (`run_comparison_with`) and `schedlab moldable`
+//! (`run_moldable_with`), and returns its metrics in order: flat the summary `schedlab run`
+//! prints; mesh the summary and `mesh.*`; grid `single.*` / `sharing.*` (each configuration's
+//! overall summary, jobs migrated, invariant violations); moldable the strategy's summary,
+//! `mean_procs_ratio` and `change.*` (% change of mean turnaround against rigid conservative,
+//! overall and per weight category).
 //!
 //! A result file is one line of JSON, its last key a checksum of the text before it:
 //!
@@ -23,12 +25,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checksum64;
+use super::spec::check_experiment;
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
-use crate::envelope::Envelope;
+use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
 use crate::grid::view::run_comparison_with;
 use crate::limits::Limits;
 use crate::mesh_run::run_mesh_with;
+use crate::moldable_run::{run_moldable_with, MoldableReport};
 use crate::run::{finish, prepare_with, simulation, TraceInput};
 
 /// Metric names and values, in order.
@@ -119,28 +123,44 @@ fn swf_path(w: &WorkloadSpec) -> Option<&str> {
     }
 }
 
-/// Runs a point file's envelope (any mode) under the default limits and returns its metrics,
-/// computed by the same functions as `schedlab run` / `mesh` / `grid`.
-pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error> {
-    let limits = Limits::DEFAULT;
-    let env = Envelope::from_json(text).map_err(|message| {
+/// Runs a point file's envelope (any mode) under `limits` and returns its metrics, computed
+/// by the same functions as `schedlab run` / `mesh` / `grid` / `moldable`. An invalid point's
+/// error names its key.
+pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Result<Metrics, Error> {
+    let point_err = |message: String| {
         Error::Config(ConfigError {
             key: "point".into(),
             message,
         })
+    };
+    // A refused envelope is checked as its mode's experiment file, whose error names the key
+    // (without the envelope reader's wording).
+    let env = Envelope::from_json_with(text, limits).map_err(|m| {
+        let raw: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let mode = raw
+            .get("mode")
+            .and_then(Value::as_str)
+            .and_then(Mode::parse);
+        match (mode, raw.get("experiment")) {
+            (Some(mode), Some(exp)) => match check_experiment(mode, exp, limits) {
+                Err(e) => Error::Config(e),
+                Ok(()) => point_err(m),
+            },
+            _ => point_err(m),
+        }
     })?;
     let mut out = Vec::new();
     match env {
         Envelope::Flat(s) => {
             let exp = s.experiment;
             let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let prepared = prepare_with(&exp, trace, &limits)?;
+            let prepared = prepare_with(&exp, trace, limits)?;
             let result = simulation(&exp, &prepared, false).run_to_end()?;
             flatten("", &finish(&result, &prepared).summary, &mut out);
         }
         Envelope::Mesh(s) => {
             let exp = s
-                .experiments()
+                .experiments_with(limits)
                 .map_err(|message| {
                     Error::Config(ConfigError {
                         key: "experiment".into(),
@@ -156,15 +176,15 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
                     })
                 })?;
             let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let r = run_mesh_with(&exp, trace, &limits)?;
+            let r = run_mesh_with(&exp, trace, limits)?;
             flatten("", &r.summary, &mut out);
             flatten("mesh", &r.mesh, &mut out);
         }
-        Envelope::Moldable(_) => {
-            return Err(Error::Config(ConfigError {
-                key: "mode".into(),
-                message: "moldable points cannot be run by a sweep yet (see docs/sweeps.md)".into(),
-            }))
+        Envelope::Moldable(s) => {
+            let exp = s.experiment;
+            let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
+            let report = run_moldable_with(&exp, &[], trace, limits)?;
+            moldable_metrics(&report, &mut out);
         }
         Envelope::Grid(s) => {
             let exp = s.experiment;
@@ -181,7 +201,7 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
                         }
                     }
                 },
-                &limits,
+                limits,
             );
             if let Some(e) = first_error {
                 return Err(e);
@@ -195,6 +215,29 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>) -> Result<Metrics, Error>
         }
     }
     Ok(out)
+}
+
+/// A moldable point's metrics: its strategy's core summary, `mean_procs_ratio`, then the %
+/// change of mean turnaround against rigid conservative backfilling, overall
+/// (`change.overall_pct`) and per weight category (`change.category_0_pct` … `_9_pct`, null
+/// where the category has no job) — what `schedlab moldable` prints as
+/// `change_vs_rigid_conservative`.
+fn moldable_metrics(report: &MoldableReport, out: &mut Metrics) {
+    let Some(run) = report.runs.first() else {
+        return;
+    };
+    flatten("", &run.output.summary, out);
+    out.push((
+        "mean_procs_ratio".into(),
+        Value::from(run.output.mean_procs_ratio),
+    ));
+    out.push((
+        "change.overall_pct".into(),
+        Value::from(run.change.overall_pct),
+    ));
+    for (k, c) in run.change.categories_pct.iter().enumerate() {
+        out.push((format!("change.category_{k}_pct"), Value::from(*c)));
+    }
 }
 
 /// Appends the leaves of `value`'s JSON as (`prefix.key`, value), in field order.

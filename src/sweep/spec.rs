@@ -20,8 +20,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::SweepError;
+use crate::config::{parse_json, ConfigError, Experiment};
 use crate::envelope::{Envelope, Mode, ENVELOPE_VERSION};
-use crate::limits::MAX_SWEEP_FILE_POINTS;
+use crate::grid::spec::GridExperiment;
+use crate::limits::{Limits, MAX_SWEEP_FILE_POINTS};
+use crate::mesh_run::MeshExperiment;
+use crate::moldable_run::MoldableExperiment;
 
 /// Version of the sweep file this build reads and writes.
 pub const SWEEP_VERSION: u32 = 1;
@@ -47,6 +51,9 @@ pub struct SweepSpec {
     pub base: Value,
     pub axes: Vec<Axis>,
     pub replications: u32,
+    /// The limits every point is validated under (the defaults, or `sweep plan --max-*`;
+    /// not part of the sweep file: the plan's manifest records them).
+    pub limits: Limits,
 }
 
 /// The file as written.
@@ -99,10 +106,12 @@ pub fn replica_seed(seed: u64, r: u64) -> u64 {
 /// itself (`network.kappa`, `sites.0.procs`).
 fn resolve(mode: Mode, key: &str) -> Vec<String> {
     let full = match (mode, key) {
-        (Mode::Flat | Mode::Mesh, "load_factor") => "transforms.load_factor",
-        (Mode::Flat | Mode::Mesh, "trace") => "workload.swf.path",
-        (Mode::Flat | Mode::Mesh, "jobs") => "workload.synthetic.jobs",
-        (Mode::Flat, "procs") => "machine.flat.procs",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "load_factor") => "transforms.load_factor",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "trace") => "workload.swf.path",
+        (Mode::Flat | Mode::Mesh | Mode::Moldable, "jobs") => "workload.synthetic.jobs",
+        (Mode::Flat | Mode::Moldable, "procs") => "machine.flat.procs",
+        (Mode::Moldable, "sigma") => "model.downey.sigma",
+        (Mode::Moldable, "range_factor") => "model.downey.range_factor",
         (Mode::Mesh, "traffic_io") => "network.traffic_io",
         (Mode::Mesh, "kappa") => "network.kappa",
         _ => key,
@@ -195,6 +204,15 @@ impl SweepSpec {
     /// (at most [`MAX_SWEEP_FILE_POINTS`]) and every point's experiment is left to
     /// [`SweepSpec::point_envelope`].
     pub fn from_json(text: &str, file: &str) -> Result<SweepSpec, SweepError> {
+        SweepSpec::from_json_with(text, file, &Limits::DEFAULT)
+    }
+
+    /// [`SweepSpec::from_json`] with the base and every point validated under `limits`.
+    pub fn from_json_with(
+        text: &str,
+        file: &str,
+        limits: &Limits,
+    ) -> Result<SweepSpec, SweepError> {
         let invalid = |key: String, message: String| SweepError::Invalid {
             file: file.to_string(),
             key,
@@ -218,7 +236,7 @@ impl SweepSpec {
                 ),
             ));
         }
-        let (mode, base) = base_experiment(raw.base).map_err(|(k, m)| invalid(k, m))?;
+        let (mode, base) = base_experiment(raw.base, limits).map_err(|(k, m)| invalid(k, m))?;
         if raw.replications == 0 {
             return Err(invalid("replications".into(), "must be ≥ 1".into()));
         }
@@ -280,6 +298,7 @@ impl SweepSpec {
             base,
             axes,
             replications: raw.replications,
+            limits: *limits,
         };
         let points = spec.points_u128();
         if points > MAX_SWEEP_FILE_POINTS as u128 {
@@ -422,14 +441,81 @@ impl SweepSpec {
         let mut env = Map::new();
         env.insert("v".into(), Value::from(ENVELOPE_VERSION));
         env.insert("mode".into(), Value::from(self.mode.as_str()));
-        if self.mode == Mode::Mesh {
-            let alloc = exp.get("allocator").cloned().unwrap_or(Value::from("mpl"));
-            env.insert("allocators".into(), Value::Array(vec![alloc]));
+        if let Some((list, key, default)) = one_run_list(self.mode) {
+            let one = exp.get(key).cloned().unwrap_or(Value::from(default));
+            env.insert(list.into(), Value::Array(vec![one]));
         }
         env.insert("experiment".into(), exp);
-        let text = Value::Object(env).to_string();
-        let valid = Envelope::from_json(&text).map_err(err)?;
-        Ok(valid.to_json())
+        let env = Value::Object(env);
+        match Envelope::from_json_with(&env.to_string(), &self.limits) {
+            Ok(valid) => Ok(valid.to_json()),
+            // Checked as the mode's experiment file only when the envelope refuses it (the
+            // common case costs one validation): its error names the axis and the key.
+            Err(m) => {
+                let exp = env.get("experiment").unwrap_or(&Value::Null);
+                check_experiment(self.mode, exp, &self.limits)
+                    .map_err(|e| err(self.blame(n, &e)))?;
+                Err(err(m))
+            }
+        }
+    }
+
+    /// An invalid point's error naming the axis that set the key at fault and its value
+    /// (`axis policy = "sjf": unknown policy …`, `axis jobs = 0 (key workload.synthetic.jobs):
+    /// …`), or the key when no axis set it.
+    fn blame(&self, n: usize, e: &ConfigError) -> String {
+        let touches = |a: &Axis| {
+            let path = a.path.join(".");
+            e.key == path
+                || e.key.starts_with(&format!("{path}."))
+                || path.starts_with(&format!("{}.", e.key))
+        };
+        let at = self
+            .axes
+            .iter()
+            .zip(self.values(n))
+            .find(|(a, _)| touches(a));
+        match at {
+            Some((a, v)) if a.key == e.key => format!("axis {} = {v}: {}", a.key, e.message),
+            Some((a, v)) => format!("axis {} = {v} (key {}): {}", a.key, e.key, e.message),
+            None if e.key.is_empty() => e.message.clone(),
+            None => format!("key {}: {}", e.key, e.message),
+        }
+    }
+}
+
+/// Checks a point's experiment JSON as its mode's experiment file under `limits` (what its
+/// command checks): the error names the key at fault (and no position in a JSON text the
+/// user never wrote).
+pub fn check_experiment(mode: Mode, exp: &Value, limits: &Limits) -> Result<(), ConfigError> {
+    let text = exp.to_string();
+    let checked = match mode {
+        Mode::Flat => parse_json::<Experiment>(&text).and_then(|e| e.validate_with(limits)),
+        Mode::Mesh => parse_json::<MeshExperiment>(&text).and_then(|e| e.validate_with(limits)),
+        Mode::Grid => parse_json::<GridExperiment>(&text).and_then(|e| e.validate_with(limits)),
+        Mode::Moldable => {
+            parse_json::<MoldableExperiment>(&text).and_then(|e| e.validate_with(limits))
+        }
+    };
+    checked.map_err(|mut e| {
+        if let Some(at) = e.message.rfind(" at line ") {
+            let tail = &e.message[at + " at line ".len()..];
+            if tail.split(" column ").all(|n| n.parse::<u64>().is_ok()) {
+                e.message.truncate(at);
+            }
+        }
+        e
+    })
+}
+
+/// The list a mode's envelope compares (mesh `allocators`, moldable `strategies`), the key of
+/// the experiment that names the one run, and that key's default: a point's envelope lists
+/// its experiment's own, and a sweep's base may leave the list out.
+fn one_run_list(mode: Mode) -> Option<(&'static str, &'static str, &'static str)> {
+    match mode {
+        Mode::Mesh => Some(("allocators", "allocator", "mpl")),
+        Mode::Moldable => Some(("strategies", "strategy", "combined")),
+        Mode::Flat | Mode::Grid => None,
     }
 }
 
@@ -450,42 +536,44 @@ fn trace_paths(mode: Mode, exp: &mut Value) -> Vec<&mut Value> {
 
 /// The base envelope's experiment as JSON, validated, with its mode. A base that compares
 /// several policies or allocators is refused: a point runs one experiment (make them an axis).
-fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
+fn base_experiment(base: Value, limits: &Limits) -> Result<(Mode, Value), (String, String)> {
     let Value::Object(mut map) = base else {
         return Err((
             "base".into(),
             "must be an experiment envelope: {\"v\": 2, \"mode\": …, \"experiment\": {…}}".into(),
         ));
     };
-    // A mesh envelope lists the allocators it compares; a sweep's base need not.
-    if map.get("mode").and_then(Value::as_str) == Some("mesh") && !map.contains_key("allocators") {
-        let alloc = map
-            .get("experiment")
-            .and_then(|e| e.get("allocator"))
-            .cloned()
-            .unwrap_or(Value::from("mpl"));
-        map.insert("allocators".into(), Value::Array(vec![alloc]));
+    // A mesh (moldable) envelope lists the allocators (strategies) it compares; a sweep's
+    // base need not.
+    let mode = map
+        .get("mode")
+        .and_then(Value::as_str)
+        .and_then(Mode::parse);
+    if let Some((list, key, default)) = mode.and_then(one_run_list) {
+        if !map.contains_key(list) {
+            let one = map
+                .get("experiment")
+                .and_then(|e| e.get(key))
+                .cloned()
+                .unwrap_or(Value::from(default));
+            map.insert(list.into(), Value::Array(vec![one]));
+        }
     }
     let text = Value::Object(map).to_string();
-    let env = Envelope::from_json(&text).map_err(|m| ("base".to_string(), m))?;
-    let one = |key: &str, what: &str| {
+    let env = Envelope::from_json_with(&text, limits).map_err(|m| ("base".to_string(), m))?;
+    let one = |key: &str, axis: &str| {
         Err((
             format!("base.{key}"),
             format!(
-                "a sweep point runs one experiment: make the {what} an axis \
-                 ({{\"key\": \"{}\", \"values\": […]}}) instead",
-                if key == "allocators" {
-                    "allocator"
-                } else {
-                    "policy"
-                }
+                "a sweep point runs one experiment: make the {key} an axis \
+                 ({{\"key\": \"{axis}\", \"values\": […]}}) instead"
             ),
         ))
     };
     let exp = match &env {
         Envelope::Flat(s) => {
             if s.policies().len() > 1 {
-                return one("policies", "policies");
+                return one("policies", "policy");
             }
             if s.sweep.is_some() {
                 return Err((
@@ -501,10 +589,10 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
         }
         Envelope::Mesh(s) => {
             if s.allocators.len() > 1 {
-                return one("allocators", "allocators");
+                return one("allocators", "allocator");
             }
             let e = s
-                .experiments()
+                .experiments_with(limits)
                 .map_err(|m| ("base".to_string(), m))?
                 .into_iter()
                 .next()
@@ -512,13 +600,13 @@ fn base_experiment(base: Value) -> Result<(Mode, Value), (String, String)> {
             serde_json::to_value(e)
         }
         Envelope::Grid(s) => serde_json::to_value(&s.experiment),
-        Envelope::Moldable(_) => {
-            return Err((
-                "base.mode".into(),
-                "moldable experiments cannot be swept yet: run `schedlab moldable` with \
-                 --strategy, or `schedlab reproduce seed004` for the paper's grid"
-                    .into(),
-            ))
+        Envelope::Moldable(s) => {
+            if s.strategies.len() > 1 {
+                return one("strategies", "strategy");
+            }
+            let mut e = s.experiment.clone();
+            e.strategy = s.strategies.first().copied().unwrap_or(e.strategy);
+            serde_json::to_value(e)
         }
     }
     .map_err(|e| ("base".to_string(), e.to_string()))?;
@@ -598,7 +686,43 @@ mod tests {
             .point_envelope(0, "s.json", &|p| p.to_string())
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("s.json: point 0 (policy = \"sjf\""), "{e}");
-        assert!(e.contains("sjf"), "{e}");
+        assert_eq!(
+            e,
+            "s.json: point 0 (policy = \"sjf\", load_factor = 0.8, replication 0): axis policy = \
+             \"sjf\": unknown policy \"sjf\" (expected fcfs, easy or conservative)"
+        );
+        // A key no axis sets is named as a key; an axis setting a nested key names both.
+        let s = SweepSpec::from_json(
+            &FLAT
+                .replace("\"replications\": 2", "\"replications\": 1")
+                .replace(
+                    "\"step\": 0.2}",
+                    "\"step\": 0.2}, {\"key\": \"workload.synthetic.jobs\", \"values\": [0]}",
+                ),
+            "s.json",
+        )
+        .unwrap();
+        let e = s.point_envelope(0, "s.json", &|p| p.to_string());
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "s.json: point 0 (policy = \"fcfs\", load_factor = 0.8, \
+                 workload.synthetic.jobs = 0, replication 0): axis workload.synthetic.jobs = 0: "
+            ),
+            "{e}"
+        );
+        let blame = |key: &str| {
+            let e = ConfigError {
+                key: key.into(),
+                message: "m".into(),
+            };
+            s.blame(0, &e)
+        };
+        assert_eq!(
+            blame("transforms.load_factor"),
+            "axis load_factor = 0.8 (key transforms.load_factor): m"
+        );
+        assert_eq!(blame("machine"), "key machine: m");
+        assert_eq!(blame(""), "m");
     }
 }

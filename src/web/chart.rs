@@ -331,14 +331,33 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
     Ok(vec![util_svg, queue_svg, wait_svg])
 }
 
-/// Draws "metric vs. load factor" into the canvas `chart-sweep`: one line per policy through
-/// its (load factor, value) points; `metric` and `unit` label the y axis. Returns it as SVG.
+/// Draws "metric vs. axis" into the canvas `chart-sweep`: one line per policy through its
+/// (axis value, value) points; `metric` and `unit` label the y axis, `x_desc` the x axis
+/// (`Load factor (× arrival rate)`, `Seed`, …). Returns it as SVG.
 pub fn draw_sweep(
     metric: &str,
     unit: &str,
+    x_desc: &str,
     lines: &[(PolicyKind, Vec<(f64, f64)>)],
 ) -> Result<String, String> {
-    let xs = lines.iter().flat_map(|(_, p)| p.iter().map(|q| q.0));
+    draw_sweep_curves(metric, unit, x_desc, &policy_curves(lines))
+}
+
+/// The colour of the `i`-th line of a chart whose lines are no policies (a merged mesh or
+/// moldable sweep's allocators or strategies): the policies' palette in turn.
+pub fn series_colour(i: usize) -> RGBColor {
+    POLICY_PALETTE[i % POLICY_PALETTE.len()]
+}
+
+/// [`draw_sweep`] of any curves (a merged sweep of another mode: a line per allocator or
+/// strategy). The y axis starts at 0, or below it for negative values (% changes).
+pub fn draw_sweep_curves(
+    metric: &str,
+    unit: &str,
+    x_desc: &str,
+    curves: &[Curve<'_>],
+) -> Result<String, String> {
+    let xs = curves.iter().flat_map(|c| c.points.iter().map(|q| q.0));
     let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
@@ -349,12 +368,17 @@ pub fn draw_sweep(
     };
     // A little room either side, so that the end points' dots are whole.
     let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 0.1 };
-    let ymax = lines
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.1))
-        .filter(|y| y.is_finite())
-        .fold(0.0, f64::max);
-    let title = format!("{metric} vs. load factor");
+    let ys = || {
+        curves
+            .iter()
+            .flat_map(|c| c.points.iter().map(|q| q.1))
+            .filter(|y| y.is_finite())
+    };
+    let ymax = ys().fold(0.0, f64::max);
+    let ymin = ys().fold(0.0, f64::min);
+    // "Load factor (× arrival rate)" → "load factor".
+    let x_name = x_desc.split(" (").next().unwrap_or(x_desc).to_lowercase();
+    let title = format!("{metric} vs. {x_name}");
     let y_desc = if unit.is_empty() {
         metric.to_string()
     } else {
@@ -362,13 +386,16 @@ pub fn draw_sweep(
     };
     let spec = LineSpec {
         title: &title,
-        x_desc: "Load factor (× arrival rate)",
+        x_desc,
         y_desc: &y_desc,
         x_range: (x0 - pad, x1 + pad),
-        y_range: (0.0, if ymax > 0.0 { ymax * 1.1 } else { 1.0 }),
+        y_range: (
+            if ymin < 0.0 { ymin * 1.1 } else { 0.0 },
+            if ymax > 0.0 { ymax * 1.1 } else { 1.0 },
+        ),
         log_x: false,
         legend: SeriesLabelPosition::UpperLeft,
-        lines: &policy_curves(lines),
+        lines: curves,
         markers: true,
         ticks: FLAT_TICKS,
     };

@@ -612,11 +612,98 @@ async function main() {
           await page.setInputFiles('[data-testid="sweep-merged"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"mode": "mesh"}') });
           await page.waitForFunction(() => !document.querySelector('[data-testid="error"]').hidden, null, { timeout: 10000, polling: 50 });
           const eb = await errorText(page);
-          check(/bad\.json cannot be plotted/.test(eb) && /mesh sweep/.test(eb), 'cluster: a file that is no flat merged sweep is refused, saying why', eb);
+          check(/bad\.json cannot be plotted/.test(eb) && /no "columns"/.test(eb), 'cluster: a file that is no merged sweep is refused, saying why', eb);
+          // A merged moldable sweep (strategy × sigma): a line per strategy, the picker offers
+          // its metrics (the % change against rigid conservative first), vs. sigma.
+          const moldable = {
+            sweep: 'm', mode: 'moldable', points: 4,
+            columns: ['point', 'strategy', 'sigma', 'replication', 'seed', 'mean_wait', 'change.overall_pct'],
+            rows: [[0, 'base', 0.5, 0, 4, 100, -10], [1, 'base', 2, 0, 4, 120, 5], [2, 'combined', 0.5, 0, 4, 90, -30], [3, 'combined', 2, 0, 4, 95, -20]],
+            missing: [], failed: [], corrupt: [],
+          };
+          await page.setInputFiles('[data-testid="sweep-merged"]', { name: 'moldable.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(moldable)) });
+          await page.waitForFunction(() => /Plotted 4 sweep points from moldable\.json/.test(document.querySelector('#progress-label').textContent),
+            null, { timeout: 10000, polling: 50 });
+          const picked = await page.inputValue('#sweep-metric');
+          const offered = await page.$$eval('#sweep-metric option', (os) => os.map((o) => o.value));
+          const svg5 = await download(page, '#svg-chart-sweep');
+          check(picked === 'change.overall_pct' && offered.join(',') === 'change.overall_pct,mean_wait'
+            && /change\.overall_pct vs\. sigma/.test(svg5.text) && /combined/.test(svg5.text),
+          'cluster: a merged moldable sweep plots a line per strategy vs. sigma', `${picked} ${offered} ${svg5.text.slice(0, 160)}`);
           await page.evaluate(() => window.scrollTo(0, 0));
         } finally {
           rmSync(sdir, { recursive: true, force: true });
         }
+      }
+
+      // The sweep's axis (issue 15 item 4): a seed sweep runs in the page (the load factor the
+      // field's, the seed field disabled), downloads as a `seed` axis of whole numbers, and the
+      // CLI's merged.json of that file plots against the seed with the page's numbers.
+      {
+        await page.selectOption('[data-testid="sweep-axis"]', 'seed');
+        check(await page.isDisabled('#seed') && !(await page.isDisabled('#load-factor')),
+          'sweep axis: the seed field is disabled while the seed is swept, the load factor enabled');
+        await page.fill('#sweep-from', '1');
+        await page.fill('#sweep-to', '3');
+        await page.fill('#sweep-step', '1');
+        await page.click('[data-testid="run"]');
+        // (The previous sweep also had 6 rows: wait for the seed sweep's table head.)
+        await page.waitForFunction(() => document.body.dataset.state === 'idle'
+          && /Seed/.test(document.querySelector('[data-testid="results"] thead').textContent)
+          && document.querySelectorAll('[data-testid="results"] tbody tr').length === 6,
+        null, { timeout: 180000, polling: 100 });
+        const seedRows = await page.$$eval('[data-testid="results"] tbody tr', (trs) => trs.map((tr) => {
+          const row = { policy: tr.dataset.policy, seed: Number(tr.dataset.load) };
+          for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = Number(td.dataset.value);
+          return row;
+        }));
+        check(JSON.stringify(seedRows.map((r) => [r.policy, r.seed])) === JSON.stringify([['fcfs', 1], ['easy', 1], ['fcfs', 2], ['easy', 2], ['fcfs', 3], ['easy', 3]]),
+          'sweep axis: a seed sweep runs one row per (seed, policy)', JSON.stringify(seedRows.map((r) => [r.policy, r.seed])));
+        const head = await page.textContent('[data-testid="results"] thead');
+        check(/Seed/.test(head), 'sweep axis: the table names the swept key', head);
+        await page.selectOption('#sweep-metric', 'utilization');
+        const svg3 = await download(page, '#svg-chart-sweep');
+        check(/Utilization vs\. seed/.test(svg3.text), 'sweep axis: the chart is metric vs. seed', svg3.text.slice(0, 160));
+        await page.selectOption('#sweep-metric', 'mean_wait');
+        const sf = await download(page, '[data-testid="sweep-file"]');
+        const spec = JSON.parse(sf.text);
+        check(spec.axes.map((a) => a.key).join(',') === 'policy,seed' && JSON.stringify(spec.axes[1].values) === '[1,2,3]',
+        'sweep axis: the sweep file has a seed axis of whole numbers', sf.text.slice(0, 400));
+        const sdir = mkdtempSync(join(tmpdir(), 'schedlab-sweep-seed-'));
+        try {
+          writeFileSync(join(sdir, 'sweep.json'), sf.text);
+          const plan = join(sdir, 'plan');
+          execFileSync(BIN, ['sweep', 'plan', join(sdir, 'sweep.json'), '--out', plan], { stdio: 'pipe' });
+          execFileSync(BIN, ['sweep', 'run', plan], { stdio: 'pipe' });
+          execFileSync(BIN, ['sweep', 'merge', plan], { stdio: 'pipe' });
+          const mergedPath = join(plan, 'merged.json');
+          const merged = JSON.parse(readFileSync(mergedPath, 'utf8'));
+          // Columns: point, policy, seed (the axis), replication, seed (the run's), metrics.
+          const cols = merged.columns;
+          const diffs = [];
+          for (const r of merged.rows) {
+            const p = seedRows.find((x) => x.policy === r[1] && x.seed === r[2]);
+            for (const k of ['mean_wait', 'utilization', 'makespan']) {
+              if (!p || p[k] !== r[cols.indexOf(k)]) diffs.push(`${r[1]}@seed ${r[2]} ${k}`);
+            }
+          }
+          check(cols[2] === 'seed' && merged.rows.length === 6 && diffs.length === 0,
+            'sweep axis: the CLI sweep of the seed file gives the page\'s numbers', diffs.join('; '));
+          await page.setInputFiles('[data-testid="sweep-merged"]', mergedPath);
+          await page.waitForFunction(() => /Plotted 6 sweep points/.test(document.querySelector('#progress-label').textContent),
+            null, { timeout: 10000, polling: 50 });
+          const svg4 = await download(page, '#svg-chart-sweep');
+          check(/vs\. seed/.test(svg4.text), 'sweep axis: a merged seed sweep uploads as metric vs. seed', svg4.text.slice(0, 160));
+        } finally {
+          rmSync(sdir, { recursive: true, force: true });
+        }
+        // Back to the load factor for the steps below.
+        await page.selectOption('[data-testid="sweep-axis"]', 'load_factor');
+        await page.fill('#sweep-from', '0.5');
+        await page.fill('#sweep-to', '1.5');
+        await page.fill('#sweep-step', '0.5');
+        check(!(await page.isDisabled('#seed')) && await page.isDisabled('#load-factor'),
+          'sweep axis: back to the load factor, its field is disabled again');
       }
 
       // Cancel stops the pool at once; the sweep's results stay.

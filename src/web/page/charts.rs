@@ -182,9 +182,14 @@ pub(super) fn svg_link(app: &App, canvas_id: &str, svg: Option<&str>) {
     }
 }
 
-/// Draws "metric vs. load factor" of the sweep on screen, for the metric in the picker.
+/// Draws "metric vs. axis" of the sweep on screen (load factor, seed, jobs, or a merged
+/// file's axis), for the metric in the picker.
 pub(super) fn draw_sweep_chart(app: &App) {
     let key = app.ui.sweep_metric.value();
+    if app.state.borrow().sweep_lines.is_some() {
+        draw_merged_lines(app, &key);
+        return;
+    }
     let Some(col) = COLUMNS.iter().find(|c| c.key == key) else {
         return;
     };
@@ -215,9 +220,101 @@ pub(super) fn draw_sweep_chart(app: &App) {
     if lines.is_empty() {
         return;
     }
-    match chart::draw_sweep(col.label, col.unit, &lines) {
+    let x_desc = x_description(&app.state.borrow().sweep_x);
+    match chart::draw_sweep(col.label, col.unit, &x_desc, &lines) {
         Ok(svg) => svg_link(app, "chart-sweep", Some(&svg)),
         Err(m) => show_error(&format!("The sweep chart could not be drawn: {m}")),
     }
     png_link(&app.ui, "chart-sweep", true);
+}
+
+/// The x axis' description for a sweep axis key.
+fn x_description(key: &str) -> String {
+    match SweepAxis::parse(key) {
+        Some(SweepAxis::LoadFactor) => "Load factor (× arrival rate)".to_string(),
+        Some(a) => a.label().to_string(),
+        None => key.to_string(),
+    }
+}
+
+/// Draws an uploaded merged sweep of another mode than flat: metric `key` vs. its axis, a
+/// line per allocator / strategy (colours in turn).
+fn draw_merged_lines(app: &App, key: &str) {
+    let (series, axis) = {
+        let st = app.state.borrow();
+        let Some(plot) = st.sweep_lines.as_ref() else {
+            return;
+        };
+        let col = COLUMNS.iter().find(|c| c.key == key);
+        let scale = if col.is_some_and(|c| c.kind == Kind::Percent) {
+            100.0
+        } else {
+            1.0
+        };
+        (plot.series(key, scale), plot.axis.clone())
+    };
+    let curves: Vec<chart::Curve<'_>> = series
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, pts))| !pts.is_empty())
+        .map(|(i, (label, pts))| chart::Curve {
+            label: if label.is_empty() { key } else { label },
+            colour: chart::series_colour(i),
+            points: pts,
+        })
+        .collect();
+    if curves.is_empty() {
+        return;
+    }
+    let (label, unit) = COLUMNS
+        .iter()
+        .find(|c| c.key == key)
+        .map_or((key, ""), |c| (c.label, c.unit));
+    match chart::draw_sweep_curves(label, unit, &x_description(&axis), &curves) {
+        Ok(svg) => svg_link(app, "chart-sweep", Some(&svg)),
+        Err(m) => show_error(&format!("The sweep chart could not be drawn: {m}")),
+    }
+    png_link(&app.ui, "chart-sweep", true);
+}
+
+/// Fills the sweep's metric picker: the summary's columns (`None`), or an uploaded merged
+/// sweep's metrics; keeps the metric shown when the new list has it, else `preferred`, else
+/// the first.
+pub(super) fn fill_sweep_metrics(ui: &Ui, metrics: Option<&[String]>, preferred: &str) {
+    let current = ui.sweep_metric.value();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    match metrics {
+        None => {
+            for c in COLUMNS.iter().filter(|c| c.kind != Kind::Count) {
+                keys.push((c.key.to_string(), c.label.to_string()));
+            }
+        }
+        Some(list) => {
+            for k in list {
+                let label = COLUMNS
+                    .iter()
+                    .find(|c| c.key == k)
+                    .map_or(k.as_str(), |c| c.label);
+                keys.push((k.clone(), label.to_string()));
+            }
+        }
+    }
+    let mut options = String::new();
+    for (k, label) in &keys {
+        options.push_str(&format!(
+            r#"<option value="{}">{}</option>"#,
+            escape(k),
+            escape(label)
+        ));
+    }
+    ui.sweep_metric.set_inner_html(&options);
+    let has = |k: &str| keys.iter().any(|(x, _)| x == k);
+    let pick = if !current.is_empty() && has(&current) {
+        current
+    } else if has(preferred) {
+        preferred.to_string()
+    } else {
+        keys.first().map(|(k, _)| k.clone()).unwrap_or_default()
+    };
+    ui.sweep_metric.set_value(&pick);
 }

@@ -1,11 +1,13 @@
 //! The flat page's bridge to cluster sweeps (issue 15 item 4, `docs/sweeps.md`): the sweep in
-//! the form (its policies × load factors) downloads as a sweep file for `schedlab sweep plan`
-//! (Slurm job arrays, GNU parallel), and the `merged.json` of `schedlab sweep merge` uploads
-//! back into the sweep chart ([`crate::sweep::plot::flat_rows`]), as if the sweep had run here.
+//! the form (its policies × the values of its axis: load factor, seed or jobs) downloads as a
+//! sweep file for `schedlab sweep plan` (Slurm job arrays, GNU parallel), and the
+//! `merged.json` of `schedlab sweep merge` uploads back into the sweep chart — metric vs. the
+//! merge's numeric axis, one line per policy for a flat sweep (as if it had run here), per
+//! allocator or strategy for a mesh or moldable sweep ([`crate::sweep::plot::page_plot`]).
 
 use super::*;
 use crate::form::sweep::sweep_file;
-use crate::sweep::plot::flat_rows;
+use crate::sweep::plot::{page_plot, PagePlot};
 use crate::web::kit::upload::{read_upload, UploadError};
 
 /// Points the "Download sweep file" link at the form's sweep (called on click, before the
@@ -57,7 +59,7 @@ pub(super) fn plot_merged(app: &Rc<App>) {
             Ok(b) if b.length() as u64 <= crate::limits::MAX_DOCUMENT_BYTES => {
                 String::from_utf8(b.to_vec())
                     .map_err(|_| "it is not text".to_string())
-                    .and_then(|t| flat_rows(&t, policy))
+                    .and_then(|t| page_plot(&t, policy))
             }
             Ok(_) => Err(format!(
                 "it is larger than {} bytes",
@@ -67,10 +69,33 @@ pub(super) fn plot_merged(app: &Rc<App>) {
             Err(UploadError::Unreadable(m)) => Err(m),
         };
         match rows {
-            Ok(rows) => {
+            Ok(plot) => {
                 hide_error();
-                let n = rows.len();
-                a.state.borrow_mut().sweep_rows = rows;
+                let n = match plot {
+                    PagePlot::Flat { axis, rows } => {
+                        let n = rows.len();
+                        let mut st = a.state.borrow_mut();
+                        st.sweep_rows = rows;
+                        st.sweep_x = axis;
+                        st.sweep_lines = None;
+                        drop(st);
+                        fill_sweep_metrics(&a.ui, None, "mean_wait");
+                        n
+                    }
+                    PagePlot::Lines(plot) => {
+                        let n = plot.lines.iter().map(|l| l.points.len()).sum();
+                        let preferred = if plot.mode == "moldable" {
+                            "change.overall_pct"
+                        } else {
+                            "mean_wait"
+                        };
+                        fill_sweep_metrics(&a.ui, Some(&plot.metrics()), preferred);
+                        let mut st = a.state.borrow_mut();
+                        st.sweep_x = plot.axis.clone();
+                        st.sweep_lines = Some(plot);
+                        n
+                    }
+                };
                 let ui = &a.ui;
                 ui.charts.set_hidden(false);
                 ui.sweep_chart.set_hidden(false);

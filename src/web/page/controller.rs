@@ -42,13 +42,17 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
     }
 }
 
-/// Shows the sweep's from/to/step inputs instead of the single load factor, or the reverse.
+/// Shows the sweep's axis and from/to/step inputs when "Sweep" is ticked; the load factor or
+/// seed field is disabled while it is the swept key (the jobs field keeps its workload rule).
 pub(super) fn update_sweep_fields(ui: &Ui) {
     let sweep = ui.sweep.checked();
     ui.sweep_fields.set_hidden(!sweep);
     ui.sweep_hint.set_hidden(!sweep);
     ui.sweep_cluster.set_hidden(!sweep);
-    ui.load_factor.set_disabled(sweep);
+    let axis = SweepAxis::parse(&ui.sweep_axis.value()).unwrap_or_default();
+    ui.load_factor
+        .set_disabled(sweep && axis == SweepAxis::LoadFactor);
+    ui.seed.set_disabled(sweep && axis == SweepAxis::Seed);
 }
 
 pub(super) fn set_status(ui: &Ui, state: &str, text: &str) {
@@ -401,6 +405,7 @@ pub(super) fn read_fields(ui: &Ui) -> FlatFields {
             .map(|(p, _)| *p)
             .collect(),
         seed: ui.seed.value(),
+        sweep_axis: ui.sweep_axis.value(),
         sweep: ui.sweep.checked().then(|| {
             [
                 ui.sweep_from.value(),
@@ -469,7 +474,7 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         if b.rows == 0 {
             // First result of this batch: the previous results make way.
             app.ui.results_body.set_inner_html("");
-            render_head(&app.ui, false);
+            render_head(&app.ui, None);
             app.ui.caption.set_text_content(Some(&b.caption));
             app.ui.empty.set_hidden(true);
             app.ui.share.set_hidden(true);

@@ -42,6 +42,7 @@ pub(super) fn apply_share(app: &Rc<App>, state: ShareState) {
         .set_value(&exp.transforms.load_factor.to_string());
     ui.sweep.set_checked(state.sweep.is_some());
     if let Some(s) = &state.sweep {
+        ui.sweep_axis.set_value(s.axis.key());
         ui.sweep_from.set_value(&s.from.to_string());
         ui.sweep_to.set_value(&s.to.to_string());
         ui.sweep_step.set_value(&s.step.to_string());

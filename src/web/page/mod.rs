@@ -27,7 +27,7 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
-use super::share::{ShareState, Sweep};
+use super::share::{ShareState, Sweep, SweepAxis};
 use crate::base::Registered;
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
 use crate::form::flat::{self, is_integer_param, param_values, FlatFields, MODEL_PARAMS};
@@ -206,6 +206,7 @@ struct Ui {
     procs_hint: Element,
     load_factor: HtmlInputElement,
     sweep: HtmlInputElement,
+    sweep_axis: web_sys::HtmlSelectElement,
     sweep_from: HtmlInputElement,
     sweep_to: HtmlInputElement,
     sweep_step: HtmlInputElement,
@@ -309,8 +310,12 @@ struct State {
     gantt_runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)>,
     /// The Gantt chart on screen: its layout, jobs and plotting area (for hover).
     gantt: Option<(chart::GanttLayout, Rc<Vec<JobRecord>>, chart::PlotArea)>,
-    /// The sweep on screen (policy, load factor, summary), for the metric picker.
+    /// The sweep on screen (policy, axis value, summary), for the metric picker.
     sweep_rows: Vec<(PolicyKind, f64, serde_json::Value)>,
+    /// The x axis of the sweep on screen: its key (`load_factor`, or a merged file's axis).
+    sweep_x: String,
+    /// An uploaded merged sweep of another mode on screen (drawn instead of `sweep_rows`).
+    sweep_lines: Option<crate::sweep::plot::MergedPlot>,
 }
 
 struct App {
@@ -391,17 +396,8 @@ pub fn start() {
         pool: RefCell::new(Vec::new()),
         pool_gen: Cell::new(0),
     });
-    render_head(&app.ui, false);
-    let mut options = String::new();
-    for c in COLUMNS.iter().filter(|c| c.kind != Kind::Count) {
-        options.push_str(&format!(
-            r#"<option value="{}">{}</option>"#,
-            c.key,
-            escape(c.label)
-        ));
-    }
-    app.ui.sweep_metric.set_inner_html(&options);
-    app.ui.sweep_metric.set_value("mean_wait");
+    render_head(&app.ui, None);
+    fill_sweep_metrics(&app.ui, None, "mean_wait");
     super::modes::wire(&app.ui.doc);
     wire(&app);
     update_sweep_fields(&app.ui);
@@ -435,6 +431,7 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
         procs_hint: by_id(&doc, "procs-hint")?,
         load_factor: by_id(&doc, "load-factor")?,
         sweep: by_id(&doc, "sweep")?,
+        sweep_axis: by_id(&doc, "sweep-axis")?,
         sweep_from: by_id(&doc, "sweep-from")?,
         sweep_to: by_id(&doc, "sweep-to")?,
         sweep_step: by_id(&doc, "sweep-step")?,
@@ -514,12 +511,18 @@ fn set_param_inputs(ui: &Ui, params: &LublinParams) {
     }
 }
 
-fn render_head(ui: &Ui, sweep: bool) {
+fn render_head(ui: &Ui, sweep: Option<SweepAxis>) {
     let mut html = String::from(r#"<tr><th scope="col" class="policy">Policy</th>"#);
-    if sweep {
-        html.push_str(
+    match sweep {
+        Some(SweepAxis::LoadFactor) => html.push_str(
             r#"<th scope="col" class="load" title="Arrival rate multiplier of this run"><span class="label">Load factor</span><span class="unit">×</span></th>"#,
-        );
+        ),
+        Some(axis) => html.push_str(&format!(
+            r#"<th scope="col" class="load" title="The swept key of this run ({})"><span class="label">{}</span></th>"#,
+            axis.key(),
+            axis.label()
+        )),
+        None => {}
     }
     for c in &COLUMNS {
         html.push_str(&format!(
@@ -540,6 +543,12 @@ fn wire(app: &Rc<App>) {
     {
         let app = Rc::clone(app);
         listen(ui.sweep.as_ref(), "change", move |_: Event| {
+            update_sweep_fields(&app.ui)
+        });
+    }
+    {
+        let app = Rc::clone(app);
+        listen(ui.sweep_axis.as_ref(), "change", move |_: Event| {
             update_sweep_fields(&app.ui)
         });
     }

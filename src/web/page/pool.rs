@@ -194,24 +194,25 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
 /// chart, the downloads and the share link.
 pub(super) fn finish_sweep(app: &App) {
     stop_pool(app);
-    let rows: Vec<(PolicyKind, f64, serde_json::Value)> = {
+    let (rows, axis) = {
         let mut st = app.state.borrow_mut();
         let Some(b) = st.batch.as_mut() else {
             return;
         };
+        let axis = b.sweep.map(|s| s.axis).unwrap_or_default();
         let rows: Vec<(PolicyKind, f64, serde_json::Value)> = b
             .runs
             .iter()
             .zip(&b.points)
-            .map(|((p, e), s)| (*p, e.transforms.load_factor, s.clone().unwrap_or_default()))
+            .map(|((p, e), s)| (*p, axis.value_of(e), s.clone().unwrap_or_default()))
             .collect();
         b.done = rows.iter().map(|(p, _, s)| (*p, 0, s.clone())).collect();
         b.rows = rows.len();
-        rows
+        (rows, axis)
     };
     let ui = &app.ui;
     ui.results_body.set_inner_html("");
-    render_head(ui, true);
+    render_head(ui, Some(axis));
     if let Some(caption) = app.state.borrow().batch.as_ref().map(|b| b.caption.clone()) {
         ui.caption.set_text_content(Some(&caption));
     }
@@ -222,9 +223,12 @@ pub(super) fn finish_sweep(app: &App) {
     {
         let mut st = app.state.borrow_mut();
         st.sweep_rows = rows;
+        st.sweep_x = axis.key().to_string();
+        st.sweep_lines = None;
         st.gantt_runs.clear();
         st.gantt = None;
     }
+    fill_sweep_metrics(ui, None, "mean_wait");
     let (n, ms) = show_finished(app, |b| js_sys::Date::now() - b.started);
     end_batch(
         app,

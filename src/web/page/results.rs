@@ -127,14 +127,14 @@ pub(super) fn render_exports(app: &App) {
             return;
         };
         let exps: Vec<Experiment> = b.runs.iter().map(|(_, e)| e.clone()).collect();
-        (b.done.clone(), exps, b.sweep.is_some())
+        (b.done.clone(), exps, b.sweep.map(|s| s.axis))
     };
     app.state.borrow_mut().downloads.revoke_all();
-    let mut csv = String::from(if sweep {
-        "policy,load_factor"
-    } else {
-        "policy"
-    });
+    let mut csv = String::from("policy");
+    if let Some(axis) = sweep {
+        csv.push(',');
+        csv.push_str(axis.key());
+    }
     for c in &COLUMNS {
         csv.push(',');
         csv.push_str(c.key);
@@ -143,12 +143,12 @@ pub(super) fn render_exports(app: &App) {
     let mut json = Vec::new();
     for (i, (policy, _, summary)) in done.iter().enumerate() {
         csv.push_str(policy.as_str());
-        if sweep {
-            let lf = experiments
+        if let Some(axis) = sweep {
+            let x = experiments
                 .get(i)
-                .map(|e| e.transforms.load_factor)
+                .map(|e| axis.value_of(e))
                 .unwrap_or(f64::NAN);
-            csv.push_str(&format!(",{lf}"));
+            csv.push_str(&format!(",{x}"));
         }
         for c in &COLUMNS {
             csv.push(',');
@@ -180,7 +180,7 @@ pub(super) fn render_exports(app: &App) {
 <a href="{json_url}" download="schedlab-summary.json" data-testid="export-summary-json">Summary JSON</a>"#
     );
     // (A sweep's runs were made by its pool, gone now: no per-run files.)
-    for (policy, id, _) in done.iter().filter(|_| !sweep) {
+    for (policy, id, _) in done.iter().filter(|_| sweep.is_none()) {
         let p = policy.as_str();
         html.push_str(&format!(
             r#"<span class="exports-run"><span class="exports-policy">{short}</span><button type="button" class="link" data-export="jobs_csv" data-run="{id}" data-testid="export-jobs-{p}" title="One line per job: id, submit, start, end, processors, …">jobs CSV</button><button type="button" class="link" data-export="swf" data-run="{id}" data-testid="export-swf-{p}" title="The simulated schedule in the Standard Workload Format">schedule SWF</button></span>"#,
