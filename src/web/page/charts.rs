@@ -307,9 +307,15 @@ pub(super) fn fill_sweep_metrics(ui: &Ui, metrics: Option<&[String]>, preferred:
             escape(label)
         ));
     }
+    // The user's pick stays while the offered metrics stay the same; a file with other
+    // metrics (a moldable merge after a flat one) starts from its preferred metric.
+    let list: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    let list = list.join(" ");
+    let same_list = ui.sweep_metric.get_attribute("data-keys").as_deref() == Some(list.as_str());
+    let _ = ui.sweep_metric.set_attribute("data-keys", &list);
     ui.sweep_metric.set_inner_html(&options);
     let has = |k: &str| keys.iter().any(|(x, _)| x == k);
-    let pick = if !current.is_empty() && has(&current) {
+    let pick = if same_list && !current.is_empty() && has(&current) {
         current
     } else if has(preferred) {
         preferred.to_string()
