@@ -384,22 +384,53 @@ pub fn draw_sweep_curves(
     } else {
         format!("{metric} ({unit})")
     };
+    let y_range = (
+        if ymin < 0.0 { ymin * 1.1 } else { 0.0 },
+        if ymax > 0.0 { ymax * 1.1 } else { 1.0 },
+    );
     let spec = LineSpec {
         title: &title,
         x_desc,
         y_desc: &y_desc,
         x_range: (x0 - pad, x1 + pad),
-        y_range: (
-            if ymin < 0.0 { ymin * 1.1 } else { 0.0 },
-            if ymax > 0.0 { ymax * 1.1 } else { 1.0 },
-        ),
+        y_range,
         log_x: false,
-        legend: SeriesLabelPosition::UpperLeft,
+        legend: free_corner(curves, (x0 - pad, x1 + pad), y_range),
         lines: curves,
         markers: true,
         ticks: FLAT_TICKS,
     };
     render("chart-sweep", &spec)
+}
+
+/// The corner of the plot the legend covers no point in: of the upper left, upper right,
+/// lower right and lower left (in that order of preference), the first whose quarter of the
+/// x range has no point in the third of the y range next to it; the upper left if none.
+fn free_corner(curves: &[Curve], x: (f64, f64), y: (f64, f64)) -> SeriesLabelPosition {
+    let (w, h) = (x.1 - x.0, y.1 - y.0);
+    if !(w > 0.0 && h > 0.0) {
+        return SeriesLabelPosition::UpperLeft;
+    }
+    let points: Vec<(f64, f64)> = curves
+        .iter()
+        .flat_map(|c| c.points.iter())
+        .filter(|q| q.0.is_finite() && q.1.is_finite())
+        .map(|q| ((q.0 - x.0) / w, (q.1 - y.0) / h))
+        .collect();
+    let clear = |left: bool, top: bool| {
+        !points.iter().any(|&(px, py)| {
+            (if left { px <= 0.3 } else { px >= 0.7 }) && (if top { py >= 0.6 } else { py <= 0.4 })
+        })
+    };
+    [
+        (true, true, SeriesLabelPosition::UpperLeft),
+        (false, true, SeriesLabelPosition::UpperRight),
+        (false, false, SeriesLabelPosition::LowerRight),
+        (true, false, SeriesLabelPosition::LowerLeft),
+    ]
+    .into_iter()
+    .find(|&(l, t, _)| clear(l, t))
+    .map_or(SeriesLabelPosition::UpperLeft, |c| c.2)
 }
 
 /// Draws on the canvas `id` with `f`, then the same chart as SVG with `g` (the same drawing

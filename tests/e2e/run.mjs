@@ -630,6 +630,8 @@ async function main() {
           check(picked === 'change.overall_pct' && offered.join(',') === 'change.overall_pct,mean_wait'
             && /change\.overall_pct vs\. sigma/.test(svg5.text) && /combined/.test(svg5.text),
           'cluster: a merged moldable sweep plots a line per strategy vs. sigma', `${picked} ${offered} ${svg5.text.slice(0, 160)}`);
+          await page.$eval('[data-testid="chart"]', (e) => e.scrollIntoView());
+          await shot(page, '08c-sweep-moldable-merged.png');
           await page.evaluate(() => window.scrollTo(0, 0));
         } finally {
           rmSync(sdir, { recursive: true, force: true });
@@ -664,6 +666,10 @@ async function main() {
         await page.selectOption('#sweep-metric', 'utilization');
         const svg3 = await download(page, '#svg-chart-sweep');
         check(/Utilization vs\. seed/.test(svg3.text), 'sweep axis: the chart is metric vs. seed', svg3.text.slice(0, 160));
+        await page.$eval('[data-testid="sweep-axis"]', (e) => e.scrollIntoView());
+        await shot(page, '08d-sweep-seed-form.png');
+        await page.$eval('[data-testid="chart"]', (e) => e.scrollIntoView());
+        await shot(page, '08e-sweep-seed-chart.png');
         await page.selectOption('#sweep-metric', 'mean_wait');
         const sf = await download(page, '[data-testid="sweep-file"]');
         const spec = JSON.parse(sf.text);
