@@ -157,14 +157,21 @@ impl Envelope {
         };
         map.insert("v".into(), Value::from(mode.state_version()));
         let inner = Value::Object(map).to_string();
-        Ok(match mode {
-            Mode::Flat => Envelope::Flat(ShareState::from_json_with(&inner, limits)?),
-            Mode::Mesh => Envelope::Mesh(MeshShare::from_json_with(&inner, limits)?),
-            Mode::Grid => {
-                Envelope::Grid(GridShare::from_json_with(&inner, limits).map_err(|e| e.0)?)
-            }
-            Mode::Moldable => Envelope::Moldable(MoldableShare::from_json_with(&inner, limits)?),
-        })
+        // The mode's reader sees the state re-written on one line: a position in it would not
+        // be the document's, so only the key path is kept.
+        let read = || -> Result<Envelope, String> {
+            Ok(match mode {
+                Mode::Flat => Envelope::Flat(ShareState::from_json_with(&inner, limits)?),
+                Mode::Mesh => Envelope::Mesh(MeshShare::from_json_with(&inner, limits)?),
+                Mode::Grid => {
+                    Envelope::Grid(GridShare::from_json_with(&inner, limits).map_err(|e| e.0)?)
+                }
+                Mode::Moldable => {
+                    Envelope::Moldable(MoldableShare::from_json_with(&inner, limits)?)
+                }
+            })
+        };
+        read().map_err(|m| without_position(&m))
     }
 
     /// The fragment (without `#`): `e=` + base64url(JSON) + `.` + checksum.
@@ -236,6 +243,20 @@ impl Envelope {
             }
             _ => Ok(None),
         }
+    }
+}
+
+/// `message` without serde's ` at line L column C` (a position in the re-written state).
+fn without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i)
+            if message[i + 9..]
+                .split(" column ")
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            message[..i].to_string()
+        }
+        _ => message.to_string(),
     }
 }
 

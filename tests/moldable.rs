@@ -338,6 +338,24 @@ fn the_moldable_command_compares_strategies_and_reads_envelopes() {
     let (code, _, err) = schedlab(&["moldable", exp.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("model.downey.sigma"), "{err}");
+    // A bad envelope: the error names the file and the key once.
+    std::fs::write(
+        &env,
+        r#"{"v": 2, "mode": "moldable", "experiment": {"workload": {"synthetic": {"jobs": 20}}}, "strategies": ["combined"]}"#,
+    )
+    .unwrap();
+    for cmd in ["moldable", "open"] {
+        let (code, _, err) = schedlab(&[cmd, env.to_str().unwrap()]);
+        assert_eq!(code, 2, "{cmd}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "schedlab: experiment: {}: experiment.workload.synthetic: missing field `model`",
+                env.display()
+            ),
+            "{cmd}"
+        );
+    }
     // The registry lists the strategies.
     let (code, out, _) = schedlab(&["list", "--json"]);
     assert_eq!(code, 0);

@@ -40,7 +40,7 @@ fn envelope_of(arg: &str) -> Result<Envelope, Error> {
     if !arg.contains('#') && path.is_file() {
         let text = read_document(path)?;
         return Envelope::from_document(&text)
-            .map_err(|m| config_err("experiment", m))?
+            .map_err(|m| config_err("", format!("{arg}: {m}")))?
             .ok_or_else(|| {
                 config_err(
                     "mode",
@@ -69,7 +69,7 @@ fn mode_experiment_json(env: &Envelope, limits: &Limits) -> Result<String, Error
         Envelope::Flat(s) => s.experiment.to_json(),
         Envelope::Mesh(s) => s
             .experiments_with(limits)
-            .map_err(|m| config_err("experiment", m))?
+            .map_err(|m| config_err("", m))?
             .first()
             .map(|e| e.to_json())
             .unwrap_or_default(),
@@ -85,7 +85,8 @@ fn mode_experiment_json(env: &Envelope, limits: &Limits) -> Result<String, Error
 /// command's `--max-*` flags).
 pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<String, Error> {
     let text = read_document(path)?;
-    match Envelope::from_document_with(&text, limits).map_err(|m| config_err("experiment", m))? {
+    let named = |m: String| config_err("", format!("{}: {m}", path.display()));
+    match Envelope::from_document_with(&text, limits).map_err(named)? {
         None => Ok(text),
         Some(env) if env.mode() == mode => mode_experiment_json(&env, limits),
         Some(env) => Err(config_err(
