@@ -12,7 +12,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openMode, openTab, runSuite,
+  serveDist, shot, waitModeIdle,
 } from './harness.mjs';
 
 const BUDGET_MS = 150 * 1000;
@@ -28,17 +29,8 @@ function localClock(t, h) {
   return `${DAYS[d]} ${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
-async function openGrid(browser, url, errors) {
-  const p = await openTab(browser, url, errors);
-  await p.click('[data-testid="mode-grid"]');
-  await p.waitForSelector('#grid-mode[data-worker="ready"]', { timeout: 60000 });
-  return p;
-}
-
-async function waitIdle(page, timeoutMs = 120000) {
-  await page.waitForFunction(() => document.querySelector('#grid-mode').dataset.state === 'idle',
-    null, { timeout: timeoutMs, polling: 100 });
-}
+const openGrid = (browser, url, errors) => openMode(browser, url, errors, 'grid');
+const waitIdle = (page, timeoutMs = 120000) => waitModeIdle(page, 'grid', timeoutMs);
 
 // { config: { site: { key: number } } } from the data-value attributes of the result tables.
 async function readTables(page) {

@@ -156,3 +156,18 @@ export async function chartsInk(page, selector) {
     return { id: c.id, ink: ink / (c.width * c.height) };
   }));
 }
+
+/// A fresh tab on `url` switched to the mode tab `mode` (`grid`, `moldable`, …), once that
+/// panel's own worker is ready.
+export async function openMode(browser, url, errors, mode) {
+  const p = await openTab(browser, url, errors);
+  await p.click(`[data-testid="mode-${mode}"]`);
+  await p.waitForSelector(`#${mode}-mode[data-worker="ready"]`, { timeout: 60000 });
+  return p;
+}
+
+/// Waits until the panel `#{mode}-mode` is idle (no run in progress).
+export async function waitModeIdle(page, mode, timeoutMs = 150000) {
+  await page.waitForFunction((m) => document.querySelector(`#${m}-mode`).dataset.state === 'idle',
+    mode, { timeout: timeoutMs, polling: 100 });
+}

@@ -11,23 +11,15 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openMode, openTab, runSuite,
+  serveDist, shot, waitModeIdle,
 } from './harness.mjs';
 
 const BUDGET_MS = 240 * 1000;
 const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
 
-async function openMoldable(browser, url, errors) {
-  const p = await openTab(browser, url, errors);
-  await p.click('[data-testid="mode-moldable"]');
-  await p.waitForSelector('#moldable-mode[data-worker="ready"]', { timeout: 60000 });
-  return p;
-}
-
-async function waitIdle(page, timeoutMs = 150000) {
-  await page.waitForFunction(() => document.querySelector('#moldable-mode').dataset.state === 'idle',
-    null, { timeout: timeoutMs, polling: 100 });
-}
+const openMoldable = (browser, url, errors) => openMode(browser, url, errors, 'moldable');
+const waitIdle = (page, timeoutMs = 150000) => waitModeIdle(page, 'moldable', timeoutMs);
 
 async function runAndWait(page) {
   await page.click('[data-testid="moldable-run"]');
