@@ -90,6 +90,30 @@ impl ModeWorker {
         Ok(())
     }
 
+    /// Starts the worker of a panel whose problems go to `errors`: its messages to
+    /// `on_message` (an unreadable one is shown), a failure to load or run the worker script
+    /// is shown and calls `on_failed` (the panel ends its run), a refusal to start is shown.
+    pub fn start_in_panel(
+        &self,
+        errors: &super::kit::error_box::ErrorBox,
+        on_message: impl Fn(FromWorker) + 'static,
+        on_failed: impl Fn() + 'static,
+    ) {
+        let shown = errors.clone();
+        let on_message = move |msg: Result<FromWorker, String>| match msg {
+            Ok(msg) => on_message(msg),
+            Err(m) => shown.show(&m),
+        };
+        let shown = errors.clone();
+        let on_error = move |message: String| {
+            shown.show(&format!("The simulator failed to load: {message}"));
+            on_failed();
+        };
+        if let Err(e) = self.start(on_message, Some(Box::new(on_error))) {
+            errors.show(&format!("The simulator could not be started: {e}"));
+        }
+    }
+
     /// Posts `msg` as JSON.
     pub fn post(&self, msg: &ToWorker) {
         if let Some(w) = self.worker.borrow().as_ref() {

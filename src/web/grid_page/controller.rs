@@ -20,28 +20,15 @@ pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
 }
 
 pub(super) fn spawn_worker(app: &Rc<GridApp>) {
-    let on_message = {
-        let app = Rc::clone(app);
-        move |msg: Result<FromWorker, String>| match msg {
-            Ok(msg) => on_worker_message(&app, msg),
-            Err(m) => app.ui.errors.show(&m),
-        }
-    };
-    let on_error = {
-        let app = Rc::clone(app);
-        move |message: String| {
-            app.ui
-                .errors
-                .show(&format!("The simulator failed to load: {message}"));
-            app.state.borrow_mut().running = None;
-            update_controls(&app);
-        }
-    };
-    if let Err(e) = app.worker.start(on_message, Some(Box::new(on_error))) {
-        app.ui
-            .errors
-            .show(&format!("The simulator could not be started: {e}"));
-    }
+    let (a, b) = (Rc::clone(app), Rc::clone(app));
+    app.worker.start_in_panel(
+        &app.ui.errors,
+        move |msg| on_worker_message(&a, msg),
+        move || {
+            b.state.borrow_mut().running = None;
+            update_controls(&b);
+        },
+    );
 }
 
 pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
