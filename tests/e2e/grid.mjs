@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, TRACES, chartsInk, check, download, launchBrowser, log, openMode, openTab, runSuite,
+  BIN, TRACES, chartsInk, check, download, launchBrowser, log, loggedErrors, openMode, openTab, runSuite,
   serveDist, shot, waitModeIdle,
 } from './harness.mjs';
 
@@ -89,11 +89,7 @@ async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'schedlab-grid-e2e-'));
   const url = await serveDist();
   const browser = await launchBrowser();
-  const errors = [];
-  errors.push = (...a) => {
-    log(`page error: ${a.join(' ')}`);
-    return Array.prototype.push.apply(errors, a);
-  };
+  const errors = loggedErrors();
   try {
     const page = await openGrid(browser, url, errors);
     check(await page.isVisible('#grid-mode') && !(await page.isVisible('#flat-mode')),

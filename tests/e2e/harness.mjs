@@ -171,3 +171,13 @@ export async function waitModeIdle(page, mode, timeoutMs = 150000) {
   await page.waitForFunction((m) => document.querySelector(`#${m}-mode`).dataset.state === 'idle',
     mode, { timeout: timeoutMs, polling: 100 });
 }
+
+/// An array for `openTab`'s console and page errors that also logs each one as it comes.
+export function loggedErrors() {
+  const errors = [];
+  errors.push = (...a) => {
+    log(`page error: ${a.join(' ')}`);
+    return Array.prototype.push.apply(errors, a);
+  };
+  return errors;
+}

@@ -65,6 +65,16 @@ async function errorText(page) {
   return page.$eval('[data-testid="error"]', (e) => (e.hidden ? '' : e.textContent.trim()));
 }
 
+// Plans, runs and merges the sweep file `text` with the CLI in `dir`; returns merged.json's path.
+function cliSweep(dir, text) {
+  writeFileSync(join(dir, 'sweep.json'), text);
+  const plan = join(dir, 'plan');
+  execFileSync(BIN, ['sweep', 'plan', join(dir, 'sweep.json'), '--out', plan], { stdio: 'pipe' });
+  execFileSync(BIN, ['sweep', 'run', plan], { stdio: 'pipe' });
+  execFileSync(BIN, ['sweep', 'merge', plan], { stdio: 'pipe' });
+  return join(plan, 'merged.json');
+}
+
 async function setPolicies(page, wanted) {
   for (const p of ['fcfs', 'easy', 'conservative']) {
     await page.setChecked(`#policy-${p}`, wanted.includes(p), { timeout: 5000 });
@@ -583,12 +593,7 @@ async function main() {
         'cluster: the form\'s sweep downloads as a sweep file (policy × load_factor)', sf.text.slice(0, 300));
         const sdir = mkdtempSync(join(tmpdir(), 'schedlab-sweep-'));
         try {
-          writeFileSync(join(sdir, 'sweep.json'), sf.text);
-          const plan = join(sdir, 'plan');
-          execFileSync(BIN, ['sweep', 'plan', join(sdir, 'sweep.json'), '--out', plan], { stdio: 'pipe' });
-          execFileSync(BIN, ['sweep', 'run', plan], { stdio: 'pipe' });
-          execFileSync(BIN, ['sweep', 'merge', plan], { stdio: 'pipe' });
-          const mergedPath = join(plan, 'merged.json');
+          const mergedPath = cliSweep(sdir, sf.text);
           const merged = JSON.parse(readFileSync(mergedPath, 'utf8'));
           const col = (k) => merged.columns.indexOf(k);
           const diffs = [];
@@ -677,12 +682,7 @@ async function main() {
         'sweep axis: the sweep file has a seed axis of whole numbers', sf.text.slice(0, 400));
         const sdir = mkdtempSync(join(tmpdir(), 'schedlab-sweep-seed-'));
         try {
-          writeFileSync(join(sdir, 'sweep.json'), sf.text);
-          const plan = join(sdir, 'plan');
-          execFileSync(BIN, ['sweep', 'plan', join(sdir, 'sweep.json'), '--out', plan], { stdio: 'pipe' });
-          execFileSync(BIN, ['sweep', 'run', plan], { stdio: 'pipe' });
-          execFileSync(BIN, ['sweep', 'merge', plan], { stdio: 'pipe' });
-          const mergedPath = join(plan, 'merged.json');
+          const mergedPath = cliSweep(sdir, sf.text);
           const merged = JSON.parse(readFileSync(mergedPath, 'utf8'));
           // Columns: point, policy, seed (the axis), replication, seed (the run's), metrics.
           const cols = merged.columns;
