@@ -37,6 +37,7 @@ pub use crate::network::layout::{
     layout_events, link_loads_at, peak_link_loads, weighted_job_links, JobLayout,
 };
 use crate::network::metrics::{above_below, nodes_affected};
+use crate::network::separated::{simulate_separated, SeparatedConfig};
 use crate::network::{IoSide, Network, NetworkConfig};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::run::TraceInput;
@@ -167,6 +168,48 @@ fn fcfs() -> MeshPolicyKind {
     MeshPolicyKind::Fcfs
 }
 
+/// The contention model of a non-contiguous run (`network.model`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentionModel {
+    /// The flow model of [`crate::network::flow`]: service C (1 + κ b), b the most loaded link
+    /// of the job's mixed traffic.
+    #[default]
+    Flow,
+    /// The separated-classes model of [`crate::network::separated`]: communication paced by
+    /// its own all-to-all links, I/O by the I/O paths, service C (σ + κ (ρ b^B + (1 − ρ) b^A)).
+    Separated,
+}
+
+impl ContentionModel {
+    /// Both, default first.
+    pub const ALL: [ContentionModel; 2] = [ContentionModel::Flow, ContentionModel::Separated];
+
+    /// The name in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContentionModel::Flow => "flow",
+            ContentionModel::Separated => "separated",
+        }
+    }
+
+    /// Parses `flow` or `separated`.
+    pub fn parse(s: &str) -> Result<ContentionModel, String> {
+        ContentionModel::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| format!("unknown contention model {s:?} (expected flow or separated)"))
+    }
+
+    fn is_flow(&self) -> bool {
+        *self == ContentionModel::Flow
+    }
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
 /// The I/O line and the traffic of seed 000 §4.1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -188,6 +231,12 @@ pub struct MeshNetworkSpec {
     /// ([`flow::PhaseConfig`]; default off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<PhaseConfig>,
+    /// The contention model of ρ and κ: `flow` (default) or `separated`.
+    #[serde(default, skip_serializing_if = "ContentionModel::is_flow")]
+    pub model: ContentionModel,
+    /// σ: weight of the computation term of the separated model, 0 ..= 1 (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compute: f64,
 }
 
 impl Default for MeshNetworkSpec {
@@ -198,6 +247,8 @@ impl Default for MeshNetworkSpec {
             traffic_io: 0.5,
             kappa: DEFAULT_KAPPA,
             phases: None,
+            model: ContentionModel::Flow,
+            compute: 0.0,
         }
     }
 }
@@ -292,6 +343,22 @@ impl MeshExperiment {
         if let Some(p) = &n.phases {
             p.validate()
                 .map_err(|(key, m)| err(&format!("network.phases.{key}"), m))?;
+            if n.model != ContentionModel::Flow {
+                return Err(err(
+                    "network.model",
+                    format!(
+                        "{} cannot be combined with network.phases (the phase model replaces \
+                         the traffic mix); use flow or leave it out",
+                        n.model.as_str()
+                    ),
+                ));
+            }
+        }
+        if !(n.compute.is_finite() && (0.0..=1.0).contains(&n.compute)) {
+            return Err(err(
+                "network.compute",
+                format!("must be between 0 and 1 (got {})", n.compute),
+            ));
         }
         self.network_model()
             .map_err(|m| err("network.io_count", m))?;
@@ -494,9 +561,19 @@ pub fn run_mesh_with(
                 traffic_io: exp.network.traffic_io,
                 kappa: exp.network.kappa,
             };
-            let recs = match exp.network.phases {
-                None => flow::simulate(&net, &fjobs, alloc.as_mut(), cfg),
-                Some(p) => flow::simulate_phases(&net, &fjobs, alloc.as_mut(), p),
+            let recs = match (exp.network.phases, exp.network.model) {
+                (Some(p), _) => flow::simulate_phases(&net, &fjobs, alloc.as_mut(), p),
+                (None, ContentionModel::Flow) => flow::simulate(&net, &fjobs, alloc.as_mut(), cfg),
+                (None, ContentionModel::Separated) => simulate_separated(
+                    &net,
+                    &fjobs,
+                    alloc.as_mut(),
+                    SeparatedConfig {
+                        traffic_io: exp.network.traffic_io,
+                        kappa: exp.network.kappa,
+                        compute: exp.network.compute,
+                    },
+                ),
             }
             .map_err(|e| fail(e.to_string()))?;
             if recs.len() != jobs.len() {
@@ -651,15 +728,52 @@ pub const SEED000_STRATEGIES: [NodeAllocatorKind; 6] = [
     NodeAllocatorKind::Paging(0),
 ];
 
+/// Seed 000's calibrated mean interarrival times (ratio of I/O, seconds): what `schedlab
+/// reproduce seed000` finds under the separated-classes model (MC-Elongated at 65 %
+/// utilisation, [`crate::reproduce::seed000::calibrate`]), rounded to 0.1 s (tested).
+pub const SEED000_INTERARRIVALS: [(f64, f64); 6] = [
+    (0.0, 75.5),
+    (0.2, 91.0),
+    (0.4, 140.9),
+    (0.6, 224.1),
+    (0.8, 340.6),
+    (1.0, 487.4),
+];
+
+/// The mean interarrival time of seed 000's experiment at traffic ratio `traffic_io`: linear
+/// between the calibrated points of [`SEED000_INTERARRIVALS`] (clamped to 0 ..= 1).
+pub fn seed000_interarrival(traffic_io: f64) -> f64 {
+    let rho = if traffic_io.is_finite() {
+        traffic_io.clamp(0.0, 1.0)
+    } else {
+        0.5
+    };
+    let pts = SEED000_INTERARRIVALS;
+    for w in pts.windows(2) {
+        let ((r0, a0), (r1, a1)) = (w[0], w[1]);
+        if rho <= r1 {
+            return a0 + (a1 - a0) * (rho - r0) / (r1 - r0);
+        }
+    }
+    pts[pts.len() - 1].1
+}
+
+/// The contention model of seed 000's experiment (`schedlab reproduce seed000` and the app's
+/// preset): the separated-classes model with no computation term.
+pub const SEED000_MODEL: ContentionModel = ContentionModel::Separated;
+/// σ of seed 000's experiment: no computation term (the paper's service time is
+/// message-passing time).
+pub const SEED000_COMPUTE: f64 = 0.0;
+
 /// Seed 000's experiment: 22 × 16 mesh (16 rows), 16 west I/O nodes, the Table 1 workload
-/// (exponential sizes, mean 16), MC-Elongated, traffic ratio `traffic_io`. The mean
-/// interarrival time 590 + 440 ρ s is a linear fit of the calibration `schedlab reproduce
-/// seed000` does per ratio (592 s at 0 % I/O … 1034 s at 100 %), so that utilisation lands near
-/// the 60–70 % of Table 2 whatever the ratio (tested).
+/// (exponential sizes, mean 16), MC-Elongated, traffic ratio `traffic_io`, the separated-classes
+/// contention model (κ = 0.001, σ = 0) as `schedlab reproduce seed000` runs it, at the
+/// interarrival time that reproduction calibrates for 65 % utilisation
+/// ([`seed000_interarrival`]; Table 2: 60–70 %).
 pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
     use crate::workload::synthetic::{Exp000Params, SyntheticModel};
     let params = Exp000Params {
-        mean_interarrival: libm::round(590.0 + 440.0 * traffic_io),
+        mean_interarrival: libm::round(seed000_interarrival(traffic_io) * 10.0) / 10.0,
         ..Exp000Params::default()
     };
     MeshExperiment {
@@ -674,6 +788,8 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec {
             traffic_io,
+            model: SEED000_MODEL,
+            compute: SEED000_COMPUTE,
             ..MeshNetworkSpec::default()
         },
         seed: 2000,

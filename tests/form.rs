@@ -338,6 +338,7 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
             report: None,
             limits: Default::default(),
             switch_orientation: false,
+            network_model: None,
         })
         .expect("CLI reads the file");
         assert_eq!(trace, None);
@@ -624,6 +625,72 @@ fn mesh_seed001_preset_form_keeps_the_phase_model() {
         "{}",
         e.message
     );
+}
+
+/// `schedlab mesh --network-model` sets `network.model`; a bad name is an error on that key.
+#[test]
+fn mesh_cli_sets_the_contention_model() {
+    use schedlab::mesh_run::{preset_contention_seed000, ContentionModel};
+    let mut exp = preset_contention_seed000(0.5);
+    exp.network.model = ContentionModel::Flow;
+    let file = experiment_file("seed000-flow.json", &exp.to_json());
+    let args = |m: Option<&str>| MeshArgs {
+        experiment: file.clone(),
+        allocator: None,
+        policy: None,
+        traffic_io: None,
+        jobs_csv: None,
+        report: None,
+        limits: Default::default(),
+        switch_orientation: false,
+        network_model: m.map(str::to_string),
+    };
+    let (cli, _) = mesh_experiment_from_args(&args(None)).unwrap();
+    assert_eq!(cli, exp);
+    let (cli, _) = mesh_experiment_from_args(&args(Some("separated"))).unwrap();
+    assert_eq!(cli, preset_contention_seed000(0.5));
+    let e = mesh_experiment_from_args(&args(Some("fluid"))).unwrap_err();
+    match e {
+        schedlab::error::Error::Config(c) => assert_eq!(c.key, "network.model"),
+        other => panic!("{other}"),
+    }
+}
+
+/// Seed 000's preset through the form keeps the separated-classes model the form does not
+/// show; exchanges switch to the phase model, which replaces it.
+#[test]
+fn mesh_seed000_preset_form_keeps_the_contention_model() {
+    use schedlab::mesh_run::{preset_contention_seed000, ContentionModel};
+    let preset = preset_contention_seed000(0.5);
+    let f = MeshFields {
+        width: "22".into(),
+        height: "16".into(),
+        workload: MeshWorkload::Exp000 {
+            jobs: "1000".into(),
+            interarrival: "182.5".into(),
+        },
+        shape: "square".into(),
+        io_side: "west".into(),
+        io_count: String::new(),
+        rho: "50".into(),
+        exchanges: String::new(),
+        seed: "2000".into(),
+        allocators: vec![MeshAllocatorKind::parse("mc_elongated").unwrap()],
+        policy: "fcfs".into(),
+        policy_k: String::new(),
+    };
+    let (base, _, _) = mesh::read(&f, Some(&preset), None).expect("valid form");
+    assert_eq!(base, preset);
+    assert_eq!(base.network.model, ContentionModel::Separated);
+    let phases = MeshFields {
+        exchanges: "4".into(),
+        ..f
+    };
+    let (base, _, _) = mesh::read(&phases, Some(&preset), None).expect("valid form");
+    assert_eq!(base.network.model, ContentionModel::Flow);
+    assert_eq!(base.network.phases.map(|p| p.exchanges), Some(4));
+    base.validate()
+        .expect("phase model without the separated model");
 }
 
 /// The share state of a batch: the first run's experiment, the policies in order without

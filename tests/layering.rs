@@ -32,6 +32,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("sim", 6),
     ("metrics", 6),
     ("network::flow", 6),
+    ("network::separated", 6),
     ("grid::align", 6),
     ("grid::dispatch", 6),
     ("grid::engine", 6),

@@ -4,7 +4,7 @@
 use schedlab::config::ExperimentFile;
 use schedlab::mesh_run::{
     link_loads_at, mesh_jobs_csv, preset_contention_seed000, preset_window_seed003, run_mesh,
-    MeshAllocatorKind, MeshExperiment, MeshRunOutput,
+    ContentionModel, MeshAllocatorKind, MeshExperiment, MeshRunOutput,
 };
 
 /// No node is used by two jobs at once; every job starts after its submit time.
@@ -63,7 +63,9 @@ fn window_preset_runs_contiguous_and_is_deterministic() {
 
 #[test]
 fn contention_preset_runs_flow_engine_with_layout_metrics() {
-    let exp = preset_contention_seed000(0.8);
+    let mut exp = preset_contention_seed000(0.8);
+    // The flow model (the preset runs the separated one, below).
+    exp.network.model = ContentionModel::Flow;
     let out = run_mesh(&exp, None).unwrap();
     assert_eq!(out.mesh.engine, "flow");
     assert_eq!(out.jobs.len(), 1000);
@@ -82,6 +84,53 @@ fn contention_preset_runs_flow_engine_with_layout_metrics() {
     let loads = link_loads_at(&net, &out.layouts, 0.8, t);
     let now = loads.iter().cloned().fold(0.0, f64::max);
     assert!(now > 0.0 && now <= peak + 1e-9);
+}
+
+/// The preset's separated-classes model: service time is network time, at least what the
+/// job's own traffic costs alone, C · κ (ρ max B + (1 − ρ) max A); the model key round-trips
+/// and selects a different result than the flow model.
+#[test]
+fn contention_preset_runs_the_separated_model() {
+    let rho = 0.8;
+    let exp = preset_contention_seed000(rho);
+    assert_eq!(exp.network.model, ContentionModel::Separated);
+    assert!(exp.to_json().contains("\"model\": \"separated\""));
+    assert_eq!(MeshExperiment::from_json(&exp.to_json()).unwrap(), exp);
+    let out = run_mesh(&exp, None).unwrap();
+    assert_eq!(out.mesh.engine, "flow");
+    assert_eq!(out.jobs.len(), 1000);
+    check_layouts(&out);
+    let net = exp.network_model().unwrap();
+    let kappa = exp.network.kappa;
+    let mut below_compute = 0;
+    for (j, l) in out.jobs.iter().zip(&out.layouts) {
+        let links = schedlab::network::flow::job_links(&net, &l.node_list());
+        let max_a = links.iter().map(|x| x.1).max().unwrap_or(0) as f64;
+        let max_b = links.iter().map(|x| x.2).max().unwrap_or(0) as f64;
+        let alone = j.record.run_time * kappa * (rho * max_b + (1.0 - rho) * max_a);
+        let service = j.record.end - j.record.start;
+        assert!(
+            service >= alone * (1.0 - 1e-9),
+            "job {}: {service} < {alone}",
+            j.record.id
+        );
+        if service < j.record.run_time {
+            below_compute += 1;
+        }
+    }
+    // No computation term: lightly loaded jobs take less than their run time.
+    assert!(below_compute > 0);
+    assert_eq!(run_mesh(&exp, None).unwrap(), out, "deterministic");
+    let mut flow = exp.clone();
+    flow.network.model = ContentionModel::Flow;
+    assert!(
+        !flow.to_json().contains("\"flow\""),
+        "flow is the default, not written"
+    );
+    assert_ne!(
+        run_mesh(&flow, None).unwrap().mesh.mean_service,
+        out.mesh.mean_service
+    );
 }
 
 #[test]
@@ -122,6 +171,18 @@ fn bad_mesh_experiments_name_the_key() {
         (
             r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"disk_mb_s":-1}}}"#,
             "network.phases.disk_mb_s",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"separated","phases":{"exchanges":2}}}"#,
+            "network.model",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"separated","compute":1.5}}"#,
+            "network.compute",
+        ),
+        (
+            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"fluid"}}"#,
+            "network.model",
         ),
     ];
     for (json, key) in cases {

@@ -103,7 +103,7 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
         let start = Instant::now();
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         // Calibration and every run, without printing the tables.
-        crate::reproduce::seed000::run_sweep(threads)?;
+        crate::reproduce::seed000::run_sweep(crate::reproduce::seed000::MODEL, threads)?;
         println!(
             "\n`reproduce seed000` synthetic sweep: {:.2} s ({threads} threads)",
             start.elapsed().as_secs_f64()

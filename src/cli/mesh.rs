@@ -12,7 +12,9 @@ use super::streams::{emit_line, open_trace};
 use super::{io_err, write_file, LimitArgs};
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::mesh_run::{mesh_jobs_csv, run_mesh_with, MeshAllocatorKind, MeshExperiment};
+use crate::mesh_run::{
+    mesh_jobs_csv, run_mesh_with, ContentionModel, MeshAllocatorKind, MeshExperiment,
+};
 use crate::policy::mesh::MeshPolicyKind;
 
 /// `schedlab mesh`.
@@ -29,6 +31,10 @@ pub struct MeshArgs {
     /// Override the traffic ratio: fraction of I/O, 0 ..= 1.
     #[arg(long)]
     pub traffic_io: Option<f64>,
+    /// Override the contention model of non-contiguous allocators: flow or separated
+    /// (sets `network.model`).
+    #[arg(long)]
+    pub network_model: Option<String>,
     /// Contiguous allocators: a w × h request that does not fit may take an h × w submesh
     /// (sets `switch_orientation`).
     #[arg(long)]
@@ -66,6 +72,10 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
     }
     if let Some(r) = a.traffic_io {
         exp.network.traffic_io = r;
+    }
+    if let Some(m) = &a.network_model {
+        exp.network.model =
+            ContentionModel::parse(m).map_err(|message| key_err("network.model", message))?;
     }
     if a.switch_orientation {
         exp.switch_orientation = true;

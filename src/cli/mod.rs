@@ -134,6 +134,10 @@ pub struct ReproduceArgs {
     /// Comma-separated local policies (seed002: easy,conservative).
     #[arg(long)]
     pub policies: Option<String>,
+    /// seed000: the contention model, `separated` (default) or `flow`
+    /// (docs/network-model.md).
+    #[arg(long)]
+    pub model: Option<String>,
 }
 
 fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
@@ -168,11 +172,23 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             only: a.only.clone(),
             threads,
         }),
-        "seed000" | "000" => reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
-            json: a.json,
-            threads,
-            traces: a.traces.clone(),
-        }),
+        "seed000" | "000" => {
+            let model = match a.model.as_deref() {
+                None => crate::reproduce::seed000::MODEL,
+                Some(m) => crate::mesh_run::ContentionModel::parse(m).map_err(|message| {
+                    Error::Config(crate::config::ConfigError {
+                        key: "model".into(),
+                        message,
+                    })
+                })?,
+            };
+            reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
+                json: a.json,
+                threads,
+                traces: a.traces.clone(),
+                model,
+            })
+        }
         "seed003" | "003" => reproduce_seed003::reproduce(
             &crate::reproduce::seed003::Seed003Options {
                 traces: a.traces.clone(),

@@ -4,9 +4,10 @@
 
 use super::streams::emit;
 use crate::error::Error;
+use crate::mesh_run::ContentionModel;
 use crate::reproduce::seed000::{
-    self, paper_spread, spread, SdscPart, Seed000Output, KAPPA, RATIOS, REPLICATIONS, SDSC_DAYS,
-    SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,
+    self, paper_spread, spread, SdscPart, Seed000Output, COMPUTE, KAPPA, RATIOS, REPLICATIONS,
+    SDSC_DAYS, SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,
 };
 use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
 
@@ -19,6 +20,8 @@ pub struct Seed000Options {
     pub threads: usize,
     /// Folder of the SWF traces (the SDSC Paragon part runs when its trace is there).
     pub traces: std::path::PathBuf,
+    /// The contention model (default [`seed000::MODEL`]).
+    pub model: ContentionModel,
 }
 
 /// Appends a formatted line to a `String`.
@@ -31,7 +34,7 @@ macro_rules! outln {
 
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
-    let output = seed000::reproduce(o.threads, &o.traces)?;
+    let output = seed000::reproduce(o.model, o.threads, &o.traces)?;
     let mut out = String::new();
     if o.json {
         return super::streams::emit_json_lines(output.rows());
@@ -43,9 +46,15 @@ pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
 }
 
 fn print_table2(output: &Seed000Output, out: &mut String) {
+    let model = match output.model {
+        ContentionModel::Flow => format!("flow model, κ = {KAPPA}"),
+        ContentionModel::Separated => {
+            format!("separated-classes model, κ = {KAPPA}, σ = {COMPUTE}")
+        }
+    };
     outln!(
         out,
-        "seed 000 Table 2 (flow model, κ = {KAPPA}, FCFS, utilisation target {TARGET_UTIL})"
+        "seed 000 Table 2 ({model}, FCFS, utilisation target {TARGET_UTIL})"
     );
     for (&r, (ia, sums)) in &output.sweep {
         let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
 use crate::config::{ConfigError, WorkloadSpec};
-use crate::mesh_run::{preset_window_seed003, MeshAllocatorKind, MeshExperiment};
+use crate::mesh_run::{preset_window_seed003, ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
 use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
@@ -171,6 +171,8 @@ pub fn read(
         // Keep a link's or preset's speeds and message size; change the exchanges only.
         let mut p = exp.network.phases.unwrap_or_else(|| PhaseConfig::paper(n));
         p.exchanges = n;
+        // The phase model replaces the traffic mix and its contention model.
+        exp.network.model = ContentionModel::Flow;
         Some(p)
     };
     exp.seed = number("mesh-seed", &f.seed, "Seed", "a whole number ≥ 0")?;

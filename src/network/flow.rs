@@ -38,6 +38,7 @@ use std::fmt;
 
 pub use super::layout::job_links;
 use super::metrics::{balance_factor, nodes_affected};
+use super::separated::SeparatedConfig;
 use super::Network;
 use crate::alloc::node_allocator::{Node, NodeAllocator};
 use crate::machine::mesh::{Mesh, Submesh};
@@ -306,7 +307,7 @@ impl Running {
             now + rest / self.rate
         }
     }
-    /// Phase model: advances the current phase by `dt` seconds.
+    /// Advances the current phase (fluid and separated models: the job) by `dt` seconds.
     fn advance(&mut self, dt: f64) {
         if dt > 0.0 {
             if self.rate.is_finite() {
@@ -367,7 +368,7 @@ pub fn simulate(
     if !(cfg.kappa.is_finite() && cfg.kappa >= 0.0) {
         return Err(FlowError::BadConfig("kappa must be finite and ≥ 0"));
     }
-    run(net, jobs, alloc, cfg, None)
+    run_model(net, jobs, alloc, cfg, Model::Fluid)
 }
 
 /// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under seed
@@ -386,16 +387,33 @@ pub fn simulate_phases(
         traffic_io: 0.0,
         kappa: 0.0,
     };
-    run(net, jobs, alloc, cfg, Some(phases))
+    run_model(net, jobs, alloc, cfg, Model::Phases(phases))
 }
 
-fn run(
+/// How the engine paces the running jobs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Model {
+    /// The fluid mix of this module (ρ and κ of the [`FlowConfig`]).
+    Fluid,
+    /// Seed 001's phase model.
+    Phases(PhaseConfig),
+    /// The separated-classes model of [`super::separated`].
+    Separated(SeparatedConfig),
+}
+
+/// The FCFS flow engine under `model` (`cfg` gives ρ and κ of the fluid model).
+pub(super) fn run_model(
     net: &Network,
     jobs: &[FlowJob],
     alloc: &mut dyn NodeAllocator,
     cfg: FlowConfig,
-    phases: Option<PhaseConfig>,
+    model: Model,
 ) -> Result<Vec<FlowRecord>, FlowError> {
+    let (phases, separated) = match model {
+        Model::Fluid => (None, None),
+        Model::Phases(p) => (Some(p), None),
+        Model::Separated(s) => (None, Some(s)),
+    };
     let mesh =
         Mesh::new(net.width(), net.height()).map_err(|_| FlowError::BadConfig("mesh size"))?;
     let n = mesh.size();
@@ -435,6 +453,7 @@ fn run(
         last: 0.0,
         pending_error: None,
         phases,
+        separated,
         disk: 0,
     };
     let records = Engine::with_instance(engine_jobs, run).run_to_end()?;
@@ -462,6 +481,8 @@ struct FlowRun<'a> {
     pending_error: Option<FlowError>,
     /// Seed 001's phase model instead of the fluid mix.
     phases: Option<PhaseConfig>,
+    /// The separated-classes model instead of the fluid mix.
+    separated: Option<SeparatedConfig>,
     /// Phase model: messages each disk receives from the jobs in an I/O phase.
     disk: u64,
 }
@@ -711,17 +732,26 @@ impl Instance for FlowRun<'_> {
         }
         let t = table.now();
         for r in self.running.iter_mut() {
-            r.progress += r.rate * (t - self.last);
+            r.advance(t - self.last);
         }
         self.last = t;
-        update_rates(
-            &mut self.running,
-            &self.load_a,
-            &self.load_b,
-            self.rho,
-            self.kappa,
-            table.jobs(),
-        )?;
+        match self.separated {
+            None => update_rates(
+                &mut self.running,
+                &self.load_a,
+                &self.load_b,
+                self.rho,
+                self.kappa,
+                table.jobs(),
+            )?,
+            Some(s) => separated_rates(
+                &mut self.running,
+                &self.load_a,
+                &self.load_b,
+                &s,
+                table.jobs(),
+            )?,
+        }
         completions.clear();
         for r in &self.running {
             let finish = t + (1.0 - r.progress) / r.rate;
@@ -788,6 +818,32 @@ fn update_rates(
         let c = jobs[r.job].run_time;
         r.rate = if c > 0.0 {
             1.0 / (c * (1.0 + kappa * b))
+        } else {
+            f64::INFINITY
+        };
+        if r.rate.is_nan() || r.rate <= 0.0 {
+            return Err(FlowError::BadConfig(
+                "kappa too large: a job would never finish",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Rates of the separated-classes model: dp/dt = 1 / (C · S), S = σ + κ (ρ b^B + (1 − ρ) b^A)
+/// ([`SeparatedConfig::slowdown`]); a job with C = 0 or S = 0 ends at once.
+fn separated_rates(
+    running: &mut [Running],
+    load_a: &[u64],
+    load_b: &[u64],
+    s: &SeparatedConfig,
+    jobs: &[Job],
+) -> Result<(), FlowError> {
+    for r in running.iter_mut() {
+        let (ba, bb) = s.bottlenecks(&r.links, load_a, load_b);
+        let secs = jobs[r.job].run_time * s.slowdown(ba, bb);
+        r.rate = if secs > 0.0 {
+            1.0 / secs
         } else {
             f64::INFINITY
         };

@@ -16,6 +16,7 @@ pub mod flow;
 pub mod heat;
 pub mod layout;
 pub mod metrics;
+pub mod separated;
 
 use std::fmt;
 

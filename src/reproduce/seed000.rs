@@ -21,7 +21,9 @@ use serde::Serialize;
 
 use crate::alloc::NodeAllocatorKind;
 use crate::error::Error;
+use crate::mesh_run::ContentionModel;
 use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary};
+use crate::network::separated::{simulate_separated, SeparatedConfig};
 use crate::network::Network;
 use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
 use crate::workload::synthetic::exp000::Exp000Params;
@@ -91,8 +93,15 @@ pub const TABLE2: [[(f64, u32); 6]; 6] = [
     ],
 ];
 
-/// κ of the flow model: slowdown per message on the bottleneck link (docs/network-model.md).
+/// κ of both models (docs/network-model.md): the flow model's slowdown per message on the
+/// bottleneck link; the separated model's time of one message per unit of a job's length.
 pub const KAPPA: f64 = 0.001;
+/// The contention model of the reproduction by default (issue 13 item 2: the
+/// separated-classes model, as the app's preset; `--model flow` gives the flow model's
+/// results).
+pub const MODEL: ContentionModel = crate::mesh_run::SEED000_MODEL;
+/// σ of the separated-classes model: no computation term (service time is network time).
+pub const COMPUTE: f64 = crate::mesh_run::SEED000_COMPUTE;
 /// Target utilisation of the interarrival calibration.
 pub const TARGET_UTIL: f64 = 0.65;
 /// Workload seed.
@@ -131,25 +140,49 @@ fn jobs_for(mean_interarrival: f64, seed: u64) -> Vec<FlowJob> {
     p.generate(seed).jobs.iter().map(FlowJob::of).collect()
 }
 
-fn run(net: &Network, kind: NodeAllocatorKind, rho: f64, ia: f64) -> Result<FlowSummary, Error> {
-    run_seeded(net, kind, rho, ia, SEED)
+fn run(
+    net: &Network,
+    model: ContentionModel,
+    kind: NodeAllocatorKind,
+    rho: f64,
+    ia: f64,
+) -> Result<FlowSummary, Error> {
+    run_seeded(net, model, kind, rho, ia, SEED)
 }
 
 /// One run with workload and allocator seeded by `seed`.
 fn run_seeded(
     net: &Network,
+    model: ContentionModel,
     kind: NodeAllocatorKind,
     rho: f64,
     ia: f64,
     seed: u64,
 ) -> Result<FlowSummary, Error> {
     let jobs = jobs_for(ia, seed);
-    let cfg = FlowConfig {
-        traffic_io: rho,
-        kappa: KAPPA,
-    };
     let mut a = kind.build(net, seed);
-    let recs = simulate(net, &jobs, a.as_mut(), cfg).map_err(|e| err(e.to_string()))?;
+    let recs = match model {
+        ContentionModel::Flow => simulate(
+            net,
+            &jobs,
+            a.as_mut(),
+            FlowConfig {
+                traffic_io: rho,
+                kappa: KAPPA,
+            },
+        ),
+        ContentionModel::Separated => simulate_separated(
+            net,
+            &jobs,
+            a.as_mut(),
+            SeparatedConfig {
+                traffic_io: rho,
+                kappa: KAPPA,
+                compute: COMPUTE,
+            },
+        ),
+    }
+    .map_err(|e| err(e.to_string()))?;
     Ok(summarize(net, &jobs, &recs))
 }
 
@@ -164,6 +197,7 @@ pub type Replications = BTreeMap<usize, Vec<Vec<f64>>>;
 /// Runs [`REPLICATIONS`] seeds of every (ratio, strategy) of `sweep` on `threads` threads.
 pub fn run_replications(
     sweep: &BTreeMap<usize, (f64, Vec<FlowSummary>)>,
+    model: ContentionModel,
     threads: usize,
 ) -> Result<Replications, Error> {
     let net = Network::seed000();
@@ -175,7 +209,7 @@ pub fn run_replications(
         })
         .collect();
     let done = super::parallel::par_map(&tasks, threads, |&(r, ia, k, rep)| {
-        let s = run_seeded(&net, STRATEGIES[k], RATIOS[r], ia, SEED + rep as u64)?;
+        let s = run_seeded(&net, model, STRATEGIES[k], RATIOS[r], ia, SEED + rep as u64)?;
         Ok(s.mean_service)
     })?;
     let mut out: Replications = BTreeMap::new();
@@ -241,30 +275,96 @@ pub fn replication_rows(reps: &Replications) -> Vec<Row> {
     rows
 }
 
-/// Interarrival time giving ≈ [`TARGET_UTIL`] with MC-Elongated at traffic ratio `rho`.
-fn calibrate(net: &Network, rho: f64) -> Result<(f64, f64), Error> {
-    let mut ia = 500.0;
-    let mut util = 0.0;
-    for _ in 0..5 {
-        util = run(net, NodeAllocatorKind::McElongated, rho, ia)?.utilization;
-        if util <= 0.0 {
-            break;
+/// Interarrival time giving ≈ [`TARGET_UTIL`] with MC-Elongated at traffic ratio `rho`:
+/// (interarrival, utilisation there).
+///
+/// Flow model: five fixed-point steps ia ← ia · util / target from 500 (utilisation is close to
+/// proportional to the arrival rate there, since computation dominates service time).
+/// Separated model: service time grows with the load, so utilisation is far steeper in the
+/// arrival rate and the fixed-point steps oscillate; the interarrival is bracketed by doubling
+/// and halving from 500, then bisected (geometrically) [`BISECTIONS`] times.
+pub fn calibrate(net: &Network, model: ContentionModel, rho: f64) -> Result<(f64, f64), Error> {
+    let util = |ia: f64| -> Result<f64, Error> {
+        Ok(run(net, model, NodeAllocatorKind::McElongated, rho, ia)?.utilization)
+    };
+    if model == ContentionModel::Flow {
+        let mut ia = 500.0;
+        let mut u = 0.0;
+        for _ in 0..5 {
+            u = util(ia)?;
+            if u <= 0.0 {
+                break;
+            }
+            ia *= u / TARGET_UTIL;
         }
-        ia *= util / TARGET_UTIL;
+        return Ok((ia, u));
     }
-    Ok((ia, util))
+    bisect_util(500.0, util)
 }
 
+/// The x (an interarrival time or its like) where `util`, falling as x grows, crosses
+/// [`TARGET_UTIL`]: bracketed by doubling and halving from `x0`, then bisected geometrically
+/// [`BISECTIONS`] times; (x, util(x)) of the bracket's end nearer the target.
+fn bisect_util(
+    x0: f64,
+    mut util: impl FnMut(f64) -> Result<f64, Error>,
+) -> Result<(f64, f64), Error> {
+    // lo gives ≥ target, hi < target.
+    let (mut lo, mut hi) = (x0, x0);
+    let mut u_lo = util(lo)?;
+    let mut u_hi = u_lo;
+    let mut steps = 0;
+    while u_hi >= TARGET_UTIL && steps < 30 {
+        lo = hi;
+        u_lo = u_hi;
+        hi *= 2.0;
+        u_hi = util(hi)?;
+        steps += 1;
+    }
+    while u_lo < TARGET_UTIL && steps < 30 {
+        hi = lo;
+        u_hi = u_lo;
+        lo /= 2.0;
+        u_lo = util(lo)?;
+        steps += 1;
+    }
+    for _ in 0..BISECTIONS {
+        let mid = libm::sqrt(lo * hi);
+        let u = util(mid)?;
+        if u >= TARGET_UTIL {
+            lo = mid;
+            u_lo = u;
+        } else {
+            hi = mid;
+            u_hi = u;
+        }
+    }
+    Ok(
+        if (u_lo - TARGET_UTIL).abs() <= (u_hi - TARGET_UTIL).abs() {
+            (lo, u_lo)
+        } else {
+            (hi, u_hi)
+        },
+    )
+}
+
+/// Bisection steps of the separated model's calibration (the bracket shrinks to 2^(1/2^12)
+/// ≈ 1.0002 of its width ratio).
+pub const BISECTIONS: usize = 12;
+
 /// Calibrates and runs every ratio × strategy: ratio index → (interarrival, summaries).
-pub fn run_sweep(threads: usize) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
+pub fn run_sweep(
+    model: ContentionModel,
+    threads: usize,
+) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
     let net = Network::seed000();
     let work: Vec<usize> = (0..RATIOS.len()).collect();
     let done = super::parallel::par_map(&work, threads, |&r| {
         let rho = RATIOS[r];
-        let (ia, _) = calibrate(&net, rho)?;
+        let (ia, _) = calibrate(&net, model, rho)?;
         let sums = STRATEGIES
             .iter()
-            .map(|&k| run(&net, k, rho, ia))
+            .map(|&k| run(&net, model, k, rho, ia))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((ia, sums))
     })?;
@@ -321,6 +421,8 @@ pub enum SdscPart {
 
 /// Everything `reproduce seed000` computes.
 pub struct Seed000Output {
+    /// The contention model it ran under.
+    pub model: ContentionModel,
     /// Ratio index (into [`RATIOS`]) → (calibrated mean interarrival, summaries per strategy).
     pub sweep: BTreeMap<usize, (f64, Vec<FlowSummary>)>,
     /// Mean service time of every replication ([`run_replications`]).
@@ -342,18 +444,23 @@ impl Seed000Output {
 
 /// Runs the whole reproduction on `threads` threads; the SDSC part when `traces` holds its
 /// trace.
-pub fn reproduce(threads: usize, traces: &std::path::Path) -> Result<Seed000Output, Error> {
-    let sweep = run_sweep(threads)?;
-    let replications = run_replications(&sweep, threads)?;
+pub fn reproduce(
+    model: ContentionModel,
+    threads: usize,
+    traces: &std::path::Path,
+) -> Result<Seed000Output, Error> {
+    let sweep = run_sweep(model, threads)?;
+    let replications = run_replications(&sweep, model, threads)?;
     let path = traces.join(SDSC_TRACE);
     let sdsc = match std::fs::read(&path) {
-        Ok(bytes) => SdscPart::Ran(run_sdsc(&bytes, threads)?),
+        Ok(bytes) => SdscPart::Ran(run_sdsc(&bytes, model, threads)?),
         Err(e) => SdscPart::Skipped {
             path: path.display().to_string(),
             reason: e.to_string(),
         },
     };
     Ok(Seed000Output {
+        model,
         sweep,
         replications,
         sdsc,
@@ -361,6 +468,7 @@ pub fn reproduce(threads: usize, traces: &std::path::Path) -> Result<Seed000Outp
 }
 
 fn sdsc_experiment(
+    model: ContentionModel,
     kind: NodeAllocatorKind,
     rho: f64,
     load_factor: f64,
@@ -375,6 +483,11 @@ fn sdsc_experiment(
         network: MeshNetworkSpec {
             traffic_io: rho,
             kappa: KAPPA,
+            model,
+            compute: match model {
+                ContentionModel::Separated => COMPUTE,
+                ContentionModel::Flow => 0.0,
+            },
             ..MeshNetworkSpec::default()
         },
         ..crate::mesh_run::preset_contention_seed000(rho)
@@ -390,24 +503,35 @@ fn sdsc_experiment(
 
 fn sdsc_run(
     bytes: &[u8],
+    model: ContentionModel,
     kind: NodeAllocatorKind,
     rho: f64,
     load_factor: f64,
 ) -> Result<crate::mesh_run::MeshRunOutput, Error> {
-    let exp = sdsc_experiment(kind, rho, load_factor);
+    let exp = sdsc_experiment(model, kind, rho, load_factor);
     crate::mesh_run::run_mesh(
         &exp,
         Some(crate::run::TraceInput::from_bytes(SDSC_TRACE, bytes)),
     )
 }
 
-/// Load factor giving ≈ [`TARGET_UTIL`] with MC-Elongated at ratio `rho`.
-fn sdsc_calibrate(bytes: &[u8], rho: f64) -> Result<f64, Error> {
+/// Load factor giving ≈ [`TARGET_UTIL`] with MC-Elongated at ratio `rho`: five fixed-point
+/// steps under the flow model, bisection on 1 / load factor under the separated model (as
+/// [`calibrate`]).
+fn sdsc_calibrate(bytes: &[u8], model: ContentionModel, rho: f64) -> Result<f64, Error> {
+    let util = |lf: f64| -> Result<f64, Error> {
+        Ok(
+            sdsc_run(bytes, model, NodeAllocatorKind::McElongated, rho, lf)?
+                .summary
+                .utilization,
+        )
+    };
+    if model == ContentionModel::Separated {
+        return Ok(1.0 / bisect_util(1.0, |x| util(1.0 / x))?.0);
+    }
     let mut lf = 1.0;
     for _ in 0..5 {
-        let util = sdsc_run(bytes, NodeAllocatorKind::McElongated, rho, lf)?
-            .summary
-            .utilization;
+        let util = util(lf)?;
         if util <= 0.0 {
             break;
         }
@@ -417,14 +541,18 @@ fn sdsc_calibrate(bytes: &[u8], rho: f64) -> Result<f64, Error> {
 }
 
 /// Runs the SDSC experiment on `threads` threads: ratio index → (load factor, outputs).
-pub fn run_sdsc(bytes: &[u8], threads: usize) -> Result<BTreeMap<usize, SdscRatio>, Error> {
+pub fn run_sdsc(
+    bytes: &[u8],
+    model: ContentionModel,
+    threads: usize,
+) -> Result<BTreeMap<usize, SdscRatio>, Error> {
     let work: Vec<usize> = (0..SDSC_RATIOS.len()).collect();
     let done = super::parallel::par_map(&work, threads, |&r| {
         let rho = SDSC_RATIOS[r];
-        let lf = sdsc_calibrate(bytes, rho)?;
+        let lf = sdsc_calibrate(bytes, model, rho)?;
         let outs = STRATEGIES
             .iter()
-            .map(|&k| sdsc_run(bytes, k, rho, lf))
+            .map(|&k| sdsc_run(bytes, model, k, rho, lf))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((lf, outs))
     })?;
@@ -471,6 +599,80 @@ mod tests {
         assert_eq!(spread(&[100.0, 150.0, 120.0]), 50.0);
         // Table 2 at 100 % I/O: 8140 (PLAS) … 12096 (Paging).
         assert!((paper_spread(0) - 100.0 * (12096.0 - 8140.0) / 8140.0).abs() < 1e-9);
+    }
+
+    /// The app's preset is the reproduction's experiment: same model, κ, σ, seed, workload,
+    /// and at every ratio of Table 2 the interarrival time the calibration finds.
+    #[test]
+    fn the_preset_runs_the_reproductions_settings() {
+        let net = Network::seed000();
+        assert_eq!(
+            crate::mesh_run::SEED000_INTERARRIVALS.map(|p| p.0),
+            [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+        );
+        for (r, &(rho, ia)) in crate::mesh_run::SEED000_INTERARRIVALS.iter().enumerate() {
+            let exp = crate::mesh_run::preset_contention_seed000(rho);
+            assert_eq!(exp.network.model, MODEL);
+            assert_eq!(exp.network.kappa, KAPPA);
+            assert_eq!(exp.network.compute, COMPUTE);
+            assert_eq!(exp.network.traffic_io, rho);
+            assert_eq!(exp.seed, SEED);
+            let crate::config::WorkloadSpec::Synthetic(
+                crate::workload::synthetic::SyntheticModel::Exp000(p),
+            ) = &exp.workload
+            else {
+                panic!("seed 000 preset workload");
+            };
+            assert_eq!(p.mean_interarrival, ia);
+            assert_eq!(
+                Exp000Params {
+                    mean_interarrival: ia,
+                    ..Exp000Params::default()
+                },
+                *p
+            );
+            // RATIOS is Table 2's order (100 % first).
+            assert_eq!(RATIOS[5 - r], rho);
+            let (found, util) = calibrate(&net, MODEL, rho).unwrap();
+            assert_eq!(libm::round(found * 10.0) / 10.0, ia, "ρ {rho}");
+            assert!((util - TARGET_UTIL).abs() < 0.01, "ρ {rho}: {util}");
+        }
+    }
+
+    /// Replication rows by hand: three seeds, every strategy 10 s slower than the one above
+    /// it on every seed (paired differences without noise: strict ranks), means 100 … 150.
+    #[test]
+    fn replication_rows_carry_means_ranks_and_spreads() {
+        let per: Vec<Vec<f64>> = (0..6)
+            .map(|k| {
+                let base = 100.0 + 10.0 * k as f64;
+                vec![base - 2.0, base, base + 2.0]
+            })
+            .collect();
+        let mut reps = Replications::new();
+        reps.insert(5, per);
+        let rows = replication_rows(&reps);
+        // 4 rows per strategy + the spread.
+        assert_eq!(rows.len(), 6 * 4 + 1);
+        assert!(rows
+            .iter()
+            .all(|r| r.figure == "table2_ci" && r.traffic_io == 0));
+        let get = |policy: &str, metric: &str| {
+            rows.iter()
+                .find(|r| r.policy == policy && r.metric == metric)
+                .unwrap()
+        };
+        let mc = get("mc", "mean_service");
+        assert_eq!((mc.ours, mc.paper), (120.0, Some(366.0)));
+        // s = 2, half-width t(0.975, 2) · 2 / √3.
+        let hw = get("mc", "mean_service_ci95").ours;
+        assert!((hw - 4.303 * 2.0 / libm::sqrt(3.0)).abs() < 1e-9, "{hw}");
+        let rank = get("paging_0", "rank_within_noise");
+        assert_eq!((rank.ours, rank.paper), (6.0, Some(4.0)));
+        assert_eq!(get("mc_elongated", "rank_within_noise").ours, 1.0);
+        let sp = get("all", "spread_percent");
+        assert_eq!(sp.ours, 50.0);
+        assert!((sp.paper.unwrap() - 100.0 * (738.9 - 366.0) / 366.0).abs() < 1e-9);
     }
 
     #[test]
