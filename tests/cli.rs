@@ -225,6 +225,13 @@ fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
     let (code, _, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--traffic-io", "1.5"]);
     assert_eq!(code, 2);
     assert!(err.contains("network.traffic_io"), "{err}");
+    // The contention model: a bad name names the key (mesh) or the flag (reproduce).
+    let (code, _, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--network-model", "fluid"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("network.model"), "{err}");
+    let (code, _, err) = schedlab(&["reproduce", "seed000", "--model", "fluid"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("model") && err.contains("separated"), "{err}");
 }
 
 /// The experiment envelope (issue 10): a share link opens on the command line, its envelope
