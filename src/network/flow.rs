@@ -31,6 +31,10 @@
 //! or job end), so the engine loop still sees only arrivals and completions. Choices in
 //! `docs/binary-tree.md` ("Phase model").
 //!
+//! **Separated-classes model** ([`super::separated`]): the same engine and link loads, with
+//! the communication and I/O bottlenecks taken separately and service time made of network
+//! time; only the rates differ (`Model::Separated`).
+//!
 //! FCFS lets the head wait when the allocator refuses it although enough nodes are free (the
 //! contiguous BT, SBT, DBT of seed 001); no other allocator ever refuses.
 
