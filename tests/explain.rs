@@ -222,3 +222,55 @@ fn explanations_off_by_default_and_never_change_a_schedule() {
         assert_eq!(starts, w.jobs.len(), "{kind:?}");
     }
 }
+
+fn mesh_job(id: u64, submit: f64, run: f64, w: u32, h: u32) -> Job {
+    let mut j = Job::new(id, submit, run, run, w * h);
+    j.shape = Some((w, h));
+    j
+}
+
+#[test]
+fn mesh_fcfs_names_the_missing_submesh_and_the_largest_free_one() {
+    use schedlab::alloc::AllocatorKind;
+    use schedlab::policy::mesh::MeshPolicyKind;
+    use schedlab::sim::mesh_engine::MeshSimulation;
+    // A 4 × 4 mesh (nodes numbered from 1, as in seed 003), First Fit. J1 (4 × 2) takes rows
+    // 1–2 at t=0 until 10. J2 (3 × 3) arrives at 1: 8 nodes are free but only as the 4 × 2 of
+    // rows 3–4, so no 3 × 3 fits; J3 (1 × 1) waits behind it (FCFS). At 10 the mesh is empty:
+    // J2 takes (1, 1), J3 the first free base First Fit finds, (4, 1).
+    let jobs = vec![
+        mesh_job(1, 0.0, 10.0, 4, 2),
+        mesh_job(2, 1.0, 5.0, 3, 3),
+        mesh_job(3, 2.0, 5.0, 1, 1),
+    ];
+    let r = MeshSimulation::by_kind(jobs, 4, 4, AllocatorKind::FirstFit, MeshPolicyKind::Fcfs)
+        .expect("valid")
+        .with_explanations()
+        .run_to_end()
+        .expect("runs");
+    let placed = |x, y, w, h| Reason::Placed { x, y, w, h };
+    assert_eq!(
+        r.explanations,
+        vec![
+            e(0.0, 0, placed(1, 1, 4, 2)),
+            e(
+                1.0,
+                1,
+                Reason::NoSubmesh {
+                    w: 3,
+                    h: 3,
+                    rotated: false,
+                    free_nodes: 8,
+                    largest_w: 4,
+                    largest_h: 2
+                }
+            ),
+            e(10.0, 1, placed(1, 1, 3, 3)),
+            e(10.0, 2, placed(4, 1, 1, 1)),
+        ]
+    );
+    assert_eq!(
+        story::reason_text(&r.explanations[1].reason, &r.jobs),
+        "no free 3×3 submesh: 8 nodes free, the largest free submesh is 4×2"
+    );
+}

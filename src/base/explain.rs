@@ -10,6 +10,8 @@
 //! jobs by [`JobId`] (index in the workload); the text is rendered by [`crate::sim::story`]
 //! with the trace's job numbers.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{JobId, Time};
@@ -84,9 +86,9 @@ pub struct Explanation {
 pub struct Explainer {
     on: bool,
     log: Vec<Explanation>,
-    /// What the last "blocked" entry said ([`blocking_key`]), so that a head blocked the same
-    /// way at every instant is recorded once.
-    last_blocked: Option<(JobId, [u64; 3])>,
+    /// What each waiting job's last "blocked" entry said ([`blocking_key`]), so that a job
+    /// blocked the same way at every instant is recorded once.
+    last_blocked: HashMap<JobId, [u64; 3]>,
 }
 
 impl Explainer {
@@ -105,9 +107,10 @@ impl Explainer {
     }
 
     /// Records `reason` for `job` at `time`. A blocking reason ([`Reason::HeadBlocked`],
-    /// [`Reason::NoSubmesh`]) is recorded only when it differs from the last one recorded, for
-    /// the same job, in what [`blocking_key`] keeps: a head whose shadow time stays put while
-    /// the idle count changes at every completion is recorded once.
+    /// [`Reason::NoSubmesh`]) is recorded only when it differs, in what [`blocking_key`]
+    /// keeps, from the job's last blocking entry since its last other entry: a head whose
+    /// shadow time stays put while the idle count changes at every completion is recorded
+    /// once.
     #[inline]
     pub fn record(&mut self, time: Time, job: JobId, reason: Reason) {
         if self.on {
@@ -116,18 +119,22 @@ impl Explainer {
     }
 
     fn push(&mut self, time: Time, job: JobId, reason: Reason) {
-        if let Some(key) = blocking_key(&reason) {
-            if self.last_blocked == Some((job, key)) {
-                return;
+        match blocking_key(&reason) {
+            Some(key) => {
+                if self.last_blocked.insert(job, key) == Some(key) {
+                    return;
+                }
             }
-            self.last_blocked = Some((job, key));
+            None => {
+                self.last_blocked.remove(&job);
+            }
         }
         self.log.push(Explanation { time, job, reason });
     }
 
     /// Every entry so far, in the order recorded; the explainer is empty afterwards.
     pub fn take(&mut self) -> Vec<Explanation> {
-        self.last_blocked = None;
+        self.last_blocked.clear();
         std::mem::take(&mut self.log)
     }
 }
