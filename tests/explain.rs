@@ -5,7 +5,7 @@
 
 use schedlab::base::{Explanation, Reason};
 use schedlab::policy::PolicyKind;
-use schedlab::sim::story::{self, csv_line, story};
+use schedlab::sim::story::{self, csv_line, story, Names};
 use schedlab::sim::{SimResult, Simulation};
 use schedlab::workload::swf::{read_swf, ReadOptions};
 use schedlab::workload::Job;
@@ -59,7 +59,7 @@ fn fcfs_names_the_blocked_head_and_starts_in_order() {
             e(15.0, 3, Reason::InOrder { needs: 2, free: 8 }),
         ]
     );
-    let s = story(2, &r.jobs, &r.outcomes, &r.explanations);
+    let s = story(2, &Names::jobs(&r.jobs), &r.outcomes, &r.explanations);
     assert_eq!(
         s,
         vec![
@@ -108,7 +108,7 @@ fn easy_names_the_shadow_time_and_the_extra_processors() {
             e(10.0, 1, Reason::InOrder { needs: 8, free: 8 }),
         ]
     );
-    let s = story(3, &r.jobs, &r.outcomes, &r.explanations);
+    let s = story(3, &Names::jobs(&r.jobs), &r.outcomes, &r.explanations);
     assert_eq!(
         s,
         vec![
@@ -123,7 +123,7 @@ fn easy_names_the_shadow_time_and_the_extra_processors() {
         ]
     );
     assert_eq!(
-        csv_line(&r.explanations[2], &r.jobs),
+        csv_line(&r.explanations[2], &Names::jobs(&r.jobs)),
         "2,3,before_shadow,\"backfilled ahead of head job 2: ends by its estimate at t=10, \
          no later than the head's shadow time t=10\""
     );
@@ -162,7 +162,7 @@ fn conservative_names_the_reservation_and_the_completion_that_moved_it() {
             e(4.0, 1, Reason::AtReservation { first: 10.0 }),
         ]
     );
-    let s = story(1, &r.jobs, &r.outcomes, &r.explanations);
+    let s = story(1, &Names::jobs(&r.jobs), &r.outcomes, &r.explanations);
     assert_eq!(
         s[2],
         "t=4: reservation moved earlier, from t=10 to t=4, by the early completion of job 1."
@@ -270,7 +270,68 @@ fn mesh_fcfs_names_the_missing_submesh_and_the_largest_free_one() {
         ]
     );
     assert_eq!(
-        story::reason_text(&r.explanations[1].reason, &r.jobs),
+        story::reason_text(&r.explanations[1].reason, &Names::jobs(&r.jobs)),
         "no free 3×3 submesh: 8 nodes free, the largest free submesh is 4×2"
     );
+}
+
+#[test]
+fn the_grid_dispatcher_names_the_earlier_start_and_the_tie_rule() {
+    use schedlab::grid::{GridSimulation, LocalPolicy, Sharing, Site};
+    // Two 10-node sites A and B in one time zone, job sharing, EASY at each site.
+    // J1 (from A, t=0, 10 nodes, 100 s): both sites offer t=0 with 0 left — a tie the home
+    // site A wins. J2 (from A, t=10, 4 nodes): A offers t=100 (J1 holds it until then), B
+    // offers t=10 — migrated to B, 90 s earlier. J3 (from B, t=20, 6 nodes): B offers t=20 with
+    // 0 left, A t=100 — kept at home by the earliest start.
+    let site = |name: &str, jobs: Vec<Job>| Site {
+        name: name.into(),
+        procs: 10,
+        tz_offset_hours: 0.0,
+        jobs,
+    };
+    let sites = vec![
+        site(
+            "A",
+            vec![
+                Job::new(1, 0.0, 100.0, 100.0, 10),
+                Job::new(2, 10.0, 50.0, 50.0, 4),
+            ],
+        ),
+        site("B", vec![Job::new(3, 20.0, 10.0, 10.0, 6)]),
+    ];
+    let r = GridSimulation::new(sites, Sharing::JobSharing, LocalPolicy::Easy)
+        .expect("valid grid")
+        .with_explanations()
+        .run_to_end()
+        .expect("runs");
+    let names: Vec<String> = r.sites.iter().map(|s| s.name.clone()).collect();
+    let names = Names {
+        jobs: &r.jobs,
+        sites: &names,
+    };
+    let dispatched: Vec<String> = r
+        .explanations
+        .iter()
+        .filter(|e| story::kind(&e.reason) == "dispatched")
+        .map(|e| story::reason_text(&e.reason, &names))
+        .collect();
+    assert_eq!(
+        dispatched,
+        vec![
+            "kept at its home site A: earliest start t=0 with 0 nodes left (of 2 offering \
+             sites); same start and nodes left as site B: the home site wins the tie",
+            "migrated to site B: earliest start t=10 with 6 nodes left (of 2 offering sites); \
+             at its home site A it would start at t=100, 90 s later; it starts 90 s earlier \
+             than at site A (t=100)",
+            "kept at its home site B: earliest start t=20 with 0 nodes left (of 2 offering \
+             sites); it starts 80 s earlier than at site A (t=100)",
+        ]
+    );
+    // The sites' own decisions are there too: every job started in queue order.
+    let in_order = r
+        .explanations
+        .iter()
+        .filter(|e| matches!(e.reason, Reason::InOrder { .. }))
+        .count();
+    assert_eq!(in_order, 3);
 }

@@ -71,6 +71,42 @@ pub enum Reason {
     },
     /// A mesh job started on the `w` × `h` submesh whose lower-left node is (`x`, `y`).
     Placed { x: u32, y: u32, w: u32, h: u32 },
+    /// The grid scheduler sent the job to `chosen` out of `offers` offering sites; `home` is
+    /// what its home site offered (`None`: too small), `runner_up` the best other offer and
+    /// `decided_by` the rule that put `chosen` ahead of it.
+    Dispatched {
+        chosen: SiteOffer,
+        home_site: u32,
+        home: Option<SiteOffer>,
+        runner_up: Option<SiteOffer>,
+        decided_by: Choice,
+        offers: u32,
+    },
+}
+
+/// What a grid site offered a job: its earliest start there and the nodes left free then
+/// (seed 002 §III-C).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteOffer {
+    pub site: u32,
+    pub start: Time,
+    pub left: u32,
+}
+
+/// The rule of the grid scheduler that decided between the chosen site and the runner-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Choice {
+    /// Only one site could take the job.
+    OnlyOffer,
+    /// The earliest start.
+    EarliestStart,
+    /// Same start; BestFit: fewer nodes left.
+    BestFit,
+    /// Same start and nodes left: the home site.
+    Home,
+    /// Same start and nodes left, neither is home: the lower site index.
+    LowerIndex,
 }
 
 /// One explanation: at `time`, `reason` applied to `job`.

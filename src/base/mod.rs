@@ -10,7 +10,7 @@ pub mod rng;
 
 pub use config_error::ConfigError;
 pub use event::EventQueue;
-pub use explain::{Explainer, Explanation, Reason};
+pub use explain::{Choice, Explainer, Explanation, Reason, SiteOffer};
 pub use registry::{Entry, Family, Param, Registered};
 pub use rng::SimRng;
 

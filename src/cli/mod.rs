@@ -365,7 +365,11 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         write_file(path, |w| {
             writeln!(w, "{}", story::CSV_HEADER)?;
             for e in &result.explanations {
-                writeln!(w, "{}", story::csv_line(e, &result.jobs))?;
+                writeln!(
+                    w,
+                    "{}",
+                    story::csv_line(e, &story::Names::jobs(&result.jobs))
+                )?;
             }
             Ok(())
         })?;
@@ -388,7 +392,12 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         write_file(path, |w| writeln!(w, "{text}"))?;
     }
     if let Some(j) = explained_job {
-        let lines = story::story(j, &result.jobs, &result.outcomes, &result.explanations);
+        let lines = story::story(
+            j,
+            &story::Names::jobs(&result.jobs),
+            &result.outcomes,
+            &result.explanations,
+        );
         return emit_line(&lines.join("\n"));
     }
     let text = serde_json::to_string_pretty(&output.summary).map_err(|e| Error::Io {

@@ -4,7 +4,7 @@
 //! waited behind), why it started, and which earlier jobs it overtook. Used by
 //! `schedlab run --explain JOB` / `--explain-csv` and by the page.
 
-use crate::base::{Explanation, JobId, Reason, Time};
+use crate::base::{Choice, Explanation, JobId, Reason, SiteOffer, Time};
 use crate::sim::JobOutcome;
 use crate::workload::Job;
 
@@ -21,9 +21,38 @@ pub fn time_text(t: Time) -> String {
     }
 }
 
-/// The trace's number of job `j`.
-fn number(jobs: &[Job], j: JobId) -> u64 {
-    jobs.get(j).map(|x| x.id).unwrap_or(j as u64)
+/// What explanations name: jobs (by their trace numbers) and, in a grid, sites.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub jobs: &'a [Job],
+    pub sites: &'a [String],
+}
+
+impl<'a> Names<'a> {
+    /// The jobs of a run on one machine.
+    pub fn jobs(jobs: &'a [Job]) -> Self {
+        Names { jobs, sites: &[] }
+    }
+
+    fn job(&self, j: JobId) -> u64 {
+        self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64)
+    }
+
+    fn site(&self, s: u32) -> String {
+        match self.sites.get(s as usize) {
+            Some(name) => format!("site {name}"),
+            None => format!("site {}", s + 1),
+        }
+    }
+}
+
+/// A span of seconds, with hours when it is long.
+fn span_text(d: Time) -> String {
+    if d.abs() >= 3600.0 {
+        format!("{} s ({:.1} h)", time_text(d), d / 3600.0)
+    } else {
+        format!("{} s", time_text(d))
+    }
 }
 
 /// A short name for the kind of `reason` (CSV column `kind`, JSON `kind`).
@@ -38,11 +67,12 @@ pub fn kind(reason: &Reason) -> &'static str {
         Reason::AtReservation { .. } => "at_reservation",
         Reason::NoSubmesh { .. } => "no_submesh",
         Reason::Placed { .. } => "placed",
+        Reason::Dispatched { .. } => "dispatched",
     }
 }
 
 /// `reason` in words, naming jobs by their trace numbers.
-pub fn reason_text(reason: &Reason, jobs: &[Job]) -> String {
+pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
     let t = time_text;
     match *reason {
         Reason::HeadBlocked {
@@ -69,7 +99,7 @@ pub fn reason_text(reason: &Reason, jobs: &[Job]) -> String {
         Reason::BeforeShadow { head, shadow, end } => format!(
             "backfilled ahead of head job {}: ends by its estimate at t={}, no later than the \
              head's shadow time t={}",
-            number(jobs, head),
+            names.job(head),
             t(end),
             t(shadow)
         ),
@@ -81,7 +111,7 @@ pub fn reason_text(reason: &Reason, jobs: &[Job]) -> String {
         } => format!(
             "backfilled ahead of head job {} into the extra processors: ends at t={}, after the \
              shadow time t={}, on processors the head does not need ({extra_left} extra left)",
-            number(jobs, head),
+            names.job(head),
             t(end),
             t(shadow)
         ),
@@ -98,7 +128,7 @@ pub fn reason_text(reason: &Reason, jobs: &[Job]) -> String {
             "reservation moved earlier, from t={} to t={}, by the early completion of job {}",
             t(from),
             t(to),
-            number(jobs, completed)
+            names.job(completed)
         ),
         Reason::AtReservation { first } => {
             format!("started at its reservation (first promised t={})", t(first))
@@ -124,7 +154,81 @@ pub fn reason_text(reason: &Reason, jobs: &[Job]) -> String {
         Reason::Placed { x, y, w, h } => {
             format!("placed on the {w}×{h} submesh at ({x}, {y})")
         }
+        Reason::Dispatched {
+            chosen,
+            home_site,
+            home,
+            runner_up,
+            decided_by,
+            offers,
+        } => dispatch_text(
+            &chosen, home_site, home, runner_up, decided_by, offers, names,
+        ),
     }
+}
+
+/// The grid scheduler's choice in words (seed 002 §III-C).
+fn dispatch_text(
+    chosen: &SiteOffer,
+    home_site: u32,
+    home: Option<SiteOffer>,
+    runner_up: Option<SiteOffer>,
+    decided_by: Choice,
+    offers: u32,
+    names: &Names<'_>,
+) -> String {
+    let t = time_text;
+    let verb = if chosen.site == home_site {
+        "kept at its home".to_string()
+    } else {
+        "migrated to".to_string()
+    };
+    let mut s = format!(
+        "{verb} {}: earliest start t={} with {} nodes left (of {offers} offering site{})",
+        names.site(chosen.site),
+        t(chosen.start),
+        chosen.left,
+        if offers == 1 { "" } else { "s" }
+    );
+    if chosen.site != home_site {
+        match home {
+            Some(h) => {
+                s += &format!(
+                    "; at its home {} it would start at t={}",
+                    names.site(home_site),
+                    t(h.start)
+                );
+                if h.start > chosen.start {
+                    s += &format!(", {} later", span_text(h.start - chosen.start));
+                }
+            }
+            None => s += &format!("; its home {} is too small", names.site(home_site)),
+        }
+    }
+    if let Some(r) = runner_up {
+        let other = names.site(r.site);
+        s += &match decided_by {
+            Choice::OnlyOffer => String::new(),
+            Choice::EarliestStart => format!(
+                "; it starts {} earlier than at {other} (t={})",
+                span_text(r.start - chosen.start),
+                t(r.start)
+            ),
+            Choice::BestFit => format!(
+                "; same start as {other}, and BestFit leaves fewer nodes free ({} vs {})",
+                chosen.left, r.left
+            ),
+            Choice::Home => {
+                format!("; same start and nodes left as {other}: the home site wins the tie")
+            }
+            Choice::LowerIndex => {
+                format!("; same start and nodes left as {other}: the lower site index wins the tie")
+            }
+        };
+    } else {
+        s += "; the only site that can take it";
+    }
+    s
 }
 
 /// Quotes a CSV field when it needs it.
@@ -140,13 +244,13 @@ fn csv_field(s: &str) -> String {
 pub const CSV_HEADER: &str = "time,job,kind,text";
 
 /// One explanation as a CSV row (`time,job,kind,text`; job = the trace's number).
-pub fn csv_line(e: &Explanation, jobs: &[Job]) -> String {
+pub fn csv_line(e: &Explanation, names: &Names<'_>) -> String {
     format!(
         "{},{},{},{}",
         time_text(e.time),
-        number(jobs, e.job),
+        names.job(e.job),
         kind(&e.reason),
-        csv_field(&reason_text(&e.reason, jobs))
+        csv_field(&reason_text(&e.reason, names))
     )
 }
 
@@ -158,8 +262,13 @@ pub fn job_with_number(jobs: &[Job], id: u64) -> Option<JobId> {
 /// The story of job `j`, one line each: arrival, every explanation of its own, the blocked
 /// heads it waited behind (at most [`MAX_HEADS_LISTED`]), its start with the earlier jobs it
 /// overtook, and its end. `log` is a run's explanations in the order recorded.
-pub fn story(j: JobId, jobs: &[Job], outcomes: &[JobOutcome], log: &[Explanation]) -> Vec<String> {
-    let Some(job) = jobs.get(j) else {
+pub fn story(
+    j: JobId,
+    names: &Names<'_>,
+    outcomes: &[JobOutcome],
+    log: &[Explanation],
+) -> Vec<String> {
+    let Some(job) = names.jobs.get(j) else {
         return Vec::new();
     };
     let t = time_text;
@@ -192,8 +301,8 @@ pub fn story(j: JobId, jobs: &[Job], outcomes: &[JobOutcome], log: &[Explanation
     if let Some(e) = blocked_on_arrival {
         lines.push(format!(
             "On arrival: head job {} was {} (since t={}).",
-            number(jobs, e.job),
-            reason_text(&e.reason, jobs),
+            names.job(e.job),
+            reason_text(&e.reason, names),
             t(e.time)
         ));
     }
@@ -203,7 +312,7 @@ pub fn story(j: JobId, jobs: &[Job], outcomes: &[JobOutcome], log: &[Explanation
             lines.push(format!(
                 "t={}: {}.",
                 t(e.time),
-                reason_text(&e.reason, jobs)
+                reason_text(&e.reason, names)
             ));
         } else if behind(&e) && e.time >= job.submit && start.is_none_or(|s| e.time <= s) {
             heads += 1;
@@ -211,8 +320,8 @@ pub fn story(j: JobId, jobs: &[Job], outcomes: &[JobOutcome], log: &[Explanation
                 lines.push(format!(
                     "t={}: waited behind head job {}, {}.",
                     t(e.time),
-                    number(jobs, e.job),
-                    reason_text(&e.reason, jobs)
+                    names.job(e.job),
+                    reason_text(&e.reason, names)
                 ));
             }
         }
@@ -227,7 +336,7 @@ pub fn story(j: JobId, jobs: &[Job], outcomes: &[JobOutcome], log: &[Explanation
         Some(o) => {
             let overtaken: Vec<u64> = (0..j)
                 .filter(|&k| outcomes.get(k).is_some_and(|ok| ok.start > o.start))
-                .map(|k| number(jobs, k))
+                .map(|k| names.job(k))
                 .collect();
             let mut s = format!(
                 "Started at t={} after waiting {} s; ended at t={}.",
