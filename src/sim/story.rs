@@ -254,6 +254,22 @@ pub fn csv_line(e: &Explanation, names: &Names<'_>) -> String {
     )
 }
 
+/// Each job's own entries as lines `t=…: text`, indexed by job — one pass over `log`, for
+/// showing every job's reasons at once (the page's Gantt hover).
+pub fn by_job(names: &Names<'_>, log: &[Explanation]) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new(); names.jobs.len()];
+    for e in log {
+        if let Some(lines) = out.get_mut(e.job) {
+            lines.push(format!(
+                "t={}: {}",
+                time_text(e.time),
+                reason_text(&e.reason, names)
+            ));
+        }
+    }
+    out
+}
+
 /// The index of the job with trace number `id`, if there is one.
 pub fn job_with_number(jobs: &[Job], id: u64) -> Option<JobId> {
     jobs.iter().position(|j| j.id == id)
