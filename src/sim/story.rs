@@ -306,9 +306,7 @@ pub fn story(
     // it stays blocked the same way), unless the arrival instant recorded one.
     let blocked_on_arrival = log
         .iter()
-        .filter(behind)
-        .filter(|e| e.time < job.submit && !recorded_on_arrival)
-        .next_back()
+        .rfind(|e| behind(e) && e.time < job.submit && !recorded_on_arrival)
         .filter(|e| {
             outcomes
                 .get(e.job)

@@ -159,7 +159,7 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
                     text.push_str(&format!("\n… {skipped} earlier"));
                 }
                 for line in &lines[skipped..] {
-                    text.push_str("\n");
+                    text.push('\n');
                     text.push_str(line);
                 }
             }
