@@ -337,3 +337,66 @@ fn mesh_runs_binary_tree_allocators_and_reproduce_seed001_checks_its_filter() {
     assert_eq!(code, 2);
     assert!(err.contains("d_dbt_8"), "{err}");
 }
+
+#[test]
+fn run_explain_prints_a_jobs_story_and_the_csv_of_every_decision() {
+    let dir = temp_dir("cli-explain");
+    let swf = dir.join("small.swf");
+    std::fs::write(&swf, SMALL_SWF).unwrap();
+    let csv = dir.join("why.csv");
+    // EASY on 8 processors (job 4 is dropped: no run time). Job 2 (8 procs) blocks at t=1
+    // behind job 1 (4 procs, estimate 20): shadow 20, no extra. Job 3 (est 4) and job 5 (est
+    // 10, from t=5 when job 3 ends) backfill before the shadow. Job 1 ends at 10: the shadow
+    // moves to job 5's estimated end, 15, where job 2 starts.
+    let (code, stdout, stderr) = schedlab(&[
+        "run",
+        "--swf",
+        swf.to_str().unwrap(),
+        "--policy",
+        "easy",
+        "--explain",
+        "2",
+        "--explain-csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let shadow = "(enough processors free by the running jobs' estimates), 0 extra then.";
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        vec![
+            "Job 2: 8 processors, estimate 5 s, run time 5 s; arrived at t=1.".to_string(),
+            format!("t=1: blocked at the head of the queue: needs 8, 4 free; shadow time t=20 {shadow}"),
+            format!("t=10: blocked at the head of the queue: needs 8, 4 free; shadow time t=15 {shadow}"),
+            "t=15: started in queue order: needs 8, 8 free.".to_string(),
+            "Started at t=15 after waiting 14 s; ended at t=20.".to_string(),
+        ]
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = rows.lines().collect();
+    assert_eq!(rows[0], "time,job,kind,text");
+    assert_eq!(
+        rows[1],
+        "0,1,in_order,\"started in queue order: needs 4, 8 free\""
+    );
+    assert_eq!(
+        rows.iter()
+            .map(|r| r.split(',').nth(2).unwrap_or(""))
+            .collect::<Vec<_>>(),
+        vec![
+            "kind",
+            "in_order",
+            "head_blocked",
+            "before_shadow",
+            "before_shadow",
+            "head_blocked",
+            "in_order"
+        ]
+    );
+
+    let (code, _, stderr) = schedlab(&["run", "--swf", swf.to_str().unwrap(), "--explain", "4"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("explain") && stderr.contains("no job number 4"),
+        "{stderr}"
+    );
+}

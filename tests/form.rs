@@ -41,6 +41,8 @@ fn run_args(experiment: PathBuf) -> RunArgs {
         jobs_csv: None,
         swf_out: None,
         report: None,
+        explain: None,
+        explain_csv: None,
         limits: Default::default(),
     }
 }

@@ -131,6 +131,9 @@ fn protocol_messages_round_trip() {
             report: Box::new(RunReport {
                 output,
                 jobs,
+                why: Some(vec![vec![
+                    "t=0: started in queue order: needs 8, 128 free".into()
+                ]]),
                 wall_ms: 12.25,
                 charts: ChartData {
                     procs: 128,

@@ -4,11 +4,13 @@
 
 pub mod config_error;
 pub mod event;
+pub mod explain;
 pub mod registry;
 pub mod rng;
 
 pub use config_error::ConfigError;
 pub use event::EventQueue;
+pub use explain::{Choice, Explainer, Explanation, Reason, SiteOffer};
 pub use registry::{Entry, Family, Param, Registered};
 pub use rng::SimRng;
 

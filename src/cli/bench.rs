@@ -30,6 +30,9 @@ pub struct BenchArgs {
     /// Only traces whose file name contains this text.
     #[arg(long)]
     pub only: Option<String>,
+    /// Record decision explanations in every run (their cost; docs/explanations.md).
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// `schedlab bench-case`: one measurement, printed as JSON.
@@ -44,6 +47,9 @@ pub struct BenchCaseArgs {
     /// Load factor: submit times × 1 / LF (default 1).
     #[arg(long)]
     pub load_factor: Option<f64>,
+    /// Record decision explanations.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// One measured case.
@@ -127,12 +133,27 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
     let prepared = crate::run::prepare_with(&exp, trace, &limits)?;
     let load_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let result = simulation(&exp, &prepared, false).run_to_end()?;
+    let sim = simulation(&exp, &prepared, false);
+    let sim = if a.explain {
+        sim.with_explanations()
+    } else {
+        sim
+    };
+    let result = sim.run_to_end()?;
     let sim_seconds = t1.elapsed().as_secs_f64();
     let out = finish(&result, &prepared);
+    let policy = if a.explain {
+        format!(
+            "{}, explained ({} entries)",
+            policy.as_str(),
+            result.explanations.len()
+        )
+    } else {
+        policy.as_str().to_string()
+    };
     let case = BenchCase {
         workload: label,
-        policy: policy.as_str().to_string(),
+        policy,
         jobs: out.summary.jobs,
         load_seconds,
         sim_seconds,
@@ -198,6 +219,11 @@ pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
                 "--policy".into(),
                 p.as_str().into(),
             ]);
+        }
+    }
+    if a.explain {
+        for c in &mut cases {
+            c.push("--explain".into());
         }
     }
     print_cases(&exe, &cases, None)

@@ -39,6 +39,7 @@ use crate::error::Error;
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::run::{finish, prepare_with, schedule_records, simulation};
+use crate::sim::story;
 use crate::workload::swf::write_swf;
 
 /// schedlab — parallel job scheduling simulator.
@@ -243,6 +244,13 @@ pub struct RunArgs {
     /// Write the full report (summary, categories, drops, transforms) as JSON.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Print the story of the job with this trace number — why it waited and why it started
+    /// when it did — instead of the summary (docs/explanations.md).
+    #[arg(long, value_name = "JOB")]
+    pub explain: Option<u64>,
+    /// Write every decision explanation of the run as CSV (time,job,kind,text).
+    #[arg(long, value_name = "FILE")]
+    pub explain_csv: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -345,8 +353,43 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     let (exp, trace_path) = experiment_from_args(a)?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
     let prepared = prepare_with(&exp, trace, &a.limits.limits())?;
-    let result = simulation(&exp, &prepared, false).run_to_end()?;
+    let explained_job = match a.explain {
+        Some(number) => Some(
+            story::job_with_number(&prepared.workload.jobs, number).ok_or_else(|| {
+                Error::Config(crate::config::ConfigError {
+                    key: "explain".into(),
+                    message: format!(
+                        "no job number {number} among the {} simulated jobs (dropped jobs are not \
+                     simulated)",
+                        prepared.workload.jobs.len()
+                    ),
+                })
+            })?,
+        ),
+        None => None,
+    };
+    let explain = a.explain.is_some() || a.explain_csv.is_some();
+    let sim = simulation(&exp, &prepared, false);
+    let sim = if explain {
+        sim.with_explanations()
+    } else {
+        sim
+    };
+    let result = sim.run_to_end()?;
     let output = finish(&result, &prepared);
+    if let Some(path) = &a.explain_csv {
+        write_file(path, |w| {
+            writeln!(w, "{}", story::CSV_HEADER)?;
+            for e in &result.explanations {
+                writeln!(
+                    w,
+                    "{}",
+                    story::csv_line(e, &story::Names::jobs(&result.jobs))
+                )?;
+            }
+            Ok(())
+        })?;
+    }
     if let Some(path) = &a.jobs_csv {
         write_file(path, |w| {
             writeln!(w, "{}", JobRecord::CSV_HEADER)?;
@@ -363,6 +406,15 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     if let Some(path) = &a.report {
         let text = serde_json::to_string_pretty(&output).map_err(|e| io_err(path, e))?;
         write_file(path, |w| writeln!(w, "{text}"))?;
+    }
+    if let Some(j) = explained_job {
+        let lines = story::story(
+            j,
+            &story::Names::jobs(&result.jobs),
+            &result.outcomes,
+            &result.explanations,
+        );
+        return emit_line(&lines.join("\n"));
     }
     let text = serde_json::to_string_pretty(&output.summary).map_err(|e| Error::Io {
         path: "stdout".into(),

@@ -13,7 +13,7 @@
 //! 4. remaining ties go to the job's home site if it is among them, else to the lowest site
 //!    index.
 
-use crate::base::Time;
+use crate::base::{Choice, Time};
 
 /// What one site offers a job.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +43,33 @@ pub fn choose_site(offers: &[Offer], home: usize) -> Option<usize> {
         };
     }
     best.map(|o| o.site)
+}
+
+/// The best offer other than `chosen`'s site, and the rule by which `chosen` beats it
+/// ([`Choice::OnlyOffer`] when there is none) — for the explanation of a dispatch.
+pub fn runner_up(offers: &[Offer], chosen: usize, home: usize) -> (Option<Offer>, Choice) {
+    let Some(won) = offers.iter().find(|o| o.site == chosen) else {
+        return (None, Choice::OnlyOffer);
+    };
+    let rest: Vec<Offer> = offers
+        .iter()
+        .filter(|o| o.site != chosen)
+        .copied()
+        .collect();
+    let Some(next) = choose_site(&rest, home).and_then(|s| rest.iter().find(|o| o.site == s))
+    else {
+        return (None, Choice::OnlyOffer);
+    };
+    let rule = if won.start != next.start {
+        Choice::EarliestStart
+    } else if won.left != next.left {
+        Choice::BestFit
+    } else if won.site == home || next.site == home {
+        Choice::Home
+    } else {
+        Choice::LowerIndex
+    };
+    (Some(*next), rule)
 }
 
 /// `true` when `a` beats `b`: earlier start, then fewer nodes left, then home, then index.
@@ -78,5 +105,29 @@ mod tests {
         );
         assert_eq!(choose_site(&[o(2, 5.0, 1), o(1, 5.0, 1)], 0), Some(1));
         assert_eq!(choose_site(&[], 0), None);
+    }
+
+    #[test]
+    fn the_runner_up_and_the_rule_that_decided() {
+        let offers = [o(0, 10.0, 0), o(1, 5.0, 9), o(2, 5.0, 3)];
+        // Site 2 wins (start 5, 3 left); site 1 also starts at 5 but leaves 9: BestFit.
+        assert_eq!(choose_site(&offers, 0), Some(2));
+        assert_eq!(
+            runner_up(&offers, 2, 0),
+            (Some(o(1, 5.0, 9)), Choice::BestFit)
+        );
+        assert_eq!(
+            runner_up(&[o(0, 10.0, 0), o(1, 5.0, 9)], 1, 0),
+            (Some(o(0, 10.0, 0)), Choice::EarliestStart)
+        );
+        assert_eq!(
+            runner_up(&[o(0, 5.0, 1), o(1, 5.0, 1)], 1, 1),
+            (Some(o(0, 5.0, 1)), Choice::Home)
+        );
+        assert_eq!(
+            runner_up(&[o(0, 5.0, 1), o(1, 5.0, 1)], 0, 2),
+            (Some(o(1, 5.0, 1)), Choice::LowerIndex)
+        );
+        assert_eq!(runner_up(&[o(3, 5.0, 1)], 3, 0), (None, Choice::OnlyOffer));
     }
 }

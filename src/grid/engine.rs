@@ -20,9 +20,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dispatch::{choose_site, Offer};
+use super::dispatch::{choose_site, runner_up, Offer};
 use super::local::{LocalPolicy, LocalScheduler};
 use super::site::{GridError, Sharing, Site};
+use crate::base::{Explainer, Explanation, Reason, SiteOffer};
 use crate::machine::{FlatMachine, MachineError};
 use crate::sim::engine::context;
 use crate::sim::{Engine, EventQueue, Instance, JobId, JobOutcome, JobTable, StepReport, Time};
@@ -76,6 +77,9 @@ pub struct GridResult {
     pub offered: Vec<Option<Time>>,
     /// Times an EASY site rebuilt its projected profile (a cost measure).
     pub projection_rebuilds: u64,
+    /// Why each job went where it did and started when it did, when recorded
+    /// ([`Engine::with_explanations`]).
+    pub explanations: Vec<Explanation>,
 }
 
 /// The sites, their local schedulers and the grid scheduler: the [`Instance`] of the grid
@@ -90,6 +94,7 @@ pub struct Grid {
     /// Arrivals of the current instant sent to a site other than their own.
     migrations: usize,
     offers: Vec<Offer>,
+    explainer: Explainer,
 }
 
 /// A grid simulation of several sites under one local policy and one sharing mode.
@@ -200,8 +205,20 @@ impl Engine<Grid> {
             offered: vec![None; if sharing == Sharing::JobSharing { n } else { 0 }],
             migrations: 0,
             offers: Vec::new(),
+            explainer: Explainer::default(),
         };
         Ok(Engine::with_instance(jobs, grid))
+    }
+
+    /// Records why the grid scheduler chose each job's site, and the sites' local decisions
+    /// (`crate::base::explain`).
+    pub fn with_explanations(mut self) -> Self {
+        let grid = self.instance_mut().0;
+        grid.explainer = Explainer::new(true);
+        for site in &mut grid.sites {
+            site.local.policy_mut().explain(true);
+        }
+        self
     }
 
     /// The sites.
@@ -256,7 +273,33 @@ impl Grid {
         ) {
             *slot = Some(o.start);
         }
+        if self.explainer.is_on() {
+            self.explain_dispatch(table, j, s);
+        }
         Ok(s)
+    }
+
+    /// Records why job `j` went to site `s` (the offers are this dispatch's).
+    fn explain_dispatch(&mut self, table: &JobTable, j: JobId, s: usize) {
+        let home = self.home[j];
+        let offer = |o: &Offer| SiteOffer {
+            site: o.site as u32,
+            start: o.start,
+            left: o.left,
+        };
+        let Some(chosen) = self.offers.iter().find(|o| o.site == s).map(offer) else {
+            return;
+        };
+        let (next, decided_by) = runner_up(&self.offers, s, home);
+        let dispatched = Reason::Dispatched {
+            chosen,
+            home_site: home as u32,
+            home: self.offers.iter().find(|o| o.site == home).map(offer),
+            runner_up: next.as_ref().map(offer),
+            decided_by,
+            offers: self.offers.len() as u32,
+        };
+        self.explainer.record(table.now(), j, dispatched);
     }
 }
 
@@ -373,7 +416,7 @@ impl Instance for Grid {
         })
     }
 
-    fn result(self, table: JobTable) -> GridResult {
+    fn result(mut self, table: JobTable) -> GridResult {
         let n = table.jobs().len();
         let promised = (0..n)
             .map(|j| {
@@ -383,6 +426,12 @@ impl Instance for Grid {
             })
             .collect();
         let projection_rebuilds = self.sites.iter().map(|s| s.local.rebuilds()).sum();
+        // The grid scheduler's entries, then each site's; at equal times in that order.
+        let mut explanations = self.explainer.take();
+        for site in &mut self.sites {
+            explanations.extend(site.local.policy_mut().take_explanations());
+        }
+        explanations.sort_by(|a, b| a.time.total_cmp(&b.time));
         let (jobs, outcomes) = table.into_parts();
         GridResult {
             policy: self.policy,
@@ -395,6 +444,7 @@ impl Instance for Grid {
             outcomes,
             promised,
             projection_rebuilds,
+            explanations,
         }
     }
 }

@@ -66,6 +66,7 @@ pub fn check(result: &GridResult) -> Vec<String> {
             outcomes: Vec::new(),
             promised: Vec::new(),
             timeline: Vec::new(),
+            explanations: Vec::new(),
         };
         for j in (0..n).filter(|&j| result.site_of[j] == s) {
             r.jobs.push(result.jobs[j].clone());

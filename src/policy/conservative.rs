@@ -24,7 +24,7 @@ use std::ops::Bound;
 use super::profile::Profile;
 use super::{Context, Policy};
 use crate::base::event::OrdTime;
-use crate::base::{JobId, Time};
+use crate::base::{Explainer, Explanation, JobId, Reason, Time};
 
 /// Conservative backfilling with a reservation for every waiting job.
 #[derive(Clone, Debug)]
@@ -43,6 +43,7 @@ pub struct ConservativeBackfilling {
     scratch: Vec<(OrdTime, JobId)>,
     /// Intervals freed during the current compression pass.
     freed: Vec<(Time, Time)>,
+    explainer: Explainer,
 }
 
 impl ConservativeBackfilling {
@@ -57,6 +58,7 @@ impl ConservativeBackfilling {
             violations: 0,
             scratch: Vec::new(),
             freed: Vec::new(),
+            explainer: Explainer::default(),
         }
     }
 
@@ -81,8 +83,9 @@ impl ConservativeBackfilling {
     }
 
     /// Reinserts every waiting job at its earliest fit, in order of current reservation,
-    /// after [now, freed_until) was released; jobs that cannot move are skipped (module docs).
-    fn compress(&mut self, ctx: &Context<'_>, freed_until: Time) {
+    /// after [now, freed_until) was released by the early completion of `completed`; jobs
+    /// that cannot move are skipped (module docs).
+    fn compress(&mut self, ctx: &Context<'_>, completed: JobId, freed_until: Time) {
         let now = ctx.now;
         let mut order = std::mem::take(&mut self.scratch);
         order.clear();
@@ -121,6 +124,12 @@ impl ConservativeBackfilling {
             }
             self.reservation[j] = new;
             if new != old {
+                let moved = Reason::Moved {
+                    from: old,
+                    to: new,
+                    completed,
+                };
+                self.explainer.record(now, j, moved);
                 self.waiting.remove(&(OrdTime(old), j));
                 self.waiting.insert((OrdTime(new), j));
                 self.freed.push((old, old + est));
@@ -153,6 +162,11 @@ impl Policy for ConservativeBackfilling {
         }
         self.reservation[job] = start;
         self.promised[job] = Some(start);
+        let reserved = Reason::Reserved {
+            at: start,
+            needs: procs,
+        };
+        self.explainer.record(ctx.now, job, reserved);
         self.waiting.insert((OrdTime(start), job));
     }
 
@@ -162,7 +176,7 @@ impl Policy for ConservativeBackfilling {
         if ctx.now < expected_end && j.procs_held() > 0 {
             self.profile.release(ctx.now, expected_end, j.procs_held());
             self.profile.prune(ctx.now);
-            self.compress(ctx, expected_end);
+            self.compress(ctx, job, expected_end);
         }
     }
 
@@ -185,6 +199,11 @@ impl Policy for ConservativeBackfilling {
                 free -= procs;
                 starts.push(j);
                 self.started_at[j] = now;
+                if self.explainer.is_on() {
+                    let first = self.promised[j].unwrap_or(now);
+                    self.explainer
+                        .record(now, j, Reason::AtReservation { first });
+                }
                 self.waiting.remove(&(res, j));
             }
         }
@@ -197,5 +216,13 @@ impl Policy for ConservativeBackfilling {
 
     fn promised_start(&self, job: JobId) -> Option<Time> {
         self.promised.get(job).copied().flatten()
+    }
+
+    fn explain(&mut self, on: bool) {
+        self.explainer = Explainer::new(on);
+    }
+
+    fn take_explanations(&mut self) -> Vec<Explanation> {
+        self.explainer.take()
     }
 }

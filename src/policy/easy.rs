@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use super::queue_tree::{FitQuery, QueueTree};
 use super::{Context, Policy};
-use crate::base::{JobId, Time};
+use crate::base::{Explainer, Explanation, JobId, Reason, Time};
 
 /// EASY backfilling with a single reservation for the queue head.
 #[derive(Clone, Debug)]
@@ -30,6 +30,7 @@ pub struct EasyBackfilling {
     just_started: Vec<(Time, u32)>,
     /// Queued jobs that hold no processor (estimate 0): they fit even when none is free.
     zero_held_queued: usize,
+    explainer: Explainer,
 }
 
 impl EasyBackfilling {
@@ -40,6 +41,7 @@ impl EasyBackfilling {
             promised: HashMap::new(),
             just_started: Vec::new(),
             zero_held_queued: 0,
+            explainer: Explainer::default(),
         }
     }
 
@@ -117,6 +119,11 @@ impl Policy for EasyBackfilling {
                 head_pos = Some(pos);
                 break;
             }
+            let in_order = Reason::InOrder {
+                needs: job.procs_held(),
+                free,
+            };
+            self.explainer.record(ctx.now, j, in_order);
             free -= job.procs_held();
             starts.push(j);
             self.just_started
@@ -131,7 +138,8 @@ impl Policy for EasyBackfilling {
         };
         let head = self.queue.job(head_pos);
         let needs_promise = !self.promised.contains_key(&head);
-        if free == 0 && !needs_promise && self.zero_held_queued == 0 {
+        // Nothing can start: skip the shadow time, unless it is to be explained.
+        if free == 0 && !needs_promise && self.zero_held_queued == 0 && !self.explainer.is_on() {
             return;
         }
         self.just_started
@@ -142,6 +150,13 @@ impl Policy for EasyBackfilling {
             return;
         };
         self.promised.entry(head).or_insert(shadow);
+        let blocked = Reason::HeadBlocked {
+            needs: jobs[head].procs_held(),
+            free,
+            shadow: Some(shadow),
+            extra: Some(extra),
+        };
+        self.explainer.record(ctx.now, head, blocked);
 
         // 3. Backfill later jobs in arrival order: only those that fit and end by the shadow
         // time or fit the extra processors are visited.
@@ -157,13 +172,22 @@ impl Policy for EasyBackfilling {
             let job = &jobs[j];
             let procs = job.procs_held();
             q.free -= procs;
-            if ctx.now + job.estimate <= shadow {
+            let end = ctx.now + job.estimate;
+            let reason = if end <= shadow {
                 if procs == 0 {
                     self.zero_held_queued -= 1;
                 }
+                Reason::BeforeShadow { head, shadow, end }
             } else {
                 q.extra -= procs;
-            }
+                Reason::IntoExtra {
+                    head,
+                    shadow,
+                    end,
+                    extra_left: q.extra,
+                }
+            };
+            self.explainer.record(ctx.now, j, reason);
             starts.push(j);
             self.queue.remove(pos);
             from = pos + 1;
@@ -176,5 +200,13 @@ impl Policy for EasyBackfilling {
 
     fn promised_start(&self, job: JobId) -> Option<Time> {
         self.promised.get(&job).copied()
+    }
+
+    fn explain(&mut self, on: bool) {
+        self.explainer = Explainer::new(on);
+    }
+
+    fn take_explanations(&mut self) -> Vec<Explanation> {
+        self.explainer.take()
     }
 }

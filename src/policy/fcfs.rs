@@ -4,12 +4,13 @@
 use std::collections::VecDeque;
 
 use super::{Context, Policy};
-use crate::base::JobId;
+use crate::base::{Explainer, Explanation, JobId, Reason};
 
 /// Strict FCFS: no job ever overtakes an earlier one.
 #[derive(Clone, Debug, Default)]
 pub struct Fcfs {
     queue: VecDeque<JobId>,
+    explainer: Explainer,
 }
 
 impl Fcfs {
@@ -35,8 +36,17 @@ impl Policy for Fcfs {
         while let Some(&head) = self.queue.front() {
             let procs = ctx.jobs[head].procs_held();
             if procs > free {
+                let blocked = Reason::HeadBlocked {
+                    needs: procs,
+                    free,
+                    shadow: None,
+                    extra: None,
+                };
+                self.explainer.record(ctx.now, head, blocked);
                 break;
             }
+            let in_order = Reason::InOrder { needs: procs, free };
+            self.explainer.record(ctx.now, head, in_order);
             free -= procs;
             starts.push(head);
             self.queue.pop_front();
@@ -45,5 +55,13 @@ impl Policy for Fcfs {
 
     fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn explain(&mut self, on: bool) {
+        self.explainer = Explainer::new(on);
+    }
+
+    fn take_explanations(&mut self) -> Vec<Explanation> {
+        self.explainer.take()
     }
 }

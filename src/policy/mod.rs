@@ -17,7 +17,7 @@ pub use conservative::ConservativeBackfilling;
 pub use easy::EasyBackfilling;
 pub use fcfs::Fcfs;
 
-use crate::base::{Entry, Family, JobId, Registered, Time};
+use crate::base::{Entry, Explanation, Family, JobId, Registered, Time};
 use crate::machine::RunningSet;
 use crate::workload::Job;
 
@@ -52,6 +52,12 @@ pub trait Policy {
     /// The first start time this policy promised `job` (a reservation), if it gave one.
     fn promised_start(&self, _job: JobId) -> Option<Time> {
         None
+    }
+    /// Starts (or stops) recording why jobs wait and start ([`crate::base::explain`]).
+    fn explain(&mut self, _on: bool) {}
+    /// The explanations recorded so far (empty when off); the policy's log is emptied.
+    fn take_explanations(&mut self) -> Vec<Explanation> {
+        Vec::new()
     }
 }
 

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::instant::{Engine, Instance, JobTable};
 pub use super::instant::{JobOutcome, Progress, StepReport};
 use crate::base::event::EventQueue;
-use crate::base::{JobId, Time};
+use crate::base::{Explanation, JobId, Time};
 use crate::machine::{FlatMachine, MachineError};
 use crate::policy::{Context, Policy};
 use crate::workload::Job;
@@ -70,6 +70,9 @@ pub struct SimResult {
     /// First reservation each job was given, where the policy gives reservations.
     pub promised: Vec<Option<Time>>,
     pub timeline: Vec<TimelinePoint>,
+    /// Why each job waited and started, when the run recorded it
+    /// ([`Engine::with_explanations`]); empty otherwise.
+    pub explanations: Vec<Explanation>,
 }
 
 /// The flat machine and its policy: the [`Instance`] of the flat engine.
@@ -101,6 +104,18 @@ impl Engine<Flat> {
     pub fn with_timeline(mut self) -> Self {
         self.instance_mut().0.timeline = Some(Vec::new());
         self
+    }
+
+    /// Records why each job waited and started (`crate::base::explain`).
+    pub fn with_explanations(mut self) -> Self {
+        self.instance_mut().0.policy.explain(true);
+        self
+    }
+
+    /// The explanations recorded since the last call (empty unless
+    /// [`Engine::with_explanations`]); they are not in the result afterwards.
+    pub fn take_explanations(&mut self) -> Vec<Explanation> {
+        self.instance_mut().0.policy.take_explanations()
     }
 }
 
@@ -202,8 +217,9 @@ impl Instance for Flat {
         Ok(report)
     }
 
-    fn result(self, table: JobTable) -> SimResult {
+    fn result(mut self, table: JobTable) -> SimResult {
         let n = table.jobs().len();
+        let explanations = self.policy.take_explanations();
         let promised = (0..n).map(|j| self.policy.promised_start(j)).collect();
         let (jobs, outcomes) = table.into_parts();
         SimResult {
@@ -213,6 +229,7 @@ impl Instance for Flat {
             outcomes,
             promised,
             timeline: self.timeline.unwrap_or_default(),
+            explanations,
         }
     }
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::instant::{Engine, Instance, JobOutcome, JobTable, StepReport};
 use crate::alloc::{AllocatorKind, SubmeshAllocator};
 use crate::base::event::EventQueue;
-use crate::base::{JobId, Time};
+use crate::base::{Explainer, Explanation, JobId, Time};
 use crate::machine::mesh::{Fragmentation, Mesh, MeshError, Submesh};
 use crate::metrics::{JobRecord, Summary};
 use crate::policy::mesh::{MeshContext, MeshPolicy, MeshPolicyKind, MeshStart, Planner};
@@ -152,6 +152,9 @@ pub struct MeshSimResult {
     pub switch_orientation: bool,
     /// Every start and end in the order the engine applied them (empty when not recorded).
     pub log: Vec<MeshEvent>,
+    /// Why jobs waited and where they started, when recorded
+    /// ([`Engine::with_explanations`]; `crate::base::explain`).
+    pub explanations: Vec<Explanation>,
 }
 
 impl MeshSimResult {
@@ -177,6 +180,7 @@ pub struct MeshMachine<P: MeshPolicy> {
     placements: Vec<Option<Submesh>>,
     running: usize,
     log: Option<Vec<MeshEvent>>,
+    explainer: Explainer,
 }
 
 /// A mesh simulation of one workload under one policy and one allocator.
@@ -255,6 +259,7 @@ impl<P: MeshPolicy> Engine<MeshMachine<P>> {
             placements: vec![None; n],
             running: 0,
             log: Some(Vec::with_capacity(2 * n)),
+            explainer: Explainer::default(),
         };
         Ok(Engine::with_instance(jobs, machine))
     }
@@ -262,6 +267,13 @@ impl<P: MeshPolicy> Engine<MeshMachine<P>> {
     /// Does not record the start/end log (faster; the invariant checker needs the log).
     pub fn without_log(mut self) -> Self {
         self.instance_mut().0.log = None;
+        self
+    }
+
+    /// Records why each job waited (no free submesh of its shape, with the largest free one)
+    /// and where it started (`crate::base::explain`).
+    pub fn with_explanations(mut self) -> Self {
+        self.instance_mut().0.explainer = Explainer::new(true);
         self
     }
 
@@ -361,11 +373,12 @@ impl<P: MeshPolicy> Instance for MeshMachine<P> {
     /// Decisions on the scratch mesh, through a [`Planner`].
     fn decide(&mut self, _d: usize, table: &JobTable, starts: &mut Vec<MeshStart>) {
         let ctx = self.context(table);
-        let mut plan = Planner::new(
+        let mut plan = Planner::explained(
             &mut self.scratch,
             self.allocator.as_ref(),
             table.jobs(),
             starts,
+            Some((table.now(), &mut self.explainer)),
         );
         self.policy.decide(&ctx, &mut plan);
     }
@@ -428,7 +441,7 @@ impl<P: MeshPolicy> Instance for MeshMachine<P> {
         Ok(report)
     }
 
-    fn result(self, table: JobTable) -> MeshSimResult {
+    fn result(mut self, table: JobTable) -> MeshSimResult {
         let (jobs, outcomes) = table.into_parts();
         MeshSimResult {
             policy: self.policy.name(),
@@ -441,6 +454,7 @@ impl<P: MeshPolicy> Instance for MeshMachine<P> {
             outcomes,
             placements: self.placements,
             log: self.log.unwrap_or_default(),
+            explanations: self.explainer.take(),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod mesh_engine;
 pub mod mesh_invariants;
 pub mod moldable_engine;
 pub mod moldable_invariants;
+pub mod story;
 
 pub use crate::base::{EventQueue, JobId, SimRng, Time};
 pub use engine::{SimError, SimResult, Simulation, TimelinePoint};

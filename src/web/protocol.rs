@@ -23,6 +23,9 @@ use crate::run::RunOutput;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
+/// Runs of at most this many jobs record decision explanations (docs/explanations.md), sent
+/// with the per-job records.
+pub const MAX_EXPLAINED_JOBS: usize = MAX_JOB_RECORDS;
 /// The timeline sent for the charts has at most this many points (time-weighted means).
 pub const MAX_TIMELINE_POINTS: usize = 400;
 /// Wait-time quantiles sent for the distribution chart.
@@ -232,6 +235,10 @@ pub struct RunReport {
     /// Per-job records, when the run has at most [`MAX_JOB_RECORDS`] jobs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobs: Option<Vec<JobRecord>>,
+    /// Why each job of `jobs` (same order) waited and started — its decision explanations as
+    /// lines — when the run has at most [`MAX_EXPLAINED_JOBS`] jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<Vec<Vec<String>>>,
     /// Wall-clock time of the run in the worker, milliseconds.
     pub wall_ms: f64,
     /// What the charts need.

@@ -20,12 +20,12 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 use super::format;
 use super::protocol::{
     ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo, KEPT_RUNS,
-    MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
+    MAX_EXPLAINED_JOBS, MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
 use crate::config::{Experiment, MachineSpec};
 use crate::metrics::{job_records, JobRecord};
 use crate::run::{self, TraceInput};
-use crate::sim::{SimResult, TimelinePoint};
+use crate::sim::{story, SimResult, TimelinePoint};
 use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions, SwfHeader};
 
 /// Target wall-clock length of one simulation slice, milliseconds.
@@ -398,6 +398,9 @@ pub async fn run_sliced(
         }
     }
     let mut sim = run::simulation(exp, &prepared, true);
+    if prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS {
+        sim = sim.with_explanations();
+    }
     let progress = |sim: &crate::sim::Simulation| {
         let p = sim.progress();
         report(&FromWorker::Progress {
@@ -419,6 +422,16 @@ pub async fn run_sliced(
     progress(&sim);
     let result = sim.into_result();
     let output = run::finish(&result, &prepared);
+    let why = (prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS).then(|| {
+        let lines = story::by_job(&story::Names::jobs(&result.jobs), &result.explanations);
+        // Aligned with the records: the jobs that started, in arrival order.
+        lines
+            .into_iter()
+            .zip(&result.outcomes)
+            .filter(|(_, o)| !o.start.is_nan())
+            .map(|(l, _)| l)
+            .collect()
+    });
     let header = Rc::new(prepared.workload.header.clone());
     FINISHED.with(|f| {
         let mut f = f.borrow_mut();
@@ -439,6 +452,7 @@ pub async fn run_sliced(
     Ok(Some(RunReport {
         output,
         jobs,
+        why,
         wall_ms: now_ms() - t0,
         charts,
     }))

@@ -302,6 +302,9 @@ async function main() {
         if (tip) break;
       }
       check(/^Job \d+ · \d+ processor/.test(tip) && /waited/.test(tip), 'gantt: hovering a job shows it', tip);
+      // FCFS: every job's explanation ends with its start in queue order (docs/explanations.md).
+      check(/Why:(\n.*)*\nt=[\d.]+: started in queue order: needs \d+, \d+ free$/.test(tip),
+        'gantt: the hover says why the job started when it did', tip);
       await shot(tab, '02f-gantt-hover.png');
       await tab.close();
     }

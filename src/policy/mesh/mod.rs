@@ -35,7 +35,7 @@ pub use out_of_order::OutOfOrder;
 pub use window::{EntryState, Window};
 
 use crate::alloc::SubmeshAllocator;
-use crate::base::{Entry, Family, JobId, Param, Registered, Time};
+use crate::base::{Entry, Explainer, Family, JobId, Param, Reason, Registered, Time};
 use crate::machine::mesh::{Mesh, Submesh};
 use crate::workload::Job;
 
@@ -70,6 +70,8 @@ pub struct Planner<'a> {
     allocator: &'a dyn SubmeshAllocator,
     jobs: &'a [Job],
     starts: &'a mut Vec<MeshStart>,
+    /// The instant and where to record explanations, when they are on.
+    explain: Option<(Time, &'a mut Explainer)>,
 }
 
 impl<'a> Planner<'a> {
@@ -80,11 +82,24 @@ impl<'a> Planner<'a> {
         jobs: &'a [Job],
         starts: &'a mut Vec<MeshStart>,
     ) -> Self {
+        Planner::explained(mesh, allocator, jobs, starts, None)
+    }
+
+    /// A planner that records, in `explain` (time and explainer), why each job it tries
+    /// starts or does not ([`crate::base::explain`]).
+    pub fn explained(
+        mesh: &'a mut Mesh,
+        allocator: &'a dyn SubmeshAllocator,
+        jobs: &'a [Job],
+        starts: &'a mut Vec<MeshStart>,
+        explain: Option<(Time, &'a mut Explainer)>,
+    ) -> Self {
         Planner {
             mesh,
             allocator,
             jobs,
             starts,
+            explain: explain.filter(|(_, e)| e.is_on()),
         }
     }
 
@@ -111,13 +126,52 @@ impl<'a> Planner<'a> {
     /// job there and returns `true`.
     pub fn try_start(&mut self, job: JobId) -> bool {
         let Some(sub) = self.placement(job) else {
+            self.explain_no_submesh(job);
             return false;
         };
         if self.mesh.allocate(job, sub).is_err() {
             return false;
         }
+        if let Some((now, e)) = self.explain.as_mut() {
+            let placed = Reason::Placed {
+                x: sub.x1,
+                y: sub.y1,
+                w: sub.width(),
+                h: sub.height(),
+            };
+            e.record(*now, job, placed);
+        }
         self.starts.push(MeshStart { job, sub });
         true
+    }
+
+    /// Records that `job` found no free submesh, with the largest free one (by area; the
+    /// first in free-list order among equals).
+    fn explain_no_submesh(&mut self, job: JobId) {
+        let Some((now, e)) = self.explain.as_mut() else {
+            return;
+        };
+        let Some((w, h)) = self.jobs.get(job).and_then(|j| j.shape) else {
+            return;
+        };
+        let largest =
+            self.mesh
+                .maximal_free_submeshes()
+                .into_iter()
+                .fold(None::<Submesh>, |best, s| match best {
+                    Some(b) if b.width() * b.height() >= s.width() * s.height() => Some(b),
+                    _ => Some(s),
+                });
+        let (largest_w, largest_h) = largest.map_or((0, 0), |s| (s.width(), s.height()));
+        let blocked = Reason::NoSubmesh {
+            w,
+            h,
+            rotated: self.allocator.switches_orientation(),
+            free_nodes: self.mesh.free_count(),
+            largest_w,
+            largest_h,
+        };
+        e.record(*now, job, blocked);
     }
 
     /// Decides to start `job` on `sub` as given (no allocator). The engine validates it; an

@@ -29,18 +29,25 @@ pub(super) fn draw_charts(app: &App) {
         })
         .collect();
     let drawn = chart::draw_all(&series);
-    let runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)> = b
+    let runs: Vec<GanttRun> = b
         .done
         .iter()
-        .zip(b.charts.iter().zip(&b.records))
-        .filter_map(|((p, _, _), (c, r))| r.as_ref().map(|r| (*p, c.procs, Rc::clone(r))))
+        .zip(b.charts.iter().zip(b.records.iter().zip(&b.why)))
+        .filter_map(|((p, _, _), (c, (r, why)))| {
+            r.as_ref().map(|r| GanttRun {
+                policy: *p,
+                procs: c.procs,
+                jobs: Rc::clone(r),
+                why: why.clone(),
+            })
+        })
         .collect();
     let mut options = String::new();
-    for (p, _, _) in &runs {
+    for run in &runs {
         options.push_str(&format!(
             r#"<option value="{}">{}</option>"#,
-            p.as_str(),
-            escape(policy_label(*p))
+            run.policy.as_str(),
+            escape(policy_label(run.policy))
         ));
     }
     drop(st);
@@ -73,24 +80,22 @@ pub(super) fn draw_gantt(app: &App) {
         .borrow()
         .gantt_runs
         .iter()
-        .find(|(p, _, _)| p.as_str() == wanted)
-        .map(|(p, procs, jobs)| (*p, *procs, Rc::clone(jobs)));
+        .find(|r| r.policy.as_str() == wanted)
+        .cloned();
     let layout = run
         .as_ref()
-        .and_then(|(_, procs, jobs)| chart::GanttLayout::new(jobs, *procs));
+        .and_then(|r| chart::GanttLayout::new(&r.jobs, r.procs));
     let drawn = match (run, layout) {
-        (Some((policy, _, jobs)), Some(layout)) => {
-            match chart::draw_gantt(policy, &layout, &jobs) {
-                Ok((area, svg)) => {
-                    svg_link(app, "chart-gantt", Some(&svg));
-                    Some((layout, jobs, area))
-                }
-                Err(m) => {
-                    show_error(&format!("The Gantt chart could not be drawn: {m}"));
-                    None
-                }
+        (Some(run), Some(layout)) => match chart::draw_gantt(run.policy, &layout, &run.jobs) {
+            Ok((area, svg)) => {
+                svg_link(app, "chart-gantt", Some(&svg));
+                Some((run, layout, area))
             }
-        }
+            Err(m) => {
+                show_error(&format!("The Gantt chart could not be drawn: {m}"));
+                None
+            }
+        },
         _ => None,
     };
     let shown = drawn.is_some();
@@ -108,7 +113,7 @@ pub(super) fn draw_gantt(app: &App) {
         svg_link(app, "chart-gantt", None);
     }
     ui.gantt_note.set_text_content(Some(&if shown {
-        "Hover a job for its details.".to_string()
+        "Hover a job for its details and why it waited and started when it did.".to_string()
     } else {
         format!(
             "Gantt chart: for runs of up to {} jobs on up to {} processors.",
@@ -118,6 +123,9 @@ pub(super) fn draw_gantt(app: &App) {
     }));
     app.state.borrow_mut().gantt = drawn;
 }
+
+/// The hover shows at most this many (the last) explanation lines of a job.
+const MAX_WHY_LINES: usize = 4;
 
 /// Shows the job under the mouse in the Gantt chart.
 pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
@@ -129,10 +137,11 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
     let y = f64::from(ev.offset_y()) * f64::from(canvas.height()) / ch;
     let text = {
         let st = app.state.borrow();
-        st.gantt.as_ref().and_then(|(layout, jobs, area)| {
+        st.gantt.as_ref().and_then(|(run, layout, area)| {
             let (t, p) = area.at(x, y)?;
-            let j = jobs.get(layout.job_at(t, p)?)?;
-            Some(format!(
+            let k = layout.job_at(t, p)?;
+            let j = run.jobs.get(k)?;
+            let mut text = format!(
                 "Job {} · {} processor{}\nsubmit {} · start {} · end {}\nwaited {} · ran {}",
                 j.id,
                 format::count(u64::from(j.procs)),
@@ -142,15 +151,28 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
                 format::duration(j.end),
                 format::duration(j.wait),
                 format::duration(j.end - j.start)
-            ))
+            );
+            if let Some(lines) = run.why.as_ref().and_then(|w| w.get(k)) {
+                text.push_str("\nWhy:");
+                let skipped = lines.len().saturating_sub(MAX_WHY_LINES);
+                if skipped > 0 {
+                    text.push_str(&format!("\n… {skipped} earlier"));
+                }
+                for line in &lines[skipped..] {
+                    text.push('\n');
+                    text.push_str(line);
+                }
+            }
+            Some(text)
         })
     };
     match text {
         Some(t) => {
             ui.gantt_tip.set_text_content(Some(&t));
+            // The tip is up to 30rem wide: flip it left of the pointer near the right edge.
             let left = f64::from(ev.offset_x()) + 14.0;
-            let left = if left > cw - 260.0 {
-                left - 290.0
+            let left = if left > cw - 500.0 {
+                (left - 520.0).max(0.0)
             } else {
                 left
             };

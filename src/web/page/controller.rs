@@ -455,6 +455,7 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
         done: Vec::new(),
         charts: Vec::new(),
         records: Vec::new(),
+        why: Vec::new(),
         points: vec![None; if b.sweep.is_some() { runs_len } else { 0 }],
         sweep: b.sweep,
         next: 0,
@@ -494,6 +495,7 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         ));
         b.charts.push(report.charts.clone());
         b.records.push(report.jobs.clone().map(Rc::new));
+        b.why.push(report.why.clone().map(Rc::new));
         b.rows += 1;
         b.wall_ms += report.wall_ms;
         b.index += 1;

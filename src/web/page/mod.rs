@@ -250,6 +250,18 @@ struct LoadedTrace {
     bytes: Rc<Vec<u8>>,
 }
 
+/// Each job's decision explanations, as lines (`RunReport::why`).
+type Why = Vec<Vec<String>>;
+
+/// A finished run that has per-job records: what its Gantt chart and hover need.
+#[derive(Clone)]
+struct GanttRun {
+    policy: PolicyKind,
+    procs: u32,
+    jobs: Rc<Vec<JobRecord>>,
+    why: Option<Rc<Why>>,
+}
+
 /// The runs of one click on Run: one per selected policy, in order.
 struct Batch {
     runs: Vec<(PolicyKind, Experiment)>,
@@ -265,6 +277,8 @@ struct Batch {
     charts: Vec<ChartData>,
     /// Per-job records of the finished runs (runs of at most `MAX_JOB_RECORDS` jobs).
     records: Vec<Option<Rc<Vec<JobRecord>>>>,
+    /// Each record's decision explanations, in the same order (`RunReport::why`).
+    why: Vec<Option<Rc<Why>>>,
     /// A load-factor sweep: `runs` holds every (load factor, policy) point, run in parallel on
     /// the worker pool; `points` their summaries as they arrive (in `runs` order).
     sweep: Option<Sweep>,
@@ -307,9 +321,9 @@ struct State {
     /// Object URLs of the current downloads (revoked when replaced).
     downloads: Downloads,
     /// Runs of the results on screen that have per-job records (for the Gantt chart).
-    gantt_runs: Vec<(PolicyKind, u32, Rc<Vec<JobRecord>>)>,
-    /// The Gantt chart on screen: its layout, jobs and plotting area (for hover).
-    gantt: Option<(chart::GanttLayout, Rc<Vec<JobRecord>>, chart::PlotArea)>,
+    gantt_runs: Vec<GanttRun>,
+    /// The Gantt chart on screen: the run, its layout and plotting area (for hover).
+    gantt: Option<(GanttRun, chart::GanttLayout, chart::PlotArea)>,
     /// The sweep on screen (policy, axis value, summary), for the metric picker.
     sweep_rows: Vec<(PolicyKind, f64, serde_json::Value)>,
     /// The x axis of the sweep on screen: its key (`load_factor`, or a merged file's axis).

@@ -1,0 +1,385 @@
+//! A job's story in words (issue 14): the decision explanations of a run
+//! ([`crate::base::explain`]) rendered with the trace's job numbers, and put together per job —
+//! when it arrived, what blocked it while it waited (its own entries and the blocked heads it
+//! waited behind), why it started, and which earlier jobs it overtook. Used by
+//! `schedlab run --explain JOB` / `--explain-csv` and by the page.
+
+use crate::base::{Choice, Explanation, JobId, Reason, SiteOffer, Time};
+use crate::sim::JobOutcome;
+use crate::workload::Job;
+
+/// At most this many blocked heads are listed in one story; the rest are counted.
+pub const MAX_HEADS_LISTED: usize = 8;
+
+/// A time as the runs print it: whole seconds without decimals, otherwise up to 3 decimals.
+pub fn time_text(t: Time) -> String {
+    if t.fract() == 0.0 && t.abs() < 1e15 {
+        format!("{t:.0}")
+    } else {
+        let s = format!("{t:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// What explanations name: jobs (by their trace numbers) and, in a grid, sites.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub jobs: &'a [Job],
+    pub sites: &'a [String],
+}
+
+impl<'a> Names<'a> {
+    /// The jobs of a run on one machine.
+    pub fn jobs(jobs: &'a [Job]) -> Self {
+        Names { jobs, sites: &[] }
+    }
+
+    fn job(&self, j: JobId) -> u64 {
+        self.jobs.get(j).map(|x| x.id).unwrap_or(j as u64)
+    }
+
+    fn site(&self, s: u32) -> String {
+        match self.sites.get(s as usize) {
+            Some(name) => format!("site {name}"),
+            None => format!("site {}", s + 1),
+        }
+    }
+}
+
+/// A span of seconds, with hours when it is long.
+fn span_text(d: Time) -> String {
+    if d.abs() >= 3600.0 {
+        format!("{} s ({:.1} h)", time_text(d), d / 3600.0)
+    } else {
+        format!("{} s", time_text(d))
+    }
+}
+
+/// A short name for the kind of `reason` (CSV column `kind`, JSON `kind`).
+pub fn kind(reason: &Reason) -> &'static str {
+    match reason {
+        Reason::HeadBlocked { .. } => "head_blocked",
+        Reason::InOrder { .. } => "in_order",
+        Reason::BeforeShadow { .. } => "before_shadow",
+        Reason::IntoExtra { .. } => "into_extra",
+        Reason::Reserved { .. } => "reserved",
+        Reason::Moved { .. } => "moved",
+        Reason::AtReservation { .. } => "at_reservation",
+        Reason::NoSubmesh { .. } => "no_submesh",
+        Reason::Placed { .. } => "placed",
+        Reason::Dispatched { .. } => "dispatched",
+    }
+}
+
+/// `reason` in words, naming jobs by their trace numbers.
+pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
+    let t = time_text;
+    match *reason {
+        Reason::HeadBlocked {
+            needs,
+            free,
+            shadow,
+            extra,
+        } => {
+            let mut s = format!("blocked at the head of the queue: needs {needs}, {free} free");
+            if let Some(shadow) = shadow {
+                s += &format!(
+                    "; shadow time t={} (enough processors free by the running jobs' estimates)",
+                    t(shadow)
+                );
+                if let Some(extra) = extra {
+                    s += &format!(", {extra} extra then");
+                }
+            }
+            s
+        }
+        Reason::InOrder { needs, free } => {
+            format!("started in queue order: needs {needs}, {free} free")
+        }
+        Reason::BeforeShadow { head, shadow, end } => format!(
+            "backfilled ahead of head job {}: ends by its estimate at t={}, no later than the \
+             head's shadow time t={}",
+            names.job(head),
+            t(end),
+            t(shadow)
+        ),
+        Reason::IntoExtra {
+            head,
+            shadow,
+            end,
+            extra_left,
+        } => format!(
+            "backfilled ahead of head job {} into the extra processors: ends at t={}, after the \
+             shadow time t={}, on processors the head does not need ({extra_left} extra left)",
+            names.job(head),
+            t(end),
+            t(shadow)
+        ),
+        Reason::Reserved { at, needs } => format!(
+            "reserved {needs} processors from t={} (the earliest time they are free for its \
+             whole estimate)",
+            t(at)
+        ),
+        Reason::Moved {
+            from,
+            to,
+            completed,
+        } => format!(
+            "reservation moved earlier, from t={} to t={}, by the early completion of job {}",
+            t(from),
+            t(to),
+            names.job(completed)
+        ),
+        Reason::AtReservation { first } => {
+            format!("started at its reservation (first promised t={})", t(first))
+        }
+        Reason::NoSubmesh {
+            w,
+            h,
+            rotated,
+            free_nodes,
+            largest_w,
+            largest_h,
+        } => {
+            let nor = if rotated && w != h {
+                format!(" (nor {h}×{w})")
+            } else {
+                String::new()
+            };
+            format!(
+                "no free {w}×{h} submesh{nor}: {free_nodes} nodes free, the largest free \
+                 submesh is {largest_w}×{largest_h}"
+            )
+        }
+        Reason::Placed { x, y, w, h } => {
+            format!("placed on the {w}×{h} submesh at ({x}, {y})")
+        }
+        Reason::Dispatched {
+            chosen,
+            home_site,
+            home,
+            runner_up,
+            decided_by,
+            offers,
+        } => dispatch_text(
+            &chosen, home_site, home, runner_up, decided_by, offers, names,
+        ),
+    }
+}
+
+/// The grid scheduler's choice in words (seed 002 §III-C).
+fn dispatch_text(
+    chosen: &SiteOffer,
+    home_site: u32,
+    home: Option<SiteOffer>,
+    runner_up: Option<SiteOffer>,
+    decided_by: Choice,
+    offers: u32,
+    names: &Names<'_>,
+) -> String {
+    let t = time_text;
+    let verb = if chosen.site == home_site {
+        "kept at its home".to_string()
+    } else {
+        "migrated to".to_string()
+    };
+    let mut s = format!(
+        "{verb} {}: earliest start t={} with {} nodes left (of {offers} offering site{})",
+        names.site(chosen.site),
+        t(chosen.start),
+        chosen.left,
+        if offers == 1 { "" } else { "s" }
+    );
+    if chosen.site != home_site {
+        match home {
+            Some(h) => {
+                s += &format!(
+                    "; at its home {} it would start at t={}",
+                    names.site(home_site),
+                    t(h.start)
+                );
+                if h.start > chosen.start {
+                    s += &format!(", {} later", span_text(h.start - chosen.start));
+                }
+            }
+            None => s += &format!("; its home {} is too small", names.site(home_site)),
+        }
+    }
+    if let Some(r) = runner_up {
+        let other = names.site(r.site);
+        s += &match decided_by {
+            Choice::OnlyOffer => String::new(),
+            Choice::EarliestStart => format!(
+                "; it starts {} earlier than at {other} (t={})",
+                span_text(r.start - chosen.start),
+                t(r.start)
+            ),
+            Choice::BestFit => format!(
+                "; same start as {other}, and BestFit leaves fewer nodes free ({} vs {})",
+                chosen.left, r.left
+            ),
+            Choice::Home => {
+                format!("; same start and nodes left as {other}: the home site wins the tie")
+            }
+            Choice::LowerIndex => {
+                format!("; same start and nodes left as {other}: the lower site index wins the tie")
+            }
+        };
+    } else {
+        s += "; the only site that can take it";
+    }
+    s
+}
+
+/// Quotes a CSV field when it needs it.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Header of [`csv_line`].
+pub const CSV_HEADER: &str = "time,job,kind,text";
+
+/// One explanation as a CSV row (`time,job,kind,text`; job = the trace's number).
+pub fn csv_line(e: &Explanation, names: &Names<'_>) -> String {
+    format!(
+        "{},{},{},{}",
+        time_text(e.time),
+        names.job(e.job),
+        kind(&e.reason),
+        csv_field(&reason_text(&e.reason, names))
+    )
+}
+
+/// Each job's own entries as lines `t=…: text`, indexed by job — one pass over `log`, for
+/// showing every job's reasons at once (the page's Gantt hover).
+pub fn by_job(names: &Names<'_>, log: &[Explanation]) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new(); names.jobs.len()];
+    for e in log {
+        if let Some(lines) = out.get_mut(e.job) {
+            lines.push(format!(
+                "t={}: {}",
+                time_text(e.time),
+                reason_text(&e.reason, names)
+            ));
+        }
+    }
+    out
+}
+
+/// The index of the job with trace number `id`, if there is one.
+pub fn job_with_number(jobs: &[Job], id: u64) -> Option<JobId> {
+    jobs.iter().position(|j| j.id == id)
+}
+
+/// The story of job `j`, one line each: arrival, every explanation of its own, the blocked
+/// heads it waited behind (at most [`MAX_HEADS_LISTED`]), its start with the earlier jobs it
+/// overtook, and its end. `log` is a run's explanations in the order recorded.
+pub fn story(
+    j: JobId,
+    names: &Names<'_>,
+    outcomes: &[JobOutcome],
+    log: &[Explanation],
+) -> Vec<String> {
+    let Some(job) = names.jobs.get(j) else {
+        return Vec::new();
+    };
+    let t = time_text;
+    let outcome = outcomes.get(j).copied().filter(|o| !o.start.is_nan());
+    let start = outcome.map(|o| o.start);
+    let mut lines = vec![format!(
+        "Job {}: {} processors, estimate {} s, run time {} s; arrived at t={}.",
+        job.id,
+        job.procs,
+        t(job.estimate),
+        t(job.run_time),
+        t(job.submit)
+    )];
+    // A blocked head this job waited behind: an earlier job's entry while it waited (the
+    // decisions of its start instant included).
+    let behind = |e: &&Explanation| e.job < j && matches!(e.reason, Reason::HeadBlocked { .. });
+    let recorded_on_arrival = log.iter().filter(behind).any(|e| e.time == job.submit);
+    // The head that was already blocked when the job arrived (its entry is not repeated while
+    // it stays blocked the same way), unless the arrival instant recorded one.
+    let blocked_on_arrival = log
+        .iter()
+        .rfind(|e| behind(e) && e.time < job.submit && !recorded_on_arrival)
+        .filter(|e| {
+            outcomes
+                .get(e.job)
+                .is_none_or(|o| o.start.is_nan() || o.start > job.submit)
+        });
+    if let Some(e) = blocked_on_arrival {
+        lines.push(format!(
+            "On arrival: head job {} was {} (since t={}).",
+            names.job(e.job),
+            reason_text(&e.reason, names),
+            t(e.time)
+        ));
+    }
+    let mut heads = 0usize;
+    for e in log {
+        if e.job == j {
+            lines.push(format!(
+                "t={}: {}.",
+                t(e.time),
+                reason_text(&e.reason, names)
+            ));
+        } else if behind(&e) && e.time >= job.submit && start.is_none_or(|s| e.time <= s) {
+            heads += 1;
+            if heads <= MAX_HEADS_LISTED {
+                lines.push(format!(
+                    "t={}: waited behind head job {}, {}.",
+                    t(e.time),
+                    names.job(e.job),
+                    reason_text(&e.reason, names)
+                ));
+            }
+        }
+    }
+    if heads > MAX_HEADS_LISTED {
+        lines.push(format!(
+            "… and {} more blocked heads while it waited.",
+            heads - MAX_HEADS_LISTED
+        ));
+    }
+    match outcome {
+        Some(o) => {
+            let overtaken: Vec<u64> = (0..j)
+                .filter(|&k| outcomes.get(k).is_some_and(|ok| ok.start > o.start))
+                .map(|k| names.job(k))
+                .collect();
+            let mut s = format!(
+                "Started at t={} after waiting {} s; ended at t={}.",
+                t(o.start),
+                t(o.start - job.submit),
+                t(o.end)
+            );
+            if !overtaken.is_empty() {
+                let shown: Vec<String> = overtaken
+                    .iter()
+                    .take(MAX_HEADS_LISTED)
+                    .map(u64::to_string)
+                    .collect();
+                let more = overtaken.len().saturating_sub(MAX_HEADS_LISTED);
+                s += &format!(
+                    " It overtook {} earlier job{} (arrived before it, started after it): {}{}.",
+                    overtaken.len(),
+                    if overtaken.len() == 1 { "" } else { "s" },
+                    shown.join(", "),
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+            lines.push(s);
+        }
+        None => lines.push("Never started.".to_string()),
+    }
+    lines
+}
