@@ -74,12 +74,12 @@ impl std::error::Error for CompareError {}
 
 /// The summary metrics compared, with their labels.
 pub const METRICS: [(&str, &str); 6] = [
-    ("mean_wait", "Mean wait (s)"),
-    ("max_wait", "Max wait (s)"),
-    ("mean_turnaround", "Mean turnaround (s)"),
+    ("mean_wait", "Mean wait"),
+    ("max_wait", "Max wait"),
+    ("mean_turnaround", "Mean turnaround"),
     ("mean_bounded_slowdown", "Mean bounded slowdown"),
     ("utilization", "Utilisation"),
-    ("makespan", "Makespan (s)"),
+    ("makespan", "Makespan"),
 ];
 
 fn metric(s: &Summary, key: &str) -> f64 {

@@ -165,7 +165,8 @@ fn metrics_html(c: &RunComparison, la: &str, lb: &str) -> String {
             metric_text(m.key, m.a, false),
             metric_text(m.key, m.b, false),
             metric_text(m.key, m.change, true),
-            m.percent.map_or("—".to_string(), |p| format!("{p:+.1} %"))
+            m.percent.map_or("—".to_string(), |p| format!("{p:+.1} %")
+                .replace('-', "−"))
         ));
     }
     h.push_str("</tbody>");
@@ -244,8 +245,11 @@ fn table(app: &App, c: &RunComparison) {
 fn metric_text(key: &str, v: f64, signed: bool) -> String {
     let sign = if signed && v > 0.0 { "+" } else { "" };
     match key {
-        "utilization" => format!("{sign}{} %", format::fixed(v * 100.0, 1)),
-        "mean_bounded_slowdown" => format!("{sign}{}", format::fixed(v, 2)),
+        "utilization" if signed => {
+            format!("{sign}{} points", format::fixed(v * 100.0, 1)).replace('-', "−")
+        }
+        "utilization" => format!("{} %", format::fixed(v * 100.0, 1)),
+        "mean_bounded_slowdown" => format!("{sign}{}", format::fixed(v, 2)).replace('-', "−"),
         _ if signed => signed_duration(v),
         _ => format::duration(v),
     }
