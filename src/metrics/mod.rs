@@ -3,9 +3,11 @@
 //! and mean turnaround per weight category (seed 004 §2.3).
 
 pub mod category;
+pub mod compare;
 pub mod job_record;
 pub mod summary;
 
 pub use category::{category_of, category_stats, category_stats_by, CategoryStat, CATEGORY_COUNT};
+pub use compare::{compare, RunComparison};
 pub use job_record::{job_records, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

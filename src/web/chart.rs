@@ -639,3 +639,73 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
         .map_err(err)?;
     Ok(chart.plotting_area().get_pixel_range())
 }
+
+/// The run comparison's histogram (issue 14 item 4): how many jobs run B started how much
+/// earlier (green, left of 0) or later (red) than run A, jobs that did not move left out.
+pub fn draw_shift_histogram(
+    id: &str,
+    bins: &[crate::metrics::compare::Bin],
+    a: &str,
+    b: &str,
+) -> Result<String, String> {
+    let draw = |root: &DrawingArea<_, Shift>| plot_shift_histogram(root, bins, a, b);
+    both(id, draw, |root| plot_shift_histogram(root, bins, a, b)).map(|((), svg)| svg)
+}
+
+fn plot_shift_histogram<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    bins: &[crate::metrics::compare::Bin],
+    a: &str,
+    b: &str,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (Some(first), Some(last)) = (bins.first(), bins.last()) else {
+        return Ok(());
+    };
+    let span = first.lo.abs().max(last.hi.abs());
+    let (div, unit) = time_unit(span);
+    let (x0, x1) = ((first.lo / div).min(0.0), (last.hi / div).max(0.0));
+    let pad = ((x1 - x0) * 0.02).max(1e-9);
+    let top = bins.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64 * 1.1;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            format!("Start of each job: {b} minus {a}"),
+            (FONT, 18).into_font(),
+        )
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(56)
+        .build_cartesian_2d((x0 - pad)..(x1 + pad), 0.0..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!(
+            "Start shift ({unit}); negative: {b} starts the job earlier"
+        ))
+        .y_desc("Jobs")
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .draw()
+        .map_err(err)?;
+    let earlier = RGBColor(46, 139, 87);
+    let later = RGBColor(200, 60, 60);
+    chart
+        .draw_series(bins.iter().filter(|bin| bin.count > 0).map(|bin| {
+            let c = if bin.lo + bin.hi < 0.0 {
+                earlier
+            } else {
+                later
+            };
+            Rectangle::new(
+                [(bin.lo / div, 0.0), (bin.hi / div, bin.count as f64)],
+                c.filled(),
+            )
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 0.0), (0.0, top)],
+            BLACK.stroke_width(1),
+        )))
+        .map_err(err)?;
+    Ok(())
+}

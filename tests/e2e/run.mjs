@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, ROOT, TRACES, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, ROOT, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
 } from './harness.mjs';
 
 const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
@@ -274,10 +274,10 @@ async function main() {
       check(/format 2/.test(ev) && /reads format 1/.test(ev), 'share link from another version: says why', ev);
       await shot(tab, '02d-future-link.png');
       // Still usable: a run works after the bad link.
-      await setPolicies(tab, ['fcfs']);
+      await setPolicies(tab, ['fcfs', 'easy']);
       await tab.fill('#jobs', '500');
       await tab.click('[data-testid="run"]');
-      await waitIdleWithRows(tab, 1, 60000);
+      await waitIdleWithRows(tab, 2, 60000);
       check(true, 'after a bad share link a run completes');
 
       // Gantt chart of this small run: drawn, and hovering a job shows it.
@@ -306,6 +306,48 @@ async function main() {
       check(/Why:(\n.*)*\nt=[\d.]+: started in queue order: needs \d+, \d+ free$/.test(tip),
         'gantt: the hover says why the job started when it did', tip);
       await shot(tab, '02f-gantt-hover.png');
+
+      // 2g. Run comparison (issue 14 item 4): EASY against FCFS on the same 500 jobs.
+      await tab.waitForSelector('[data-testid="compare"]:not([hidden])', { timeout: 10000 });
+      const picks = [await tab.inputValue('#compare-a'), await tab.inputValue('#compare-b')];
+      check(picks.join() === 'fcfs,easy', 'compare: run A is FCFS and run B is EASY by default', picks.join());
+      const cs = await tab.textContent('[data-testid="compare-summary"]');
+      const m = /^EASY backfilling against FCFS: (\d+) of 500 jobs start earlier under EASY backfilling, (\d+) later, (\d+) at the same time\.$/.exec(cs);
+      check(m && Number(m[1]) > 0 && Number(m[1]) + Number(m[2]) + Number(m[3]) === 500,
+        'compare: EASY starts some jobs earlier than FCFS, and the counts add up to 500', cs);
+      const first = await tab.$eval('[data-testid="compare-jobs"] tbody tr', (r) => ({
+        cls: r.className, cells: [...r.cells].map((c) => c.textContent),
+      }));
+      const fcfsJobs = await download(tab, '[data-testid="export-jobs-fcfs"]');
+      const easyJobs = await download(tab, '[data-testid="export-jobs-easy"]');
+      const startOf = (csv, id) => {
+        const lines = csv.text.trim().split('\n');
+        const head = lines[0].split(',');
+        const row = lines.slice(1).map((l) => l.split(',')).find((r) => r[head.indexOf('id')] === id);
+        return row ? Number(row[head.indexOf('start')]) : NaN;
+      };
+      const job = first.cells[0];
+      const [sa, sb] = [startOf(fcfsJobs, job), startOf(easyJobs, job)];
+      check(first.cls === 'earlier' && first.cells[5].startsWith('−') && sb < sa,
+        `compare: the first row (largest gain) is job ${job}, which EASY starts earlier than FCFS (per-job exports: ${sb} < ${sa})`,
+        JSON.stringify(first));
+      const cmpCsv = await download(tab, '[data-testid="compare-csv"]');
+      const cmpRows = cmpCsv.text.trim().split('\n');
+      const row = cmpRows.map((l) => l.split(',')).find((r) => r[0] === job);
+      check(cmpRows[0] === 'job,procs,submit,start_a,start_b,shift' && cmpRows.length === 501
+        && row && Number(row[3]) === sa && Number(row[4]) === sb && Number(row[5]) === sb - sa,
+        'compare: the per-job CSV has 500 jobs and the exports\' starts and shift', row ? row.join(',') : cmpRows[0]);
+      const metricKeys = await tab.$$eval('[data-testid="compare-metrics"] tbody tr', (r) => r.map((x) => x.dataset.key));
+      check(metricKeys.join() === 'mean_wait,max_wait,mean_turnaround,mean_bounded_slowdown,utilization,makespan',
+        'compare: the metric deltas table', metricKeys.join());
+      const [hist] = await chartsInk(tab, '#chart-compare');
+      check(hist && hist.ink > 0.01, 'compare: the histogram of start shifts is drawn', JSON.stringify(hist));
+      await tab.click('[data-testid="compare-jobs"] thead th[data-col="0"]');
+      const ids = await tab.$$eval('[data-testid="compare-jobs"] tbody tr', (r) => r.map((x) => Number(x.cells[0].textContent)));
+      check(ids.length === 100 && ids.every((v, i) => i === 0 || ids[i - 1] <= v) && ids[0] === 1,
+        'compare: clicking "Job" sorts the table by job number', ids.slice(0, 5).join());
+      await tab.$eval('[data-testid="compare"]', (e) => e.scrollIntoView({ block: 'start' }));
+      await shot(tab, '02g-compare.png');
       await tab.close();
     }
 

@@ -12,6 +12,7 @@ pub(super) fn draw_charts(app: &App) {
     app.ui.time_charts.set_hidden(sweep);
     app.ui.gantt_section.set_hidden(sweep);
     if sweep {
+        compare::hide(app);
         draw_sweep_chart(app);
         return;
     }
@@ -67,6 +68,7 @@ pub(super) fn draw_charts(app: &App) {
     app.ui.gantt_policy.set_inner_html(&options);
     app.state.borrow_mut().gantt_runs = runs;
     draw_gantt(app);
+    compare::fill(app);
 }
 
 /// Draws the Gantt chart of the run picked in the selector (runs with per-job records on

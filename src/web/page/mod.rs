@@ -41,6 +41,7 @@ pub use super::worker_link::WORKER_URL;
 
 mod charts;
 mod cluster;
+mod compare;
 mod controller;
 mod link;
 mod pool;
@@ -242,6 +243,7 @@ struct Ui {
     gantt_box: HtmlElement,
     gantt_canvas: web_sys::HtmlCanvasElement,
     gantt_tip: HtmlElement,
+    compare: compare::CompareUi,
 }
 
 /// A trace accepted by the worker (the bytes stay here too, to reload a replaced worker).
@@ -324,6 +326,8 @@ struct State {
     gantt_runs: Vec<GanttRun>,
     /// The Gantt chart on screen: the run, its layout and plotting area (for hover).
     gantt: Option<(GanttRun, chart::GanttLayout, chart::PlotArea)>,
+    /// The run comparison on screen (re-sorted in place).
+    comparison: Option<crate::metrics::RunComparison>,
     /// The sweep on screen (policy, axis value, summary), for the metric picker.
     sweep_rows: Vec<(PolicyKind, f64, serde_json::Value)>,
     /// The x axis of the sweep on screen: its key (`load_factor`, or a merged file's axis).
@@ -484,6 +488,7 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
         gantt_box: by_id(&doc, "gantt-box")?,
         gantt_canvas: by_id(&doc, "chart-gantt")?,
         gantt_tip: by_id(&doc, "gantt-tip")?,
+        compare: compare::CompareUi::new(&doc)?,
         doc,
     })
 }
@@ -606,6 +611,7 @@ fn wire(app: &Rc<App>) {
             draw_gantt(&app)
         });
     }
+    compare::wire(app);
     {
         let app = Rc::clone(app);
         listen(

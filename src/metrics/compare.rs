@@ -1,0 +1,305 @@
+//! Comparing two runs of the same workload job by job (issue 14 item 4): which jobs started
+//! earlier or later under run B than under run A and by how much, the distribution of those
+//! shifts, and the differences of the summary metrics (seed 002 §IV and seed 004 §5 compare
+//! policies by exactly such per-job and per-metric differences).
+
+use std::fmt;
+
+use super::{JobRecord, Summary};
+
+/// One job under both runs. `shift` = start under B − start under A (negative: B started it
+/// earlier).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JobDelta {
+    pub id: u64,
+    pub procs: u32,
+    pub submit: f64,
+    pub start_a: f64,
+    pub start_b: f64,
+    pub shift: f64,
+}
+
+/// One summary metric under both runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetricDelta {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub a: f64,
+    pub b: f64,
+    /// b − a.
+    pub change: f64,
+    /// (b − a) / a in %, when a ≠ 0.
+    pub percent: Option<f64>,
+}
+
+/// The per-job and per-metric differences of run B against run A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunComparison {
+    /// In arrival order.
+    pub jobs: Vec<JobDelta>,
+    /// Jobs B started earlier, later, at the same time.
+    pub earlier: usize,
+    pub later: usize,
+    pub same: usize,
+    pub metrics: Vec<MetricDelta>,
+}
+
+/// Two runs that are not of the same jobs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareError {
+    /// Different numbers of jobs.
+    JobCounts { a: usize, b: usize },
+    /// The `index`-th jobs differ (number or submit time).
+    DifferentJob { index: usize, a: u64, b: u64 },
+}
+
+impl fmt::Display for CompareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompareError::JobCounts { a, b } => write!(
+                f,
+                "the runs are not of the same workload: {a} jobs against {b}"
+            ),
+            CompareError::DifferentJob { index, a, b } => write!(
+                f,
+                "the runs are not of the same workload: job {} is {a} in one and {b} in the \
+                 other (or submitted at another time)",
+                index + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompareError {}
+
+/// The summary metrics compared, with their labels.
+pub const METRICS: [(&str, &str); 6] = [
+    ("mean_wait", "Mean wait"),
+    ("max_wait", "Max wait"),
+    ("mean_turnaround", "Mean turnaround"),
+    ("mean_bounded_slowdown", "Mean bounded slowdown"),
+    ("utilization", "Utilisation"),
+    ("makespan", "Makespan"),
+];
+
+fn metric(s: &Summary, key: &str) -> f64 {
+    match key {
+        "mean_wait" => s.mean_wait,
+        "max_wait" => s.max_wait,
+        "mean_turnaround" => s.mean_turnaround,
+        "mean_bounded_slowdown" => s.mean_bounded_slowdown,
+        "utilization" => s.utilization,
+        "makespan" => s.makespan,
+        _ => f64::NAN,
+    }
+}
+
+/// Run B (`b`, `b_jobs`) against run A: the jobs must be the same, in the same order (the
+/// per-job records of two runs of one workload).
+pub fn compare(
+    a: &Summary,
+    a_jobs: &[JobRecord],
+    b: &Summary,
+    b_jobs: &[JobRecord],
+) -> Result<RunComparison, CompareError> {
+    if a_jobs.len() != b_jobs.len() {
+        return Err(CompareError::JobCounts {
+            a: a_jobs.len(),
+            b: b_jobs.len(),
+        });
+    }
+    let mut jobs = Vec::with_capacity(a_jobs.len());
+    let (mut earlier, mut later, mut same) = (0, 0, 0);
+    for (index, (x, y)) in a_jobs.iter().zip(b_jobs).enumerate() {
+        if x.id != y.id || x.submit != y.submit {
+            return Err(CompareError::DifferentJob {
+                index,
+                a: x.id,
+                b: y.id,
+            });
+        }
+        let shift = y.start - x.start;
+        if shift < 0.0 {
+            earlier += 1;
+        } else if shift > 0.0 {
+            later += 1;
+        } else {
+            same += 1;
+        }
+        jobs.push(JobDelta {
+            id: x.id,
+            procs: x.procs,
+            submit: x.submit,
+            start_a: x.start,
+            start_b: y.start,
+            shift,
+        });
+    }
+    let metrics = METRICS
+        .iter()
+        .map(|&(key, label)| {
+            let (va, vb) = (metric(a, key), metric(b, key));
+            MetricDelta {
+                key,
+                label,
+                a: va,
+                b: vb,
+                change: vb - va,
+                percent: (va != 0.0).then(|| (vb - va) / va * 100.0),
+            }
+        })
+        .collect();
+    Ok(RunComparison {
+        jobs,
+        earlier,
+        later,
+        same,
+        metrics,
+    })
+}
+
+/// One bar of the shift histogram: jobs with lo ≤ shift < hi (the last bar includes hi).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    pub lo: f64,
+    pub hi: f64,
+    pub count: usize,
+}
+
+impl RunComparison {
+    /// The shifts of the jobs that moved (earlier or later), in `bins` equal-width bars from
+    /// the smallest to the largest shift; jobs that did not move are [`RunComparison::same`].
+    pub fn histogram(&self, bins: usize) -> Vec<Bin> {
+        let moved = || self.jobs.iter().map(|j| j.shift).filter(|s| *s != 0.0);
+        let (lo, hi) = moved().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| {
+            (lo.min(s), hi.max(s))
+        });
+        if bins == 0 || lo > hi {
+            return Vec::new();
+        }
+        let width = if hi > lo {
+            (hi - lo) / bins as f64
+        } else {
+            1.0
+        };
+        let n = if hi > lo { bins } else { 1 };
+        let mut out: Vec<Bin> = (0..n)
+            .map(|i| Bin {
+                lo: lo + i as f64 * width,
+                hi: if i + 1 == n {
+                    hi.max(lo + width)
+                } else {
+                    lo + (i + 1) as f64 * width
+                },
+                count: 0,
+            })
+            .collect();
+        for s in moved() {
+            let i = (((s - lo) / width) as usize).min(n - 1);
+            out[i].count += 1;
+        }
+        out
+    }
+
+    /// Header of [`RunComparison::csv`].
+    pub const CSV_HEADER: &'static str = "job,procs,submit,start_a,start_b,shift";
+
+    /// One CSV row per job, in arrival order, after [`RunComparison::CSV_HEADER`].
+    pub fn csv(&self) -> String {
+        let mut s = String::from(Self::CSV_HEADER);
+        s.push('\n');
+        for j in &self.jobs {
+            s.push_str(&format!(
+                "{},{},{},{},{},{}\n",
+                j.id, j.procs, j.submit, j.start_a, j.start_b, j.shift
+            ));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::Time;
+
+    fn rec(id: u64, submit: Time, start: Time) -> JobRecord {
+        JobRecord {
+            id,
+            submit,
+            start,
+            end: start + 10.0,
+            procs: 2,
+            run_time: 10.0,
+            estimate: 10.0,
+            wait: start - submit,
+            turnaround: start + 10.0 - submit,
+            slowdown: (start + 10.0 - submit) / 10.0,
+            bounded_slowdown: (start + 10.0 - submit) / 10.0,
+        }
+    }
+
+    #[test]
+    fn shifts_counts_metrics_and_histogram_by_hand() {
+        let a = vec![rec(1, 0.0, 0.0), rec(2, 1.0, 10.0), rec(3, 2.0, 20.0)];
+        let b = vec![rec(1, 0.0, 0.0), rec(2, 1.0, 30.0), rec(3, 2.0, 2.0)];
+        let (sa, sb) = (
+            Summary::from_records(&a, 4, 0),
+            Summary::from_records(&b, 4, 0),
+        );
+        let c = compare(&sa, &a, &sb, &b).unwrap();
+        assert_eq!(
+            c.jobs.iter().map(|j| j.shift).collect::<Vec<_>>(),
+            vec![0.0, 20.0, -18.0]
+        );
+        assert_eq!((c.earlier, c.later, c.same), (1, 1, 1));
+        // Mean wait: A (0 + 9 + 18) / 3 = 9, B (0 + 29 + 0) / 3 = 29/3.
+        let w = c.metrics[0];
+        assert_eq!(w.key, "mean_wait");
+        assert_eq!((w.a, w.b), (9.0, 29.0 / 3.0));
+        assert!((w.percent.unwrap() - (29.0 / 3.0 - 9.0) / 9.0 * 100.0).abs() < 1e-12);
+        // Moved jobs: −18 and +20 in 2 bars of 19: [−18, 1) and [1, 20].
+        assert_eq!(
+            c.histogram(2),
+            vec![
+                Bin {
+                    lo: -18.0,
+                    hi: 1.0,
+                    count: 1
+                },
+                Bin {
+                    lo: 1.0,
+                    hi: 20.0,
+                    count: 1
+                }
+            ]
+        );
+        assert_eq!(
+            c.csv(),
+            "job,procs,submit,start_a,start_b,shift\n1,2,0,0,0,0\n2,2,1,10,30,20\n3,2,2,20,2,-18\n"
+        );
+    }
+
+    #[test]
+    fn different_workloads_are_refused() {
+        let a = vec![rec(1, 0.0, 0.0), rec(2, 1.0, 10.0)];
+        let b = vec![rec(1, 0.0, 0.0), rec(7, 1.0, 10.0)];
+        let s = Summary::from_records(&a, 4, 0);
+        assert_eq!(
+            compare(&s, &a, &s, &b),
+            Err(CompareError::DifferentJob {
+                index: 1,
+                a: 2,
+                b: 7
+            })
+        );
+        assert_eq!(
+            compare(&s, &a, &s, &a[..1]),
+            Err(CompareError::JobCounts { a: 2, b: 1 })
+        );
+        assert!(compare(&s, &a, &s, &a[..1])
+            .unwrap_err()
+            .to_string()
+            .contains("2 jobs against 1"));
+    }
+}
