@@ -108,22 +108,19 @@ impl NodeAllocator for MinimizingContention {
             if best.is_some_and(|b| b.cost == 0 && b.order < first) {
                 break;
             }
-            // Free nodes in shell 0 at every base; the most-free base (the first of them) is
-            // evaluated first, to bound the others.
-            c0.clear();
-            for y1 in 1..=ny {
+            // Free nodes in shell 0 at the bases of row y1.
+            let row_c0 = |y1: usize, out: &mut Vec<u32>| {
                 let (lo, hi) = (free.row(y1 as u32 - 1), free.row(y1 as u32 + b - 1));
                 let row = lo[a as usize..]
                     .iter()
                     .zip(&lo[..nx])
                     .zip(hi[a as usize..].iter().zip(&hi[..nx]))
                     .map(|((&l2, &l1), (&h2, &h1))| (h2 - h1) - (l2 - l1));
-                c0.extend(row);
-            }
-            let top = c0.iter().copied().max().unwrap_or(0);
-            let top_at = first_at_least(&c0, top).unwrap_or(0);
+                out.extend(row);
+            };
             let order = |at: usize| first + ((at / nx) as u64) * u64::from(w) + (at % nx) as u64;
-            let consider = |at: usize, best: &mut Option<Best>| {
+            // Costs candidate `at` (c free nodes in its shell 0) if it can still win.
+            let consider = |at: usize, c: u32, best: &mut Option<Best>| {
                 let o = order(at);
                 // The highest cost this candidate may have and still win.
                 let lim = match *best {
@@ -134,7 +131,8 @@ impl NodeAllocator for MinimizingContention {
                         None => return,
                     },
                 };
-                if u64::from(j.saturating_sub(c0[at])) > lim {
+                // Every node missing from shell 0 costs at least 1.
+                if u64::from(j.saturating_sub(c)) > lim {
                     return;
                 }
                 let base = ((at % nx) as u32 + 1, (at / nx) as u32 + 1);
@@ -148,22 +146,48 @@ impl NodeAllocator for MinimizingContention {
                     });
                 }
             };
-            consider(top_at, &mut best);
-            let mut at = 0;
-            while at < c0.len() {
-                // Cheap test first: a candidate with more than the best cost so far of nodes
-                // missing from shell 0 cannot win.
-                let loose = best.map_or(u64::MAX, |b| b.cost);
-                let need = u64::from(j).saturating_sub(loose) as u32;
-                let Some(d) = first_at_least(&c0[at..], need) else {
-                    break;
-                };
-                at += d;
-                if best.is_some_and(|b| b.cost == 0 && b.order <= order(at)) {
-                    break;
+            // Considers the candidates `off..` whose shell-0 counts are `vals`, skipping fast
+            // those with more nodes missing from shell 0 than the best cost so far; `true`
+            // when no later candidate can win.
+            let scan = |vals: &[u32], off: usize, best: &mut Option<Best>| -> bool {
+                let mut i = 0;
+                while i < vals.len() {
+                    let loose = best.map_or(u64::MAX, |b| b.cost);
+                    let need = u64::from(j).saturating_sub(loose) as u32;
+                    let Some(d) = first_at_least(&vals[i..], need) else {
+                        return false;
+                    };
+                    i += d;
+                    if best.is_some_and(|b| b.cost == 0 && b.order <= order(off + i)) {
+                        return true;
+                    }
+                    consider(off + i, vals[i], best);
+                    i += 1;
                 }
-                consider(at, &mut best);
-                at += 1;
+                false
+            };
+            c0.clear();
+            if best.is_none() {
+                // First shape: every base's count, then the most-free base (the first of
+                // them) costed first, to bound the others.
+                for y1 in 1..=ny {
+                    row_c0(y1, &mut c0);
+                }
+                let top = c0.iter().copied().max().unwrap_or(0);
+                let top_at = first_at_least(&c0, top).unwrap_or(0);
+                if let Some(&c) = c0.get(top_at) {
+                    consider(top_at, c, &mut best);
+                }
+                scan(&c0, 0, &mut best);
+            } else {
+                // Later shapes are bounded by the best so far: row by row.
+                for y1 in 1..=ny {
+                    c0.clear();
+                    row_c0(y1, &mut c0);
+                    if scan(&c0, (y1 - 1) * nx, &mut best) {
+                        break;
+                    }
+                }
             }
         }
         let Best {
