@@ -57,12 +57,23 @@ struct Best {
     last: u32,
 }
 
-/// The first index of `v` holding at least `t` (a block-wise scan that vectorises).
-fn first_at_least(v: &[u32], t: u32) -> Option<usize> {
+/// The first index of `v` holding at least `t` (a block-wise scan that vectorises). `small`:
+/// every value of `v` is below 2^31 (counts of free nodes of a mesh of fewer nodes), so they
+/// compare as `i32`, the only comparison SSE2 has.
+fn first_at_least(v: &[u32], t: u32, small: bool) -> Option<usize> {
     const B: usize = 32;
+    let Some(t1) = t.checked_sub(1) else {
+        return (!v.is_empty()).then_some(0);
+    };
+    let small = small && i32::try_from(t1).is_ok();
     let mut base = 0;
     for block in v.chunks(B) {
-        if block.iter().fold(0, |m, &c| m.max(c)) >= t {
+        let hit = if small {
+            block.iter().fold(false, |h, &c| h | (c as i32 > t1 as i32))
+        } else {
+            block.iter().any(|&c| c >= t)
+        };
+        if hit {
             return block.iter().position(|&c| c >= t).map(|i| base + i);
         }
         base += B;
@@ -92,6 +103,7 @@ impl NodeAllocator for MinimizingContention {
         let (w, h) = (mesh.width(), mesh.height());
         let free = FreeCounts::new(mesh);
         let max_shell = w.max(h);
+        let small = i32::try_from(mesh.size()).is_ok();
         let cost = |x1: u32, y1: u32, a: u32, b: u32, limit: u64| {
             let (x2, y2) = (x1 + a - 1, y1 + b - 1);
             shell_cost(j, limit, max_shell, |s| free.within(x1, y1, x2, y2, s))
@@ -154,7 +166,7 @@ impl NodeAllocator for MinimizingContention {
                 while i < vals.len() {
                     let loose = best.map_or(u64::MAX, |b| b.cost);
                     let need = u64::from(j).saturating_sub(loose) as u32;
-                    let Some(d) = first_at_least(&vals[i..], need) else {
+                    let Some(d) = first_at_least(&vals[i..], need, small) else {
                         return false;
                     };
                     i += d;
@@ -174,7 +186,7 @@ impl NodeAllocator for MinimizingContention {
                     row_c0(y1, &mut c0);
                 }
                 let top = c0.iter().copied().max().unwrap_or(0);
-                let top_at = first_at_least(&c0, top).unwrap_or(0);
+                let top_at = first_at_least(&c0, top, small).unwrap_or(0);
                 if let Some(&c) = c0.get(top_at) {
                     consider(top_at, c, &mut best);
                 }
@@ -252,6 +264,20 @@ mod tests {
         assert_eq!(shapes(7, 8, 8), vec![(7, 1), (1, 7)]);
         assert_eq!(shapes(13, 4, 4), vec![(4, 4)]);
         assert_eq!(shapes(1, 1, 1), vec![(1, 1)]);
+    }
+
+    #[test]
+    fn first_at_least_is_the_first_position() {
+        let mut rng = SimRng::new(4);
+        for n in [0usize, 1, 31, 32, 33, 100] {
+            let v: Vec<u32> = (0..n).map(|_| rng.uniform_int(0, 9) as u32).collect();
+            for t in 0..=11 {
+                let want = v.iter().position(|&c| c >= t);
+                assert_eq!(first_at_least(&v, t, true), want);
+                assert_eq!(first_at_least(&v, t, false), want);
+            }
+        }
+        assert_eq!(first_at_least(&[u32::MAX, 5], u32::MAX, false), Some(0));
     }
 
     fn is_rectangle(v: &[Node]) -> bool {

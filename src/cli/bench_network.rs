@@ -140,11 +140,12 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
                 _ => continue,
             };
             let (n, s) = time_select(reference.as_mut(), &states, a.seconds, 1);
+            let rate = n as f64 / s;
+            let digits = if rate < 10.0 { 2 } else { 0 };
             println!(
-                "| {} (reference) | {w} × {h} | {:.2} | {n} | {s:.2} | {:.0} |",
+                "| {} (reference) | {w} × {h} | {:.2} | {n} | {s:.2} | {rate:.digits$} |",
                 k.as_str(),
                 a.busy,
-                n as f64 / s
             );
         }
     }
