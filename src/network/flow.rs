@@ -432,6 +432,7 @@ fn run(
         load_a: vec![0u64; net.link_slots()],
         load_b: vec![0u64; net.link_slots()],
         weighted: Vec::new(),
+        link_buffers: LinkBuffers::default(),
         records: vec![None; jobs.len()],
         running: Vec::new(),
         queue_head: 0,
@@ -457,6 +458,8 @@ struct FlowRun<'a> {
     load_b: Vec<u64>,
     /// Scratch: ρ · load_b + (1 − ρ) · load_a per link ([`update_rates`]).
     weighted: Vec<f64>,
+    /// Scratch of [`links_with`].
+    link_buffers: LinkBuffers,
     records: Vec<Option<FlowRecord>>,
     running: Vec<Running>,
     /// FCFS: jobs `queue_head..arrived` are waiting.
@@ -664,7 +667,7 @@ impl Instance for FlowRun<'_> {
         let Some(rec) = self.records.get(i).and_then(Option::as_ref) else {
             return Err(FlowError::BadAllocation { job: i });
         };
-        let links = links_of(self.net, &rec.nodes);
+        let links = links_with(self.net, &rec.nodes, &mut self.link_buffers);
         let size = rec.nodes.len() as u64;
         let mut r = Running {
             job: i,
@@ -751,15 +754,30 @@ impl Instance for FlowRun<'_> {
     }
 }
 
+/// [`links_with`] with fresh buffers.
+#[cfg(test)]
+fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+    links_with(net, nodes, &mut LinkBuffers::default())
+}
+
+/// Buffers [`links_with`] reuses from one job to the next.
+#[derive(Clone, Debug, Default)]
+struct LinkBuffers {
+    scratch: super::heat::LinkScratch,
+    a: Vec<u64>,
+    b: Vec<u64>,
+}
+
 /// The links of a job's traffic with (all-to-all, bipartite write) message counts, in link
 /// index order: [`job_links`]'s values, from the closed-form counts of
 /// [`super::heat::pair_link_counts`] (O(links + nodes) instead of walking every route).
-fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+fn links_with(net: &Network, nodes: &[Node], buf: &mut LinkBuffers) -> Vec<(usize, u64, u64)> {
     let io: Vec<Node> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
-    let a = super::heat::pair_link_counts(net, nodes, nodes);
-    let b = super::heat::pair_link_counts(net, nodes, &io);
+    let LinkBuffers { scratch, a, b } = buf;
+    super::heat::pair_link_counts_into(net, nodes, nodes, scratch, a);
+    super::heat::pair_link_counts_into(net, nodes, &io, scratch, b);
     a.iter()
-        .zip(&b)
+        .zip(b.iter())
         .enumerate()
         .filter(|(_, (&x, &y))| x > 0 || y > 0)
         .map(|(i, (&x, &y))| (i, x, y))
