@@ -11,8 +11,17 @@
 //! rectangle whenever a free j-node rectangle exists (tested). Within a shell, nodes are taken
 //! in MC's order — shorter sides first, longer sides second, corners last (seed 000 Property
 //! 4) — row-major within each class.
+//!
+//! **Speed** (issue 17 item 2). Costs come from free-node counts per shell
+//! ([`crate::alloc::shells`]): for each shape, the free count of shell 0 at every base (one
+//! vectorised pass over the summed-area table) bounds the cost from below (every node missing
+//! from shell 0 costs at least 1); the base with the most free nodes is costed first, and then
+//! only the bases whose bound can still beat the best cost so far, each shell by shell until
+//! its bound exceeds it. Only the winner's nodes are enumerated. The choice is the same as the
+//! straightforward search's ([`crate::alloc::shell_reference`], property-tested).
 
-use super::node_allocator::{free_nodes, Node, NodeAllocator};
+use super::node_allocator::{Node, NodeAllocator};
+use super::shells::{shell_cost, FreeCounts};
 use crate::machine::mesh::Mesh;
 
 /// Minimizing Contention.
@@ -37,6 +46,41 @@ pub fn shapes(j: u32, w: u32, h: u32) -> Vec<(u32, u32)> {
     v
 }
 
+/// The best candidate so far: its cost, its place in MC's order, its base and shape, and the
+/// last shell it takes nodes from.
+#[derive(Clone, Copy, Debug)]
+struct Best {
+    cost: u64,
+    order: u64,
+    base: (u32, u32),
+    shape: (u32, u32),
+    last: u32,
+}
+
+/// The first index of `v` holding at least `t` (a block-wise scan that vectorises). `small`:
+/// every value of `v` is below 2^31 (counts of free nodes of a mesh of fewer nodes), so they
+/// compare as `i32`, the only comparison SSE2 has.
+fn first_at_least(v: &[u32], t: u32, small: bool) -> Option<usize> {
+    const B: usize = 32;
+    let Some(t1) = t.checked_sub(1) else {
+        return (!v.is_empty()).then_some(0);
+    };
+    let small = small && i32::try_from(t1).is_ok();
+    let mut base = 0;
+    for block in v.chunks(B) {
+        let hit = if small {
+            block.iter().fold(false, |h, &c| h | (c as i32 > t1 as i32))
+        } else {
+            block.iter().any(|&c| c >= t)
+        };
+        if hit {
+            return block.iter().position(|&c| c >= t).map(|i| base + i);
+        }
+        base += B;
+    }
+    None
+}
+
 /// Chebyshev distance from (x, y) to the rectangle [x1, x2] × [y1, y2].
 fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
     let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
@@ -57,38 +101,114 @@ impl NodeAllocator for MinimizingContention {
             return Some(Vec::new());
         }
         let (w, h) = (mesh.width(), mesh.height());
-        let free = free_nodes(mesh);
-        let maxd = w.max(h) as usize + 1;
-        let mut hist = vec![0u32; maxd];
-        // (cost, rectangle)
-        let mut best: Option<(u64, (u32, u32, u32, u32))> = None;
-        'shapes: for (a, b) in shapes(j, w, h) {
-            for y1 in 1..=h - b + 1 {
-                for x1 in 1..=w - a + 1 {
-                    let (x2, y2) = (x1 + a - 1, y1 + b - 1);
-                    hist.fill(0);
-                    for &(x, y) in &free {
-                        hist[dist(x, y, x1, y1, x2, y2) as usize] += 1;
+        let free = FreeCounts::new(mesh);
+        let max_shell = w.max(h);
+        let small = i32::try_from(mesh.size()).is_ok();
+        let cost = |x1: u32, y1: u32, a: u32, b: u32, limit: u64| {
+            let (x2, y2) = (x1 + a - 1, y1 + b - 1);
+            shell_cost(j, limit, max_shell, |s| free.within(x1, y1, x2, y2, s))
+        };
+        // Candidates in MC's order (shape, then base row-major) are numbered by `order`. A
+        // candidate wins with a lower cost, or the same cost and an earlier place (ties keep
+        // the first).
+        let mut best: Option<Best> = None;
+        let mut c0 = Vec::new();
+        let area = u64::from(w) * u64::from(h);
+        for (si, (a, b)) in shapes(j, w, h).into_iter().enumerate() {
+            let (nx, ny) = ((w - a + 1) as usize, (h - b + 1) as usize);
+            let first = si as u64 * area;
+            if best.is_some_and(|b| b.cost == 0 && b.order < first) {
+                break;
+            }
+            // Free nodes in shell 0 at the bases of row y1.
+            let row_c0 = |y1: usize, out: &mut Vec<u32>| {
+                let (lo, hi) = (free.row(y1 as u32 - 1), free.row(y1 as u32 + b - 1));
+                let row = lo[a as usize..]
+                    .iter()
+                    .zip(&lo[..nx])
+                    .zip(hi[a as usize..].iter().zip(&hi[..nx]))
+                    .map(|((&l2, &l1), (&h2, &h1))| (h2 - h1) - (l2 - l1));
+                out.extend(row);
+            };
+            let order = |at: usize| first + ((at / nx) as u64) * u64::from(w) + (at % nx) as u64;
+            // Costs candidate `at` (c free nodes in its shell 0) if it can still win.
+            let consider = |at: usize, c: u32, best: &mut Option<Best>| {
+                let o = order(at);
+                // The highest cost this candidate may have and still win.
+                let lim = match *best {
+                    None => u64::MAX,
+                    Some(b) if o < b.order => b.cost,
+                    Some(b) => match b.cost.checked_sub(1) {
+                        Some(l) => l,
+                        None => return,
+                    },
+                };
+                // Every node missing from shell 0 costs at least 1.
+                if u64::from(j.saturating_sub(c)) > lim {
+                    return;
+                }
+                let base = ((at % nx) as u32 + 1, (at / nx) as u32 + 1);
+                if let Some((cost, last)) = cost(base.0, base.1, a, b, lim) {
+                    *best = Some(Best {
+                        cost,
+                        order: o,
+                        base,
+                        shape: (a, b),
+                        last,
+                    });
+                }
+            };
+            // Considers the candidates `off..` whose shell-0 counts are `vals`, skipping fast
+            // those with more nodes missing from shell 0 than the best cost so far; `true`
+            // when no later candidate can win.
+            let scan = |vals: &[u32], off: usize, best: &mut Option<Best>| -> bool {
+                let mut i = 0;
+                while i < vals.len() {
+                    let loose = best.map_or(u64::MAX, |b| b.cost);
+                    let need = u64::from(j).saturating_sub(loose) as u32;
+                    let Some(d) = first_at_least(&vals[i..], need, small) else {
+                        return false;
+                    };
+                    i += d;
+                    if best.is_some_and(|b| b.cost == 0 && b.order <= order(off + i)) {
+                        return true;
                     }
-                    let (mut need, mut cost) = (u64::from(j), 0u64);
-                    for (s, &n) in hist.iter().enumerate() {
-                        let take = need.min(u64::from(n));
-                        cost += take * s as u64;
-                        need -= take;
-                        if need == 0 {
-                            break;
-                        }
-                    }
-                    if best.is_none_or(|(c, _)| cost < c) {
-                        best = Some((cost, (x1, y1, x2, y2)));
-                        if cost == 0 {
-                            break 'shapes;
-                        }
+                    consider(off + i, vals[i], best);
+                    i += 1;
+                }
+                false
+            };
+            c0.clear();
+            if best.is_none() {
+                // First shape: every base's count, then the most-free base (the first of
+                // them) costed first, to bound the others.
+                for y1 in 1..=ny {
+                    row_c0(y1, &mut c0);
+                }
+                let top = c0.iter().copied().max().unwrap_or(0);
+                let top_at = first_at_least(&c0, top, small).unwrap_or(0);
+                if let Some(&c) = c0.get(top_at) {
+                    consider(top_at, c, &mut best);
+                }
+                scan(&c0, 0, &mut best);
+            } else {
+                // Later shapes are bounded by the best so far: row by row.
+                for y1 in 1..=ny {
+                    c0.clear();
+                    row_c0(y1, &mut c0);
+                    if scan(&c0, (y1 - 1) * nx, &mut best) {
+                        break;
                     }
                 }
             }
         }
-        let (_, (x1, y1, x2, y2)) = best?;
+        let Best {
+            base: (x1, y1),
+            shape: (a, b),
+            last,
+            ..
+        } = best?;
+        let (x2, y2) = (x1 + a - 1, y1 + b - 1);
         let shorter_is_x = (x2 - x1) <= (y2 - y1); // left/right sides are the shorter ones
         let class = |x: u32, y: u32| -> u32 {
             let d = dist(x, y, x1, y1, x2, y2);
@@ -106,18 +226,28 @@ impl NodeAllocator for MinimizingContention {
                 _ => 2,
             }
         };
-        let mut order: Vec<(u32, u32, u32, u32, u32)> = free
-            .iter()
-            .map(|&(x, y)| (dist(x, y, x1, y1, x2, y2), class(x, y), y, x, 0))
-            .collect();
+        // Only the nodes up to the last shell used can be chosen.
+        let (bx1, by1) = (
+            x1.saturating_sub(last).max(1),
+            y1.saturating_sub(last).max(1),
+        );
+        let (bx2, by2) = ((x2 + last).min(w), (y2 + last).min(h));
+        let mut order: Vec<(u32, u32, u32, u32)> = Vec::new();
+        for y in by1..=by2 {
+            for x in bx1..=bx2 {
+                if mesh.is_free(x, y) {
+                    order.push((dist(x, y, x1, y1, x2, y2), class(x, y), y, x));
+                }
+            }
+        }
         order.sort_unstable();
-        Some(
+        (order.len() >= j as usize).then(|| {
             order
                 .iter()
                 .take(j as usize)
-                .map(|&(_, _, y, x, _)| (x, y))
-                .collect(),
-        )
+                .map(|&(_, _, y, x)| (x, y))
+                .collect()
+        })
     }
 }
 
@@ -134,6 +264,20 @@ mod tests {
         assert_eq!(shapes(7, 8, 8), vec![(7, 1), (1, 7)]);
         assert_eq!(shapes(13, 4, 4), vec![(4, 4)]);
         assert_eq!(shapes(1, 1, 1), vec![(1, 1)]);
+    }
+
+    #[test]
+    fn first_at_least_is_the_first_position() {
+        let mut rng = SimRng::new(4);
+        for n in [0usize, 1, 31, 32, 33, 100] {
+            let v: Vec<u32> = (0..n).map(|_| rng.uniform_int(0, 9) as u32).collect();
+            for t in 0..=11 {
+                let want = v.iter().position(|&c| c >= t);
+                assert_eq!(first_at_least(&v, t, true), want);
+                assert_eq!(first_at_least(&v, t, false), want);
+            }
+        }
+        assert_eq!(first_at_least(&[u32::MAX, 5], u32::MAX, false), Some(0));
     }
 
     fn is_rectangle(v: &[Node]) -> bool {

@@ -22,8 +22,15 @@
 //!   size arrive (Property 4, tested). Shells before the last are taken whole, so only the
 //!   last shell's order matters.
 //! * Ties between candidates: the column nearest the I/O side.
+//!
+//! **Speed** (issue 17 item 2): candidate costs from free-node counts per shell
+//! ([`crate::alloc::shells`], O(shells) per column, stopping once a column cannot beat the
+//! best), the system imbalance from the same table, and only the winner's nodes enumerated;
+//! the choice is the straightforward version's ([`crate::alloc::shell_reference`],
+//! property-tested).
 
 use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::shells::{shell_cost, FreeCounts};
 use crate::machine::mesh::Mesh;
 
 /// MC-Elongated for a given I/O line.
@@ -45,14 +52,7 @@ impl McElongated {
         let k = self.io.line_len(mesh);
         let cols = j / k;
         if cols == 0 {
-            let mut order = self.io.middle_out(k);
-            if !below_first {
-                let io = self.io;
-                order.sort_by_key(|&p| (io.level(p), -io.side_of(p)));
-            }
-            let seg = &order[..(j as usize).min(order.len())];
-            let lo = seg.iter().copied().min().unwrap_or(1);
-            let hi = seg.iter().copied().max().unwrap_or(1);
+            let (lo, hi) = segment(self.io, k, j, below_first);
             return (i, i, lo, hi);
         }
         let c0 = i.saturating_sub(j / (2 * k));
@@ -60,6 +60,58 @@ impl McElongated {
         let c1 = (i + cols - 1 - j / (2 * k)).min(last);
         (c0, c1, 1, k)
     }
+}
+
+/// For j < k: the first and last of the j positions of a line nearest the middle I/O link
+/// (middle-out order; `below_first` picks the side of the odd position).
+fn segment(io: IoLayout, k: u32, j: u32, below_first: bool) -> (u32, u32) {
+    let mut order = io.middle_out(k);
+    if !below_first {
+        order.sort_by_key(|&p| (io.level(p), -io.side_of(p)));
+    }
+    let seg = &order[..(j as usize).min(order.len())];
+    let lo = seg.iter().copied().min().unwrap_or(1);
+    let hi = seg.iter().copied().max().unwrap_or(1);
+    (lo, hi)
+}
+
+/// Free nodes in the rectangle [c0, c1] × [p0, p1] of line coordinates.
+fn count_lines(free: &FreeCounts, mesh: &Mesh, io: IoLayout, r: (u32, u32, u32, u32)) -> u32 {
+    let (c0, c1, p0, p1) = r;
+    if c0 > c1 || p0 > p1 {
+        return 0;
+    }
+    let (xa, ya) = io.node(mesh, c0, p0);
+    let (xb, yb) = io.node(mesh, c1, p1);
+    free.count(xa.min(xb), ya.min(yb), xa.max(xb), ya.max(yb))
+}
+
+/// The rectangle `r` of line coordinates grown by `s` on every side, clipped to the mesh.
+fn grow(r: (u32, u32, u32, u32), s: u32, lines: u32, k: u32) -> (u32, u32, u32, u32) {
+    let (c0, c1, p0, p1) = r;
+    (
+        c0.saturating_sub(s),
+        c1.saturating_add(s).min(lines - 1),
+        p0.saturating_sub(s).max(1),
+        p1.saturating_add(s).min(k),
+    )
+}
+
+/// (above − below) over the allocated nodes of `mesh`, as [`IoLayout::imbalance`], from the
+/// free counts.
+fn imbalance(free: &FreeCounts, mesh: &Mesh, io: IoLayout) -> i64 {
+    let (lines, k) = (io.lines(mesh), io.line_len(mesh));
+    let busy = |p0: u32, p1: u32| -> i64 {
+        if p0 > p1 {
+            return 0;
+        }
+        let area = i64::from(lines) * i64::from(p1 - p0 + 1);
+        area - i64::from(count_lines(free, mesh, io, (0, lines - 1, p0, p1)))
+    };
+    // Below: 2p < middle_twice; above: 2p > middle_twice.
+    let below_last = (io.middle_twice.saturating_sub(1) / 2).min(k);
+    let above_first = io.middle_twice / 2 + 1;
+    busy(above_first, k) - busy(1, below_last)
 }
 
 /// Chebyshev distance from (c, p) to the rectangle [c0, c1] × [p0, p1].
@@ -84,39 +136,39 @@ impl NodeAllocator for McElongated {
         }
         let io = self.io;
         let (lines, k) = (io.lines(mesh), io.line_len(mesh));
-        // Free nodes in line coordinates.
-        let mut free: Vec<(u32, u32)> = Vec::with_capacity(mesh.free_count() as usize);
-        for c in 0..lines {
-            for p in 1..=k {
+        let free = FreeCounts::new(mesh);
+        let mut imbalance = imbalance(&free, mesh, io);
+        // Shell 0 of every column when j < k: the same segment, computed once.
+        let seg = (j / k == 0).then(|| segment(io, k, j, imbalance >= 0));
+        let max_shell = lines.max(k);
+        // (cost, shell 0, last shell used); ties keep the column nearest the I/O side.
+        type Rect = (u32, u32, u32, u32);
+        let mut best: Option<(u64, Rect, u32)> = None;
+        for i in 0..lines {
+            let r = match seg {
+                Some((lo, hi)) => (i, i, lo, hi),
+                None => self.shell0(mesh, i, j, imbalance >= 0),
+            };
+            let Some(limit) = best.map_or(Some(u64::MAX), |(c, ..)| c.checked_sub(1)) else {
+                break;
+            };
+            let within = |s: u32| count_lines(&free, mesh, io, grow(r, s, lines, k));
+            if let Some((cost, last)) = shell_cost(j, limit, max_shell, within) {
+                best = Some((cost, r, last));
+            }
+        }
+        let (_, r, last) = best?;
+        // Free nodes up to the last shell used, in line coordinates.
+        let (c0, c1, p0, p1) = grow(r, last, lines, k);
+        let mut free = Vec::new();
+        for c in c0..=c1 {
+            for p in p0..=p1 {
                 let (x, y) = io.node(mesh, c, p);
                 if mesh.is_free(x, y) {
                     free.push((c, p));
                 }
             }
         }
-        let mut hist = vec![0u32; lines.max(k) as usize + 1];
-        let mut imbalance = io.imbalance(mesh);
-        let mut best: Option<(u64, (u32, u32, u32, u32))> = None;
-        for i in 0..lines {
-            let r = self.shell0(mesh, i, j, imbalance >= 0);
-            hist.fill(0);
-            for &(c, p) in &free {
-                hist[dist(c, p, r) as usize] += 1;
-            }
-            let (mut need, mut cost) = (u64::from(j), 0u64);
-            for (s, &n) in hist.iter().enumerate() {
-                let take = need.min(u64::from(n));
-                cost += take * s as u64;
-                need -= take;
-                if need == 0 {
-                    break;
-                }
-            }
-            if best.is_none_or(|(c, _)| cost < c) {
-                best = Some((cost, r));
-            }
-        }
-        let (_, r) = best?;
         // Nodes by (shell, level from the middle, column); the side is chosen while picking.
         let mut cand: Vec<(u32, u32, u32, u32)> = free
             .iter()
@@ -200,6 +252,34 @@ mod tests {
         let v = a.select(&m, 6).unwrap();
         assert_eq!(v.len(), 6);
         assert!(v.iter().all(|&(x, _)| (3..=5).contains(&x)), "{v:?}");
+    }
+
+    /// The imbalance from the free counts is [`IoLayout::imbalance`]'s, for every side and
+    /// I/O count.
+    #[test]
+    fn imbalance_from_free_counts() {
+        use crate::alloc::node_allocator::tests::random_mesh;
+        use crate::network::{IoSide, Network, NetworkConfig};
+        let mut rng = crate::base::SimRng::new(8);
+        for &(w, h) in &[(1, 1), (5, 4), (4, 7), (22, 16)] {
+            for side in [IoSide::West, IoSide::East, IoSide::South, IoSide::North] {
+                let len = if side.is_vertical() { h } else { w };
+                for count in 1..=len {
+                    let net = Network::new(NetworkConfig {
+                        width: w,
+                        height: h,
+                        io_side: side,
+                        io_count: Some(count),
+                    })
+                    .unwrap();
+                    let io = IoLayout::of(&net);
+                    let p = rng.uniform01();
+                    let m = random_mesh(&mut rng, w, h, p);
+                    let f = FreeCounts::new(&m);
+                    assert_eq!(imbalance(&f, &m, io), io.imbalance(&m), "{side:?} {count}");
+                }
+            }
+        }
     }
 
     /// Seed 000 Property 4: with jobs of even size (the only ones a perfect per-job balance

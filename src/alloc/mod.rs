@@ -35,6 +35,8 @@ pub mod paging;
 pub mod plas;
 pub mod random;
 pub mod scbt;
+pub mod shell_reference;
+pub mod shells;
 
 use std::fmt;
 

@@ -4,13 +4,19 @@
 //! `reproduce seed000` synthetic sweep under 2 minutes. Each case times `select` on fixed
 //! random busy states (every node busy with probability `busy`, seeded) for request sizes
 //! 1 + (7919 · i mod 40); prints a Markdown table row per case.
+//!
+//! `--reference` also times, on the same states and sizes, the straightforward MC and
+//! MC-Elongated kept in [`crate::alloc::shell_reference`] (the "before" of issue 17 item 2,
+//! whose target is ≥ 10,000 decisions/s each on 128 × 128); `--sizes` picks the meshes.
 
 use super::bench::cfg_err;
 use std::time::Instant;
 
 use clap::Args;
 
-use crate::alloc::NodeAllocatorKind;
+use crate::alloc::node_allocator::IoLayout;
+use crate::alloc::shell_reference::{McElongatedReference, McReference};
+use crate::alloc::{NodeAllocator, NodeAllocatorKind};
 use crate::base::SimRng;
 use crate::error::Error;
 use crate::machine::mesh::{Mesh, Submesh};
@@ -31,6 +37,35 @@ pub struct BenchNetworkArgs {
     /// Also time the full `reproduce seed000` sweep.
     #[arg(long)]
     pub sweep: bool,
+    /// Also time the straightforward MC / MC-Elongated (before issue 17 item 2) when listed.
+    #[arg(long)]
+    pub reference: bool,
+    /// Comma-separated meshes W×H (default: 22x16,128x128).
+    #[arg(long, default_value = "22x16,128x128")]
+    pub sizes: String,
+}
+
+/// Times `select` on `states` for at least `seconds` (the clock read every `chunk`
+/// decisions): (decisions, seconds).
+fn time_select(
+    alloc: &mut dyn NodeAllocator,
+    states: &[Mesh],
+    seconds: f64,
+    chunk: u64,
+) -> (u64, f64) {
+    let start = Instant::now();
+    let mut n = 0u64;
+    let mut chosen = 0usize;
+    while start.elapsed().as_secs_f64() < seconds {
+        for _ in 0..chunk {
+            let m = &states[(n % states.len() as u64) as usize];
+            let j = 1 + (n as u32).wrapping_mul(7919) % 40;
+            chosen += alloc.select(m, j).map_or(0, |v| v.len());
+            n += 1;
+        }
+    }
+    std::hint::black_box(chosen);
+    (n, start.elapsed().as_secs_f64())
 }
 
 /// Runs the cases and prints the table.
@@ -51,7 +86,18 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
     };
     println!("| allocator | mesh | busy | decisions | seconds | decisions/s |");
     println!("|---|---|---|---|---|---|");
-    for (w, h) in [(22u32, 16u32), (128, 128)] {
+    let sizes: Vec<(u32, u32)> = a
+        .sizes
+        .split(',')
+        .map(|t| {
+            let (w, h) = t.trim().split_once(['x', '×']).unwrap_or((t, ""));
+            match (w.trim().parse(), h.trim().parse()) {
+                (Ok(w), Ok(h)) => Ok((w, h)),
+                _ => Err(cfg_err(format!("--sizes: `{t}` is not W×H"))),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    for (w, h) in sizes {
         let net = Network::new(NetworkConfig {
             width: w,
             height: h,
@@ -78,24 +124,28 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
             .collect::<Result<_, Error>>()?;
         for &k in &kinds {
             let mut alloc = k.build(&net, 1);
-            let start = Instant::now();
-            let mut n = 0u64;
-            let mut chosen = 0usize;
-            while start.elapsed().as_secs_f64() < a.seconds {
-                for _ in 0..16 {
-                    let m = &states[(n % 8) as usize];
-                    let j = 1 + (n as u32).wrapping_mul(7919) % 40;
-                    chosen += alloc.select(m, j).map_or(0, |v| v.len());
-                    n += 1;
-                }
-            }
-            let s = start.elapsed().as_secs_f64();
-            std::hint::black_box(chosen);
+            let (n, s) = time_select(alloc.as_mut(), &states, a.seconds, 16);
             println!(
                 "| {} | {w} × {h} | {:.2} | {n} | {s:.2} | {:.0} |",
                 k.as_str(),
                 a.busy,
                 n as f64 / s
+            );
+            let io = IoLayout::of(&net);
+            let mut reference: Box<dyn NodeAllocator> = match k {
+                NodeAllocatorKind::Mc if a.reference => Box::new(McReference),
+                NodeAllocatorKind::McElongated if a.reference => {
+                    Box::new(McElongatedReference::new(io))
+                }
+                _ => continue,
+            };
+            let (n, s) = time_select(reference.as_mut(), &states, a.seconds, 1);
+            let rate = n as f64 / s;
+            let digits = if rate < 10.0 { 2 } else { 0 };
+            println!(
+                "| {} (reference) | {w} × {h} | {:.2} | {n} | {s:.2} | {rate:.digits$} |",
+                k.as_str(),
+                a.busy,
             );
         }
     }

@@ -272,6 +272,9 @@ impl std::error::Error for FlowError {}
 struct Running {
     job: usize,
     links: Vec<(usize, u64, u64)>,
+    /// Fluid model: the links carrying some of its weighted traffic (ρ · writes + (1 − ρ) ·
+    /// all-to-all > 0), the only ones its bottleneck is taken over.
+    hot: Vec<usize>,
     /// Fluid model: fraction done. Phase model: work done in the current phase.
     progress: f64,
     rate: f64,
@@ -450,6 +453,8 @@ pub(super) fn run_model(
         mesh,
         load_a: vec![0u64; net.link_slots()],
         load_b: vec![0u64; net.link_slots()],
+        weighted: Vec::new(),
+        link_buffers: LinkBuffers::default(),
         records: vec![None; jobs.len()],
         running: Vec::new(),
         queue_head: 0,
@@ -474,6 +479,10 @@ struct FlowRun<'a> {
     mesh: Mesh,
     load_a: Vec<u64>,
     load_b: Vec<u64>,
+    /// Scratch: ρ · load_b + (1 − ρ) · load_a per link ([`update_rates`]).
+    weighted: Vec<f64>,
+    /// Scratch of [`links_with`].
+    link_buffers: LinkBuffers,
     records: Vec<Option<FlowRecord>>,
     running: Vec<Running>,
     /// FCFS: jobs `queue_head..arrived` are waiting.
@@ -683,11 +692,12 @@ impl Instance for FlowRun<'_> {
         let Some(rec) = self.records.get(i).and_then(Option::as_ref) else {
             return Err(FlowError::BadAllocation { job: i });
         };
-        let links = links_of(self.net, &rec.nodes);
+        let links = links_with(self.net, &rec.nodes, &mut self.link_buffers);
         let size = rec.nodes.len() as u64;
         let mut r = Running {
             job: i,
             links,
+            hot: Vec::new(),
             progress: 0.0,
             rate: 0.0,
             program: Vec::new(),
@@ -704,6 +714,13 @@ impl Instance for FlowRun<'_> {
             r.phases = r.program.len() as u64 * u64::from(p.rounds.max(1));
             self.loads().apply(&r, true);
         } else {
+            let rho = self.rho;
+            r.hot = r
+                .links
+                .iter()
+                .filter(|&&(_, a, bb)| rho * bb as f64 + (1.0 - rho) * a as f64 > 0.0)
+                .map(|x| x.0)
+                .collect();
             for &(l, a, b) in &r.links {
                 self.load_a[l] += a;
                 self.load_b[l] += b;
@@ -744,9 +761,9 @@ impl Instance for FlowRun<'_> {
                 &mut self.running,
                 &self.load_a,
                 &self.load_b,
-                self.rho,
-                self.kappa,
+                (self.rho, self.kappa),
                 table.jobs(),
+                &mut self.weighted,
             )?,
             Some(s) => separated_rates(
                 &mut self.running,
@@ -771,15 +788,30 @@ impl Instance for FlowRun<'_> {
     }
 }
 
+/// [`links_with`] with fresh buffers.
+#[cfg(test)]
+fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+    links_with(net, nodes, &mut LinkBuffers::default())
+}
+
+/// Buffers [`links_with`] reuses from one job to the next.
+#[derive(Clone, Debug, Default)]
+struct LinkBuffers {
+    scratch: super::heat::LinkScratch,
+    a: Vec<u64>,
+    b: Vec<u64>,
+}
+
 /// The links of a job's traffic with (all-to-all, bipartite write) message counts, in link
 /// index order: [`job_links`]'s values, from the closed-form counts of
 /// [`super::heat::pair_link_counts`] (O(links + nodes) instead of walking every route).
-fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
+fn links_with(net: &Network, nodes: &[Node], buf: &mut LinkBuffers) -> Vec<(usize, u64, u64)> {
     let io: Vec<Node> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
-    let a = super::heat::pair_link_counts(net, nodes, nodes);
-    let b = super::heat::pair_link_counts(net, nodes, &io);
+    let LinkBuffers { scratch, a, b } = buf;
+    super::heat::pair_link_counts_into(net, nodes, nodes, scratch, a);
+    super::heat::pair_link_counts_into(net, nodes, &io, scratch, b);
     a.iter()
-        .zip(&b)
+        .zip(b.iter())
         .enumerate()
         .filter(|(_, (&x, &y))| x > 0 || y > 0)
         .map(|(i, (&x, &y))| (i, x, y))
@@ -807,18 +839,25 @@ fn update_rates(
     running: &mut [Running],
     load_a: &[u64],
     load_b: &[u64],
-    rho: f64,
-    kappa: f64,
+    (rho, kappa): (f64, f64),
     jobs: &[Job],
+    weighted: &mut Vec<f64>,
 ) -> Result<(), FlowError> {
+    let w = |l: usize| rho * load_b[l] as f64 + (1.0 - rho) * load_a[l] as f64;
+    // When the running jobs' links outnumber the links, the weighted load of every link is
+    // computed once (same expression, same value) rather than once per job using it.
+    let visits: usize = running.iter().map(|r| r.hot.len()).sum();
+    let shared = visits > load_a.len();
+    if shared {
+        weighted.clear();
+        weighted.extend((0..load_a.len()).map(w));
+    }
     for r in running.iter_mut() {
-        let mut b = 0.0f64;
-        for &(l, a, bb) in &r.links {
-            let own = rho * bb as f64 + (1.0 - rho) * a as f64;
-            if own > 0.0 {
-                b = b.max(rho * load_b[l] as f64 + (1.0 - rho) * load_a[l] as f64);
-            }
-        }
+        let b = if shared {
+            r.hot.iter().fold(0.0f64, |b, &l| b.max(weighted[l]))
+        } else {
+            r.hot.iter().fold(0.0f64, |b, &l| b.max(w(l)))
+        };
         let c = jobs[r.job].run_time;
         r.rate = if c > 0.0 {
             1.0 / (c * (1.0 + kappa * b))

@@ -98,13 +98,14 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
         .collect();
     let mut loads = vec![0.0f64; net.link_slots()];
     let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
+    let (mut scratch, mut v) = (super::heat::LinkScratch::default(), Vec::new());
     for (_, start, i) in layout_events(layouts) {
         let l = &layouts[i];
         if l.end <= l.start {
             continue;
         }
-        let v = super::heat::weighted_link_vector(net, &l.node_list(), rho);
-        for (k, w) in v.into_iter().enumerate() {
+        super::heat::weighted_link_vector_into(net, &l.node_list(), rho, &mut scratch, &mut v);
+        for (k, &w) in v.iter().enumerate() {
             if w == 0.0 {
                 continue;
             }

@@ -1,0 +1,387 @@
+//! The straightforward MC (seed 000 §3.1) and MC-Elongated (seed 000 §3.2) as they were
+//! before issue 17 item 2: for every candidate, a histogram of every free node's shell number
+//! (O(candidates × free nodes) per decision). Kept unchanged as the oracle of the property
+//! tests that the fast versions ([`crate::alloc::mc`], [`crate::alloc::mc_elongated`], through
+//! [`crate::alloc::shells`]) choose exactly the same nodes in the same order, and as the
+//! "before" of `schedlab bench-network --reference`.
+
+use super::mc::shapes;
+use super::node_allocator::{free_nodes, IoLayout, Node, NodeAllocator};
+use crate::machine::mesh::Mesh;
+
+/// MC as before issue 17 item 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct McReference;
+
+/// MC-Elongated as before issue 17 item 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McElongatedReference {
+    io: IoLayout,
+}
+
+impl McElongatedReference {
+    /// MC-Elongated (straightforward) for the I/O line `io`.
+    pub fn new(io: IoLayout) -> McElongatedReference {
+        McElongatedReference { io }
+    }
+
+    /// Shell 0 of column `i` (as `McElongated::shell0`).
+    fn shell0(&self, mesh: &Mesh, i: u32, j: u32, below_first: bool) -> (u32, u32, u32, u32) {
+        let k = self.io.line_len(mesh);
+        let cols = j / k;
+        if cols == 0 {
+            let mut order = self.io.middle_out(k);
+            if !below_first {
+                let io = self.io;
+                order.sort_by_key(|&p| (io.level(p), -io.side_of(p)));
+            }
+            let seg = &order[..(j as usize).min(order.len())];
+            let lo = seg.iter().copied().min().unwrap_or(1);
+            let hi = seg.iter().copied().max().unwrap_or(1);
+            return (i, i, lo, hi);
+        }
+        let c0 = i.saturating_sub(j / (2 * k));
+        let last = self.io.lines(mesh) - 1;
+        let c1 = (i + cols - 1 - j / (2 * k)).min(last);
+        (c0, c1, 1, k)
+    }
+}
+
+/// Chebyshev distance from (x, y) to the rectangle [x1, x2] × [y1, y2].
+fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
+    let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
+    let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
+    dx.max(dy)
+}
+
+/// Chebyshev distance from (c, p) to the rectangle [c0, c1] × [p0, p1].
+fn dist_line(c: u32, p: u32, r: (u32, u32, u32, u32)) -> u32 {
+    let (c0, c1, p0, p1) = r;
+    let dc = c0.saturating_sub(c).max(c.saturating_sub(c1));
+    let dp = p0.saturating_sub(p).max(p.saturating_sub(p1));
+    dc.max(dp)
+}
+
+impl NodeAllocator for McReference {
+    fn name(&self) -> &'static str {
+        "mc"
+    }
+
+    fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>> {
+        if j > mesh.free_count() {
+            return None;
+        }
+        if j == 0 {
+            return Some(Vec::new());
+        }
+        let (w, h) = (mesh.width(), mesh.height());
+        let free = free_nodes(mesh);
+        let maxd = w.max(h) as usize + 1;
+        let mut hist = vec![0u32; maxd];
+        // (cost, rectangle)
+        let mut best: Option<(u64, (u32, u32, u32, u32))> = None;
+        'shapes: for (a, b) in shapes(j, w, h) {
+            for y1 in 1..=h - b + 1 {
+                for x1 in 1..=w - a + 1 {
+                    let (x2, y2) = (x1 + a - 1, y1 + b - 1);
+                    hist.fill(0);
+                    for &(x, y) in &free {
+                        hist[dist(x, y, x1, y1, x2, y2) as usize] += 1;
+                    }
+                    let (mut need, mut cost) = (u64::from(j), 0u64);
+                    for (s, &n) in hist.iter().enumerate() {
+                        let take = need.min(u64::from(n));
+                        cost += take * s as u64;
+                        need -= take;
+                        if need == 0 {
+                            break;
+                        }
+                    }
+                    if best.is_none_or(|(c, _)| cost < c) {
+                        best = Some((cost, (x1, y1, x2, y2)));
+                        if cost == 0 {
+                            break 'shapes;
+                        }
+                    }
+                }
+            }
+        }
+        let (_, (x1, y1, x2, y2)) = best?;
+        let shorter_is_x = (x2 - x1) <= (y2 - y1); // left/right sides are the shorter ones
+        let class = |x: u32, y: u32| -> u32 {
+            let d = dist(x, y, x1, y1, x2, y2);
+            if d == 0 {
+                return 0;
+            }
+            let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
+            let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
+            let on_lr = dx == d && dy < d; // left/right side of the ring
+            let on_tb = dy == d && dx < d;
+            match (on_lr, on_tb) {
+                (true, _) if shorter_is_x => 0,
+                (_, true) if !shorter_is_x => 0,
+                (true, _) | (_, true) => 1,
+                _ => 2,
+            }
+        };
+        let mut order: Vec<(u32, u32, u32, u32, u32)> = free
+            .iter()
+            .map(|&(x, y)| (dist(x, y, x1, y1, x2, y2), class(x, y), y, x, 0))
+            .collect();
+        order.sort_unstable();
+        Some(
+            order
+                .iter()
+                .take(j as usize)
+                .map(|&(_, _, y, x, _)| (x, y))
+                .collect(),
+        )
+    }
+}
+
+impl NodeAllocator for McElongatedReference {
+    fn name(&self) -> &'static str {
+        "mc_elongated"
+    }
+
+    fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>> {
+        if j > mesh.free_count() {
+            return None;
+        }
+        if j == 0 {
+            return Some(Vec::new());
+        }
+        let io = self.io;
+        let (lines, k) = (io.lines(mesh), io.line_len(mesh));
+        // Free nodes in line coordinates.
+        let mut free: Vec<(u32, u32)> = Vec::with_capacity(mesh.free_count() as usize);
+        for c in 0..lines {
+            for p in 1..=k {
+                let (x, y) = io.node(mesh, c, p);
+                if mesh.is_free(x, y) {
+                    free.push((c, p));
+                }
+            }
+        }
+        let mut hist = vec![0u32; lines.max(k) as usize + 1];
+        let mut imbalance = io.imbalance(mesh);
+        let mut best: Option<(u64, (u32, u32, u32, u32))> = None;
+        for i in 0..lines {
+            let r = self.shell0(mesh, i, j, imbalance >= 0);
+            hist.fill(0);
+            for &(c, p) in &free {
+                hist[dist_line(c, p, r) as usize] += 1;
+            }
+            let (mut need, mut cost) = (u64::from(j), 0u64);
+            for (s, &n) in hist.iter().enumerate() {
+                let take = need.min(u64::from(n));
+                cost += take * s as u64;
+                need -= take;
+                if need == 0 {
+                    break;
+                }
+            }
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, r));
+            }
+        }
+        let (_, r) = best?;
+        // Nodes by (shell, level from the middle, column); the side is chosen while picking.
+        let mut cand: Vec<(u32, u32, u32, u32)> = free
+            .iter()
+            .map(|&(c, p)| (dist_line(c, p, r), io.level(p), c, p))
+            .collect();
+        cand.sort_unstable();
+        let mut out = Vec::with_capacity(j as usize);
+        let mut a = 0;
+        while a < cand.len() && out.len() < j as usize {
+            // The nodes of one shell.
+            let mut b = a;
+            while b < cand.len() && cand[b].0 == cand[a].0 {
+                b += 1;
+            }
+            let shell = &cand[a..b];
+            // Each side middle-out; nodes level with the middle first; then the lighter side.
+            let mut below = shell.iter().filter(|n| io.side_of(n.3) < 0);
+            let mut above = shell.iter().filter(|n| io.side_of(n.3) > 0);
+            for n in shell.iter().filter(|n| io.side_of(n.3) == 0) {
+                if out.len() < j as usize {
+                    out.push(io.node(mesh, n.2, n.3));
+                }
+            }
+            while out.len() < j as usize {
+                let pick = if imbalance >= 0 {
+                    below.next().or_else(|| above.next())
+                } else {
+                    above.next().or_else(|| below.next())
+                };
+                let Some(n) = pick else { break };
+                imbalance += io.side_of(n.3);
+                out.push(io.node(mesh, n.2, n.3));
+            }
+            a = b;
+        }
+        (out.len() == j as usize).then_some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alloc::mc::MinimizingContention;
+    use crate::alloc::mc_elongated::McElongated;
+    use crate::base::SimRng;
+    use crate::machine::mesh::Submesh;
+    use crate::network::{IoSide, Network, NetworkConfig};
+    use proptest::prelude::*;
+
+    const SIDES: [IoSide; 4] = [IoSide::West, IoSide::East, IoSide::South, IoSide::North];
+
+    /// A busy state of a w × h mesh: each node busy with probability `p`, then (when
+    /// `blocks`) random rectangles busy too, as jobs leave them in the flow engine.
+    fn state(seed: u64, w: u32, h: u32, p: f64, blocks: u32) -> Mesh {
+        let mut rng = SimRng::new(seed);
+        let mut m = Mesh::new(w, h).unwrap();
+        let mut job = 0;
+        for y in 1..=h {
+            for x in 1..=w {
+                if rng.bernoulli(p) {
+                    m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
+                    job += 1;
+                }
+            }
+        }
+        for _ in 0..blocks {
+            let x1 = rng.uniform_int(1, u64::from(w)) as u32;
+            let y1 = rng.uniform_int(1, u64::from(h)) as u32;
+            let x2 = rng.uniform_int(u64::from(x1), u64::from(w.min(x1 + 6))) as u32;
+            let y2 = rng.uniform_int(u64::from(y1), u64::from(h.min(y1 + 6))) as u32;
+            for y in y1..=y2 {
+                for x in x1..=x2 {
+                    if m.is_free(x, y) {
+                        m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
+                        job += 1;
+                    }
+                }
+            }
+        }
+        m
+    }
+
+    /// The I/O line of a w × h machine with the I/O nodes on `side` (`io_count` of them, 0 for
+    /// one per line position), as `NodeAllocatorKind::build` reads it.
+    fn layout(w: u32, h: u32, side: IoSide, io_count: u32) -> IoLayout {
+        let len = if side.is_vertical() { h } else { w };
+        let net = Network::new(NetworkConfig {
+            width: w,
+            height: h,
+            io_side: side,
+            io_count: (io_count > 0).then_some(io_count.min(len)),
+        })
+        .unwrap();
+        IoLayout::of(&net)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Fast MC chooses exactly the nodes, in the same order, of the straightforward one.
+        #[test]
+        fn mc_same_as_reference(
+            seed in any::<u64>(), w in 1u32..=20, h in 1u32..=20, p in 0.0f64..0.95,
+            blocks in 0u32..6, jf in 0.0f64..1.0,
+        ) {
+            let m = state(seed, w, h, p, blocks);
+            let free = m.free_count();
+            for j in [0, 1, 2, (f64::from(free) * jf) as u32, free, free + 1] {
+                prop_assert_eq!(
+                    MinimizingContention.select(&m, j),
+                    McReference.select(&m, j),
+                    "j={}\n{}", j, m.render()
+                );
+            }
+        }
+
+        /// Fast MC-Elongated chooses exactly the nodes, in the same order, of the
+        /// straightforward one, for every side of the I/O nodes and I/O counts.
+        #[test]
+        fn mc_elongated_same_as_reference(
+            seed in any::<u64>(), w in 1u32..=24, h in 1u32..=24, p in 0.0f64..0.95,
+            blocks in 0u32..6, jf in 0.0f64..1.0, side in 0usize..4, io_count in 0u32..8,
+        ) {
+            let m = state(seed, w, h, p, blocks);
+            let io = layout(w, h, SIDES[side], io_count);
+            let free = m.free_count();
+            for j in [0, 1, 2, (f64::from(free) * jf) as u32, free, free + 1] {
+                prop_assert_eq!(
+                    McElongated::new(io).select(&m, j),
+                    McElongatedReference::new(io).select(&m, j),
+                    "j={} {:?}\n{}", j, io, m.render()
+                );
+            }
+        }
+
+        /// Both, along a run: jobs of exponential sizes arrive and leave (each decision on
+        /// the state the previous ones left), as in the flow engine.
+        #[test]
+        fn same_as_reference_along_a_run(
+            seed in any::<u64>(), w in 1u32..=40, h in 1u32..=40, side in 0usize..4,
+            io_count in 0u32..4, mean in 1.0f64..40.0,
+        ) {
+            let io = layout(w, h, SIDES[side], io_count);
+            let mut rng = SimRng::new(seed);
+            let mut m = Mesh::new(w, h).unwrap();
+            let mut held: Vec<Vec<Node>> = Vec::new();
+            let mut fast = McElongated::new(io);
+            let mut slow = McElongatedReference::new(io);
+            for step in 0..30 {
+                if !held.is_empty() && rng.bernoulli(0.4) {
+                    let k = rng.uniform_int(0, held.len() as u64 - 1) as usize;
+                    for (x, y) in held.swap_remove(k) {
+                        let job = m.owner_at(x, y).unwrap();
+                        m.release(job, Submesh::at(x, y, 1, 1)).unwrap();
+                    }
+                    continue;
+                }
+                let j = (rng.exponential(mean) as u32).max(1);
+                let mc = MinimizingContention.select(&m, j);
+                prop_assert_eq!(&mc, &McReference.select(&m, j), "step {} j={}\n{}", step, j, m.render());
+                let v = fast.select(&m, j);
+                prop_assert_eq!(&v, &slow.select(&m, j), "step {} j={} {:?}\n{}", step, j, io, m.render());
+                // Alternate which allocator's choice the run continues with.
+                let Some(v) = (if step % 2 == 0 { v } else { mc }) else { continue };
+                let job = step as usize;
+                for &(x, y) in &v {
+                    m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
+                }
+                held.push(v);
+            }
+        }
+    }
+
+    /// Larger meshes, non-square, every side of the I/O nodes.
+    #[test]
+    fn larger_meshes_same_as_reference() {
+        let mut rng = SimRng::new(23);
+        for &(w, h) in &[(64, 48), (33, 70)] {
+            for side in SIDES {
+                let io = layout(w, h, side, 0);
+                let m = state(rng.next_u64(), w, h, rng.uniform01() * 0.9, 20);
+                for j in [1, 7, 16, 33, 48, 100] {
+                    assert_eq!(
+                        McElongated::new(io).select(&m, j),
+                        McElongatedReference::new(io).select(&m, j),
+                        "{w}×{h} {side:?} j={j}"
+                    );
+                    if side == IoSide::West {
+                        assert_eq!(
+                            MinimizingContention.select(&m, j),
+                            McReference.select(&m, j),
+                            "{w}×{h} j={j}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
