@@ -367,10 +367,18 @@ fn the_cli_prints_answers_and_checks_folders() {
     std::fs::write(dir.join("b.json"), bad.to_string()).unwrap();
     let (code, _, err) = schedlab(&["exercise", "--check-all", dir.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("b.json: questions[0].answer: states 3 but the simulation gives 10"),
-        "{err}"
+    let b = dir.join("b.json");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "schedlab: {}: questions[0].answer: states 3 but the simulation gives 10 (tolerance 1)",
+            b.display()
+        )
     );
     let (code, _, err) = schedlab(&["exercise"]);
     assert_eq!(code, 2, "{err}");
+    let empty = temp_dir("exercises-empty");
+    let (code, _, err) = schedlab(&["exercise", "--check-all", empty.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no *.json exercise in this folder"), "{err}");
 }

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::streams::{emit, read_document};
-use crate::config::ConfigError;
 use crate::error::Error;
 use crate::exercise::{Exercise, ExerciseError, Expected, QuestionKind, Solution};
 
@@ -24,10 +23,11 @@ pub struct ExerciseArgs {
 }
 
 fn exercise_err(e: ExerciseError) -> Error {
-    Error::Config(ConfigError {
-        key: String::new(),
-        message: e.to_string(),
-    })
+    Error::Document {
+        source: e.source,
+        key: e.key,
+        message: e.message,
+    }
 }
 
 /// Reads, validates and solves one exercise file.
@@ -89,10 +89,11 @@ pub fn exercise_command(a: &ExerciseArgs) -> Result<(), Error> {
             .collect();
         files.sort();
         if files.is_empty() {
-            return Err(Error::Config(ConfigError {
+            return Err(Error::Document {
+                source: dir.display().to_string(),
                 key: String::new(),
-                message: format!("{}: no *.json exercise in this folder", dir.display()),
-            }));
+                message: "no *.json exercise in this folder".into(),
+            });
         }
         let mut report = String::new();
         for f in &files {
@@ -108,10 +109,11 @@ pub fn exercise_command(a: &ExerciseArgs) -> Result<(), Error> {
         return emit(&report);
     }
     let Some(path) = &a.file else {
-        return Err(Error::Config(ConfigError {
+        return Err(Error::Document {
+            source: "exercise".into(),
             key: String::new(),
             message: "give an exercise FILE or --check-all DIR".into(),
-        }));
+        });
     };
     let (ex, solutions) = load(path)?;
     emit(&describe(&ex, &solutions))

@@ -436,3 +436,34 @@ fn keys_of(v: &Value) -> String {
         _ => "no keys".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_a_student_writes_them() {
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(-17.0), "-17");
+        assert_eq!(number(5.25), "5.25");
+        assert_eq!(number(29.833_333), "29.833");
+        assert_eq!(number(0.5454), "0.545");
+        assert_eq!(number(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn tolerance_bounds_are_included_with_a_rounding_slack_only() {
+        assert!(within(11.0, 10.0, 1.0));
+        assert!(within(0.1 + 0.2, 0.3, 0.0));
+        assert!(!within(10.000_001, 10.0, 0.0));
+        assert!(!within(f64::NAN, 10.0, 1.0));
+        let s = Solution {
+            question: 0,
+            expected: Expected::Options {
+                correct: vec![1, 2],
+                values: vec![0.5, 1.0, 1.0],
+            },
+        };
+        assert_eq!(s.describe(), "options 1, 2");
+    }
+}
