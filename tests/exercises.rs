@@ -377,8 +377,47 @@ fn the_cli_prints_answers_and_checks_folders() {
     );
     let (code, _, err) = schedlab(&["exercise"]);
     assert_eq!(code, 2, "{err}");
+    // The same exercise from a link.
+    let link = format!(
+        "https://example.org/#{}",
+        shipped("01-fcfs-vs-easy.json").to_fragment()
+    );
+    let (code, out2, err) = schedlab(&["exercise", &link]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out2.contains("  * 1. Job 3 (value 13)"), "{out2}");
     let empty = temp_dir("exercises-empty");
     let (code, _, err) = schedlab(&["exercise", "--check-all", empty.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("no *.json exercise in this folder"), "{err}");
+}
+
+#[test]
+fn exercises_travel_in_links() {
+    for (name, text) in SHIPPED {
+        let ex = Exercise::from_json(text, name).unwrap();
+        let f = ex.to_fragment();
+        assert!(f.starts_with("ex="), "{f}");
+        let back = Exercise::from_fragment(&format!("#{f}")).unwrap().unwrap();
+        assert_eq!(back, ex);
+        assert_eq!(back.solve("link").unwrap(), ex.solve(name).unwrap());
+    }
+    let f = shipped("01-fcfs-vs-easy.json").to_fragment();
+    // A cut or edited link is refused; other fragments are no exercise links.
+    let cut = format!("{}00000000", &f[..f.len() - 8]);
+    let e = Exercise::from_fragment(&cut).unwrap_err();
+    assert!(
+        e.to_string().starts_with("link: the link is damaged"),
+        "{e}"
+    );
+    assert_eq!(Exercise::from_fragment("#e=abc.00000000"), Ok(None));
+    assert_eq!(Exercise::from_fragment(""), Ok(None));
+    // An invalid exercise in an intact link names the key.
+    let mut v = base();
+    v["questions"][0]["tolerance"] = json!(-1);
+    let link = schedlab::share::pack_fragment("ex=", &v.to_string());
+    let e = Exercise::from_fragment(&link).unwrap_err();
+    assert_eq!(
+        (e.source.as_str(), e.key.as_str()),
+        ("link", "questions[0].tolerance")
+    );
 }

@@ -1,4 +1,4 @@
-//! `schedlab exercise FILE` (a teacher's view: each question with the answer the simulation
+//! `schedlab exercise FILE|LINK` (a teacher's view: each question with the answer the simulation
 //! computes) and `schedlab exercise --check-all DIR` (every `*.json` exercise of a folder
 //! parsed, validated and solved; exit 2 naming the file and key of the first problem). The
 //! exercise format is [`crate::exercise`] (issue 14 item 3, docs/exercises.md).
@@ -14,7 +14,8 @@ use crate::exercise::{Exercise, ExerciseError, Expected, QuestionKind, Solution}
 /// `schedlab exercise`.
 #[derive(Args, Debug)]
 pub struct ExerciseArgs {
-    /// An exercise file (JSON, docs/exercises.md): its questions and computed answers.
+    /// An exercise file (JSON, docs/exercises.md) or link (`…#ex=…`): its questions and
+    /// computed answers.
     #[arg(required_unless_present = "check_all")]
     pub file: Option<PathBuf>,
     /// Check every `*.json` exercise in this folder (parse, validate, solve).
@@ -30,10 +31,22 @@ fn exercise_err(e: ExerciseError) -> Error {
     }
 }
 
-/// Reads, validates and solves one exercise file.
+/// Reads, validates and solves one exercise file, or an exercise link (`…#ex=…`).
 fn load(path: &Path) -> Result<(Exercise, Vec<Solution>), Error> {
-    let text = read_document(path)?;
     let name = path.display().to_string();
+    let link = name.rsplit_once('#').map_or(name.as_str(), |(_, f)| f);
+    if link.starts_with(crate::exercise::EXERCISE_PREFIX) && !path.is_file() {
+        let ex = Exercise::from_fragment(link)
+            .map_err(exercise_err)?
+            .ok_or_else(|| Error::Document {
+                source: "link".into(),
+                key: String::new(),
+                message: "not an exercise link".into(),
+            })?;
+        let solutions = ex.solve("link").map_err(exercise_err)?;
+        return Ok((ex, solutions));
+    }
+    let text = read_document(path)?;
     let ex = Exercise::from_json(&text, &name).map_err(exercise_err)?;
     let solutions = ex.solve(&name).map_err(exercise_err)?;
     Ok((ex, solutions))

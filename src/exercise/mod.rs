@@ -20,7 +20,9 @@
 //! * [`Exercise::solve`] runs every experiment once through the library functions of the CLI
 //!   ([`crate::run`], [`crate::mesh_run`], [`crate::grid::spec`]) and computes each question's
 //!   correct value or options; an answer the file states that disagrees is an error;
-//! * [`check`] judges a student's answer against a [`Solution`].
+//! * [`check`] judges a student's answer against a [`Solution`];
+//! * a teacher publishes an exercise as a file or as a link (`#ex=`, [`Exercise::to_fragment`],
+//!   [`Exercise::from_fragment`]: the share links' codec with a checksum).
 //!
 //! [`catalog`] holds the shipped exercises (`www/exercises/*.json`).
 
@@ -216,6 +218,13 @@ pub struct Exercise {
     envelopes: Vec<(String, Envelope)>,
 }
 
+/// Prefix of an exercise link's fragment (after `#`): `#ex=` + base64url(JSON) + `.` +
+/// checksum, the codec of every share link ([`crate::share::pack_fragment`]).
+pub const EXERCISE_PREFIX: &str = "ex=";
+
+/// Longest exercise fragment accepted: the base64url of [`MAX_EXERCISE_BYTES`] and a checksum.
+pub const MAX_EXERCISE_FRAGMENT: usize = MAX_EXERCISE_BYTES / 3 * 4 + 16;
+
 /// The limits an exercise's experiments are validated and run under: the defaults, with at
 /// most [`MAX_EXERCISE_JOBS`] jobs per model or trace.
 pub fn exercise_limits() -> Limits {
@@ -254,6 +263,39 @@ impl Exercise {
         })?;
         ex.validate().map_err(|(k, m)| fail(k, m))?;
         Ok(ex)
+    }
+
+    /// The exercise as compact JSON (what [`Exercise::from_json`] reads back).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The fragment of a link that opens this exercise (without `#`): `ex=…`.
+    pub fn to_fragment(&self) -> String {
+        crate::share::pack_fragment(EXERCISE_PREFIX, &self.to_json())
+    }
+
+    /// Reads a link's fragment (with or without `#`): `Ok(None)` when it is no exercise link;
+    /// a cut or edited link (checksum), or an invalid exercise, is an error with source `link`.
+    pub fn from_fragment(fragment: &str) -> Result<Option<Exercise>, ExerciseError> {
+        let fail = |message: String| ExerciseError {
+            kind: ErrorKind::Format,
+            source: "link".into(),
+            key: String::new(),
+            message,
+        };
+        let Some((text, checksum_ok)) =
+            crate::share::unpack_fragment(fragment, EXERCISE_PREFIX, MAX_EXERCISE_FRAGMENT)
+                .map_err(fail)?
+        else {
+            return Ok(None);
+        };
+        if !checksum_ok {
+            return Err(fail(
+                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
+            ));
+        }
+        Exercise::from_json(&text, "link").map(Some)
     }
 
     /// The runs by name, in name order, validated.
