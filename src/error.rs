@@ -26,6 +26,13 @@ pub enum Error {
     EmptyWorkload(String),
     /// A simulation stopped on a step its engine refused (flat, mesh, flow or grid).
     Simulation(SimulationError),
+    /// A document that is no experiment (an exercise file, docs/exercises.md) is invalid or
+    /// contradicts the simulation: the file or link, the key path and what is wrong.
+    Document {
+        source: String,
+        key: String,
+        message: String,
+    },
     /// The reader of our output went away (`schedlab … | head -c1`): not a failure, the
     /// command stops quietly.
     ClosedPipe,
@@ -117,6 +124,16 @@ impl fmt::Display for Error {
             Error::MissingTrace(m) => write!(f, "missing trace: {m}"),
             Error::EmptyWorkload(m) => write!(f, "empty workload: {m}"),
             Error::Simulation(e) => write!(f, "{e}"),
+            Error::Document {
+                source,
+                key,
+                message,
+            } if key.is_empty() => write!(f, "{source}: {message}"),
+            Error::Document {
+                source,
+                key,
+                message,
+            } => write!(f, "{source}: {key}: {message}"),
             Error::ClosedPipe => write!(f, "output closed by its reader"),
         }
     }

@@ -8,6 +8,7 @@ pub mod base;
 pub mod config;
 pub mod envelope;
 pub mod error;
+pub mod exercise;
 pub mod form;
 pub mod grid;
 pub mod limits;

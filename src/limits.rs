@@ -46,6 +46,20 @@ pub const MAX_SWEEP_FILE_POINTS: usize = 100_000;
 /// Largest load factor (the range is (0, [`MAX_LOAD_FACTOR`]]).
 pub const MAX_LOAD_FACTOR: f64 = 1000.0;
 
+/// Most bytes of an exercise file (`crate::exercise`, docs/exercises.md).
+pub const MAX_EXERCISE_BYTES: usize = 256 * 1024;
+/// Most questions of one exercise.
+pub const MAX_EXERCISE_QUESTIONS: usize = 12;
+/// Most named runs (experiments) of one exercise.
+pub const MAX_EXERCISE_RUNS: usize = 8;
+/// Most options of a multiple-choice question, and most hints of a question.
+pub const MAX_EXERCISE_OPTIONS: usize = 8;
+/// Most characters of one text of an exercise (its text, a prompt, a hint, an explanation).
+pub const MAX_EXERCISE_TEXT: usize = 20_000;
+/// Most jobs of an exercise's run (inline workload lines, synthetic jobs): exercises are
+/// meant to be followed by hand, and a page runs them all when it opens one.
+pub const MAX_EXERCISE_JOBS: usize = 1_000;
+
 /// The limits one run uses: the defaults above, or raised by a CLI flag. A sweep plan made
 /// with other limits records them (`sweep-plan.json`), hence serde.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

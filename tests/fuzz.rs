@@ -1,13 +1,13 @@
 //! Fuzzing of every decoder of untrusted input (issue 16): generated and mutated SWF traces
 //! (plain and gzip, then simulated), experiment JSON of every kind (flat, mesh, grid; run
-//! when small) and share-link fragments of every kind (`#x=`, `#m=`, `#g=`). A case passes
-//! when the decoder returns (Ok or Err) without panicking; proptest reports any panic with
-//! the input that caused it. Every input is bounded (traces of a few kB, documents of a few
+//! when small), share-link fragments of every kind (`#x=`, `#m=`, `#g=`) and exercise files
+//! (parsed, then solved; issue 14). A case passes when the decoder returns (Ok or Err)
+//! without panicking; proptest reports any panic with the input that caused it. Every input is bounded (traces of a few kB, documents of a few
 //! hundred bytes, runs of at most [`RUN_JOBS`] jobs), so no case can hang or grow memory.
 //!
 //! Cases per target: `SCHEDLAB_FUZZ_CASES` (default 256, a few seconds in `cargo test`). The
 //! long run (docs/fuzzing.md) is `SCHEDLAB_FUZZ_CASES=130000 cargo test --release --test fuzz`
-//! — 8 targets, over 1,000,000 cases.
+//! — 11 targets, over 1,400,000 cases.
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::config::ExperimentFile;
@@ -538,5 +538,33 @@ proptest! {
             prop_assert!(s.experiment.validate().is_ok());
         }
         stat("grid_link", if matches!(r, Ok(Some(_))) { "decoded" } else { "refused" });
+    }
+}
+
+// ---------------------------------------------------------------- exercises (issue 14)
+
+/// The shipped exercises as JSON (tiny inline workloads, no synthetic model: every case that
+/// parses is solved).
+fn exercise_base() -> Vec<Value> {
+    schedlab::exercise::catalog::SHIPPED
+        .iter()
+        .map(|(_, text)| serde_json::from_str(text).expect("shipped exercise is JSON"))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn exercise_json(text in document(exercise_base())) {
+        use schedlab::exercise::Exercise;
+        let outcome = match Exercise::from_json(&text, "fuzz.json") {
+            Err(e) => {
+                prop_assert_eq!(e.source.as_str(), "fuzz.json");
+                "refused"
+            }
+            Ok(ex) => if ex.solve("fuzz.json").is_ok() { "solved" } else { "solve-refused" },
+        };
+        stat("exercise_json", outcome);
     }
 }

@@ -48,6 +48,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("share", 7),
     ("registry", 7),
     ("envelope", 8),
+    ("exercise", 8),
     ("form", 8),
     ("mesh_share", 8),
     ("reproduce", 8),

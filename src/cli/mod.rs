@@ -11,6 +11,7 @@ pub mod bench_network;
 pub mod bench_queue;
 pub mod bench_seed001;
 pub mod bench_sweep;
+pub mod exercise;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
@@ -91,6 +92,9 @@ pub enum Command {
     /// Slurm and GNU parallel scripts), `sweep run DIR` (every core, resumable), `sweep merge
     /// DIR` (one CSV / JSON row per point). See docs/sweeps.md.
     Sweep(sweep::SweepArgs),
+    /// An exercise (docs/exercises.md): its questions with the answers the simulation computes;
+    /// `--check-all DIR` checks every exercise of a folder.
+    Exercise(exercise::ExerciseArgs),
     /// Time a 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run on
     /// every core, merge; compared with `bench`'s jobs/s × threads.
     BenchSweep(bench_sweep::BenchSweepArgs),
@@ -281,6 +285,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::Open(a) => open::open_command(&a),
         Command::Sweep(a) => sweep::sweep_command(&a),
         Command::BenchSweep(a) => bench_sweep::bench_sweep_command(&a),
+        Command::Exercise(a) => exercise::exercise_command(&a),
         Command::Moldable(a) => moldable::moldable_command(&a),
         Command::BenchMoldable(a) => bench_moldable::bench_moldable_command(&a),
     });

@@ -1,0 +1,469 @@
+//! Solving an exercise: every run it references is simulated once, through the same library
+//! functions as the CLI (`run::prepare_with` → `simulation` → `finish`, `mesh_run::run_mesh_with`,
+//! `grid::spec::run_grid`), and each question's correct value or options are read from the
+//! results; [`check`] judges a student's answer. Answers the file states are compared with
+//! the simulation, so a wrong exercise is refused (docs/exercises.md "How answers are checked").
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use serde_json::{json, Value};
+
+use super::{
+    exercise_limits, ErrorKind, Exercise, ExerciseError, Measure, Pick, Question, QuestionKind,
+};
+use crate::envelope::Envelope;
+use crate::error::Error;
+use crate::run::TraceInput;
+
+/// The correct answer of one question, computed from the runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// numeric and predict_start: the simulated value and the tolerance allowed.
+    Number { value: f64, tolerance: f64 },
+    /// choice: the correct option indices (ascending) and every option's value.
+    Options {
+        correct: Vec<usize>,
+        values: Vec<f64>,
+    },
+}
+
+/// The solution of question `question` (0-based).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub question: usize,
+    pub expected: Expected,
+}
+
+impl Solution {
+    /// The correct answer as text (`42`, `12.5 ± 0.5`, `option 2`, `options 1, 3`).
+    pub fn describe(&self) -> String {
+        match &self.expected {
+            Expected::Number { value, tolerance } if *tolerance > 0.0 => {
+                format!("{} ± {}", number(*value), number(*tolerance))
+            }
+            Expected::Number { value, .. } => number(*value),
+            Expected::Options { correct, .. } if correct.len() == 1 => {
+                format!("option {}", correct[0])
+            }
+            Expected::Options { correct, .. } => format!(
+                "options {}",
+                correct
+                    .iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// A student's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// To a numeric or predict_start question.
+    Number(f64),
+    /// To a choice question: the option indices chosen.
+    Options(Vec<usize>),
+}
+
+/// The judgement of one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub correct: bool,
+    /// The correct answer as text ([`Solution::describe`], with the options' text).
+    pub expected: String,
+    /// One sentence for the student (the page shows the explanation after it).
+    pub feedback: String,
+}
+
+/// A number as a student would write it: integers without decimals, others with up to
+/// three (trailing zeros dropped).
+pub fn number(v: f64) -> String {
+    if v.is_finite() && v == v.round() && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Judges `answer` to `question` against its `solution`. A number is correct when it is
+/// within the tolerance of the simulated value (bounds included); a choice when exactly the
+/// correct options are chosen.
+pub fn check(question: &Question, solution: &Solution, answer: &Answer) -> Verdict {
+    match (&solution.expected, answer) {
+        (Expected::Number { value, tolerance }, Answer::Number(a)) => {
+            let expected = solution.describe();
+            if !a.is_finite() {
+                return Verdict {
+                    correct: false,
+                    expected,
+                    feedback: "That is not a number.".into(),
+                };
+            }
+            let correct = within(*a, *value, *tolerance);
+            let unit = question
+                .unit
+                .as_deref()
+                .map(|u| format!(" {u}"))
+                .unwrap_or_default();
+            let feedback = if correct {
+                format!("Correct: the simulation gives {}{unit}.", number(*value))
+            } else {
+                format!(
+                    "Not quite: you answered {}{unit}, the simulation gives {}{unit}.",
+                    number(*a),
+                    number(*value)
+                )
+            };
+            Verdict {
+                correct,
+                expected,
+                feedback,
+            }
+        }
+        (Expected::Options { correct, .. }, Answer::Options(chosen)) => {
+            let mut c = chosen.clone();
+            c.sort_unstable();
+            c.dedup();
+            let ok = &c == correct;
+            let texts: Vec<String> = correct
+                .iter()
+                .map(|&i| {
+                    question
+                        .options
+                        .get(i)
+                        .map_or_else(|| format!("option {i}"), |o| o.text.clone())
+                })
+                .collect();
+            let expected = texts.join("; ");
+            let feedback = if ok {
+                "Correct.".to_string()
+            } else {
+                format!("Not quite: the correct answer is {expected}.")
+            };
+            Verdict {
+                correct: ok,
+                expected,
+                feedback,
+            }
+        }
+        _ => Verdict {
+            correct: false,
+            expected: solution.describe(),
+            feedback: "This question takes another kind of answer.".into(),
+        },
+    }
+}
+
+/// `a` within `tolerance` of `v` (with a relative slack of 1e-9 for rounding).
+fn within(a: f64, v: f64, tolerance: f64) -> bool {
+    (a - v).abs() <= tolerance + 1e-9 * v.abs().max(1.0)
+}
+
+impl Exercise {
+    /// Runs every experiment a question refers to (once each) and returns each question's
+    /// correct answer. An answer or `correct` the file states that disagrees with the
+    /// simulation (beyond the tolerance) is an error of kind [`ErrorKind::WrongAnswer`]; a run
+    /// that fails or a metric it does not have, of kind [`ErrorKind::Run`].
+    pub fn solve(&self, source: &str) -> Result<Vec<Solution>, ExerciseError> {
+        let mut results: BTreeMap<String, Value> = BTreeMap::new();
+        let mut out = Vec::with_capacity(self.questions.len());
+        for (i, q) in self.questions.iter().enumerate() {
+            let key = format!("questions[{i}]");
+            let fail = |kind: ErrorKind, k: String, message: String| ExerciseError {
+                kind,
+                source: source.to_string(),
+                key: k,
+                message,
+            };
+            let expected = match q.kind {
+                QuestionKind::Numeric | QuestionKind::PredictStart => {
+                    let measure = Measure {
+                        run: q.run.clone().unwrap_or_default(),
+                        metric: q.metric.clone().unwrap_or_else(|| "start".into()),
+                        job: q.job,
+                        minus: None,
+                    };
+                    let value = self
+                        .measure(&measure, &mut results)
+                        .map_err(|(k, m)| fail(ErrorKind::Run, format!("{key}.{k}"), m))?;
+                    let tolerance = q.tolerance();
+                    if let Some(a) = q.answer {
+                        if !within(a, value, tolerance) {
+                            return Err(fail(
+                                ErrorKind::WrongAnswer,
+                                format!("{key}.answer"),
+                                format!(
+                                    "states {} but the simulation gives {} (tolerance {})",
+                                    number(a),
+                                    number(value),
+                                    number(tolerance)
+                                ),
+                            ));
+                        }
+                    }
+                    Expected::Number { value, tolerance }
+                }
+                QuestionKind::Choice => {
+                    let mut values = Vec::with_capacity(q.options.len());
+                    for (j, o) in q.options.iter().enumerate() {
+                        let v = self.measure(&o.value, &mut results).map_err(|(k, m)| {
+                            fail(ErrorKind::Run, format!("{key}.options[{j}].value.{k}"), m)
+                        })?;
+                        values.push(v);
+                    }
+                    let best = match q.pick {
+                        Some(Pick::Highest) => values.iter().copied().fold(f64::MIN, f64::max),
+                        _ => values.iter().copied().fold(f64::MAX, f64::min),
+                    };
+                    let correct: Vec<usize> = values
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &v)| within(v, best, 0.0))
+                        .map(|(j, _)| j)
+                        .collect();
+                    if let Some(stated) = &q.correct {
+                        let mut s = stated.clone();
+                        s.sort_unstable();
+                        s.dedup();
+                        if s != correct {
+                            return Err(fail(
+                                ErrorKind::WrongAnswer,
+                                format!("{key}.correct"),
+                                format!(
+                                    "states {s:?} but the simulation makes {correct:?} correct \
+                                     (option values {})",
+                                    values
+                                        .iter()
+                                        .map(|v| number(*v))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                    Expected::Options { correct, values }
+                }
+            };
+            out.push(Solution {
+                question: i,
+                expected,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The value of `m`; an error names the key inside the measure (`run`, `metric`, `job`).
+    fn measure(
+        &self,
+        m: &Measure,
+        results: &mut BTreeMap<String, Value>,
+    ) -> Result<f64, (String, String)> {
+        if !results.contains_key(&m.run) {
+            let Some(env) = self.envelope(&m.run) else {
+                return Err(("run".into(), format!("no run named {:?}", m.run)));
+            };
+            let value = self
+                .run_envelope(env)
+                .map_err(|e| ("run".to_string(), format!("run {:?} failed: {e}", m.run)))?;
+            results.insert(m.run.clone(), value);
+        }
+        let Some(result) = results.get(&m.run) else {
+            return Err(("run".into(), format!("no result for run {:?}", m.run)));
+        };
+        let v = match m.job {
+            Some(job) => {
+                let record = result
+                    .get("jobs")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| {
+                        (
+                            "job".to_string(),
+                            format!("run {:?} has no per-job results (a grid run)", m.run),
+                        )
+                    })?
+                    .iter()
+                    .find(|r| r.get("id").and_then(Value::as_u64) == Some(job))
+                    .ok_or_else(|| {
+                        (
+                            "job".to_string(),
+                            format!("job {job} did not run in run {:?}", m.run),
+                        )
+                    })?;
+                record
+                    .get(&m.metric)
+                    .and_then(Value::as_f64)
+                    .ok_or_else(|| {
+                        (
+                            "metric".to_string(),
+                            format!("jobs have no number {:?}", m.metric),
+                        )
+                    })?
+            }
+            None => {
+                let mut at = result;
+                for seg in m.metric.split('.') {
+                    let next = match at {
+                        Value::Object(map) => map.get(seg),
+                        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+                        _ => None,
+                    };
+                    at = next.ok_or_else(|| {
+                        (
+                            "metric".to_string(),
+                            format!(
+                                "run {:?} has no metric {:?} (stuck at {seg:?}; it has {})",
+                                m.run,
+                                m.metric,
+                                keys_of(at)
+                            ),
+                        )
+                    })?;
+                }
+                at.as_f64().ok_or_else(|| {
+                    (
+                        "metric".to_string(),
+                        format!("{:?} is not a number in run {:?}", m.metric, m.run),
+                    )
+                })?
+            }
+        };
+        match &m.minus {
+            Some(other) => {
+                let w = self
+                    .measure(other, results)
+                    .map_err(|(k, msg)| (format!("minus.{k}"), msg))?;
+                Ok(v - w)
+            }
+            None => Ok(v),
+        }
+    }
+
+    /// Simulates one envelope; the result as JSON (`summary`, `jobs`, … by mode).
+    fn run_envelope(&self, env: &Envelope) -> Result<Value, String> {
+        let value = self.simulate(env).map_err(|e| e.to_string())?;
+        match value {
+            Simulated::Done(v) => Ok(v),
+            Simulated::Refused(m) => Err(m),
+        }
+    }
+
+    fn simulate(&self, env: &Envelope) -> Result<Simulated, Error> {
+        let limits = exercise_limits();
+        let trace_text = |spec: &crate::config::WorkloadSpec| -> Option<(String, String)> {
+            match spec {
+                crate::config::WorkloadSpec::Swf(s) => {
+                    let name = s.name.clone()?;
+                    let text = self.workload_text(&name)?;
+                    Some((name, text))
+                }
+                crate::config::WorkloadSpec::Synthetic(_) => None,
+            }
+        };
+        // Every result type serialises to JSON (plain numbers and strings).
+        let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+        match env {
+            Envelope::Flat(s) => {
+                let exp = &s.experiment;
+                let text = trace_text(&exp.workload);
+                let trace = text
+                    .as_ref()
+                    .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
+                let prepared = crate::run::prepare_with(exp, trace, &limits)?;
+                let result = crate::run::simulation(exp, &prepared, false).run_to_end()?;
+                let out = crate::run::finish(&result, &prepared);
+                Ok(Simulated::Done(json!({
+                    "summary": to_value(serde_json::to_value(&out.summary)),
+                    "procs": out.procs,
+                    "late_starts": out.late_starts,
+                    "jobs": to_value(serde_json::to_value(&out.jobs)),
+                })))
+            }
+            Envelope::Mesh(s) => {
+                let exp = &s.experiment;
+                let text = trace_text(&exp.workload);
+                let trace = text
+                    .as_ref()
+                    .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
+                let out = crate::mesh_run::run_mesh_with(exp, trace, &limits)?;
+                Ok(Simulated::Done(json!({
+                    "summary": to_value(serde_json::to_value(&out.summary)),
+                    "mesh": to_value(serde_json::to_value(&out.mesh)),
+                    "jobs": to_value(serde_json::to_value(&out.jobs)),
+                })))
+            }
+            Envelope::Grid(s) => {
+                let exp = &s.experiment;
+                let texts: Vec<Option<(String, String)>> = exp
+                    .sites
+                    .iter()
+                    .map(|site| trace_text(&site.workload))
+                    .collect();
+                let traces: Vec<Option<(String, Box<dyn Read + '_>)>> = texts
+                    .iter()
+                    .map(|t| {
+                        t.as_ref()
+                            .map(|(n, t)| (n.clone(), Box::new(t.as_bytes()) as Box<dyn Read + '_>))
+                    })
+                    .collect();
+                let out = crate::grid::spec::run_grid(exp, traces)?;
+                if let Some(v) = out.violations.first() {
+                    return Ok(Simulated::Refused(format!("grid invariant violated: {v}")));
+                }
+                Ok(Simulated::Done(to_value(serde_json::to_value(
+                    &out.metrics,
+                ))))
+            }
+            Envelope::Moldable(_) => Ok(Simulated::Refused(
+                "moldable runs are not supported in exercises".into(),
+            )),
+        }
+    }
+}
+
+/// A run's results, or why they cannot be used.
+enum Simulated {
+    Done(Value),
+    Refused(String),
+}
+
+fn keys_of(v: &Value) -> String {
+    match v {
+        Value::Object(map) => map.keys().cloned().collect::<Vec<_>>().join(", "),
+        Value::Array(a) => format!("indices 0 to {}", a.len().saturating_sub(1)),
+        _ => "no keys".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_a_student_writes_them() {
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(-17.0), "-17");
+        assert_eq!(number(5.25), "5.25");
+        assert_eq!(number(29.833_333), "29.833");
+        assert_eq!(number(0.5454), "0.545");
+        assert_eq!(number(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn tolerance_bounds_are_included_with_a_rounding_slack_only() {
+        assert!(within(11.0, 10.0, 1.0));
+        assert!(within(0.1 + 0.2, 0.3, 0.0));
+        assert!(!within(10.000_001, 10.0, 0.0));
+        assert!(!within(f64::NAN, 10.0, 1.0));
+        let s = Solution {
+            question: 0,
+            expected: Expected::Options {
+                correct: vec![1, 2],
+                values: vec![0.5, 1.0, 1.0],
+            },
+        };
+        assert_eq!(s.describe(), "options 1, 2");
+    }
+}
