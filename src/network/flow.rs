@@ -858,19 +858,25 @@ fn update_rates(
         } else {
             r.hot.iter().fold(0.0f64, |b, &l| b.max(w(l)))
         };
-        let c = jobs[r.job].run_time;
-        r.rate = if c > 0.0 {
-            1.0 / (c * (1.0 + kappa * b))
-        } else {
-            f64::INFINITY
-        };
-        if r.rate.is_nan() || r.rate <= 0.0 {
-            return Err(FlowError::BadConfig(
-                "kappa too large: a job would never finish",
-            ));
-        }
+        r.rate = rate_of(jobs[r.job].run_time * (1.0 + kappa * b))?;
     }
     Ok(())
+}
+
+/// The progress rate of a job whose service takes `secs` at the current loads: 1 / secs, or
+/// infinite (it ends at once) when secs is 0; an error when no finite positive rate exists.
+fn rate_of(secs: f64) -> Result<f64, FlowError> {
+    let rate = if secs > 0.0 {
+        1.0 / secs
+    } else {
+        f64::INFINITY
+    };
+    if rate.is_nan() || rate <= 0.0 {
+        return Err(FlowError::BadConfig(
+            "kappa too large: a job would never finish",
+        ));
+    }
+    Ok(rate)
 }
 
 /// Rates of the separated-classes model: dp/dt = 1 / (C · S), S = σ + κ (ρ b^B + (1 − ρ) b^A)
@@ -884,17 +890,7 @@ fn separated_rates(
 ) -> Result<(), FlowError> {
     for r in running.iter_mut() {
         let (ba, bb) = s.bottlenecks(&r.links, load_a, load_b);
-        let secs = jobs[r.job].run_time * s.slowdown(ba, bb);
-        r.rate = if secs > 0.0 {
-            1.0 / secs
-        } else {
-            f64::INFINITY
-        };
-        if r.rate.is_nan() || r.rate <= 0.0 {
-            return Err(FlowError::BadConfig(
-                "kappa too large: a job would never finish",
-            ));
-        }
+        r.rate = rate_of(jobs[r.job].run_time * s.slowdown(ba, bb))?;
     }
     Ok(())
 }
@@ -929,38 +925,32 @@ pub fn summarize(net: &Network, jobs: &[FlowJob], records: &[FlowRecord]) -> Flo
     }
 }
 
+/// An allocator that hands out a fixed list of layouts, one per call (tests of the
+/// contention models).
+#[cfg(test)]
+pub(crate) struct FixedLayouts(pub Vec<Vec<Node>>);
+
+#[cfg(test)]
+impl NodeAllocator for FixedLayouts {
+    fn name(&self) -> &'static str {
+        "fixed"
+    }
+    fn select(&mut self, _mesh: &crate::machine::mesh::Mesh, _j: u32) -> Option<Vec<Node>> {
+        (!self.0.is_empty()).then(|| self.0.remove(0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::alloc::node_allocator::IoLayout;
     use crate::alloc::plas::Plas;
     use crate::alloc::NodeAllocatorKind;
-    use crate::network::{IoSide, NetworkConfig};
 
-    /// An allocator that hands out a fixed list of layouts, one per call.
-    struct Fixed(Vec<Vec<Node>>);
-
-    impl NodeAllocator for Fixed {
-        fn name(&self) -> &'static str {
-            "fixed"
-        }
-        fn select(&mut self, _mesh: &Mesh, _j: u32) -> Option<Vec<Node>> {
-            if self.0.is_empty() {
-                None
-            } else {
-                Some(self.0.remove(0))
-            }
-        }
-    }
+    use super::FixedLayouts as Fixed;
 
     fn fig2_net() -> Network {
-        Network::new(NetworkConfig {
-            width: 4,
-            height: 4,
-            io_side: IoSide::West,
-            io_count: Some(4),
-        })
-        .unwrap()
+        crate::network::fig2_network()
     }
 
     #[test]

@@ -122,13 +122,7 @@ mod tests {
     use crate::network::{IoSide, NetworkConfig};
 
     fn fig2_net() -> Network {
-        Network::new(NetworkConfig {
-            width: 4,
-            height: 4,
-            io_side: IoSide::West,
-            io_count: Some(4),
-        })
-        .unwrap()
+        crate::network::fig2_network()
     }
 
     #[test]

@@ -457,6 +457,18 @@ impl LinkLoads {
     }
 }
 
+/// The 4 × 4 mesh of the paper's Fig. 2 with its 4 I/O nodes on the west side, for tests.
+#[cfg(test)]
+pub(crate) fn fig2_network() -> Network {
+    Network::new(NetworkConfig {
+        width: 4,
+        height: 4,
+        io_side: IoSide::West,
+        io_count: Some(4),
+    })
+    .expect("a valid 4 × 4 mesh")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,31 +103,12 @@ pub fn simulate_separated(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alloc::node_allocator::{Node, NodeAllocatorKind};
-    use crate::machine::mesh::Mesh;
+    use crate::alloc::node_allocator::NodeAllocatorKind;
     use crate::network::flow::simulate;
-    use crate::network::{IoSide, NetworkConfig};
-
-    /// Hands out a fixed list of layouts, one per call.
-    struct Fixed(Vec<Vec<Node>>);
-
-    impl NodeAllocator for Fixed {
-        fn name(&self) -> &'static str {
-            "fixed"
-        }
-        fn select(&mut self, _mesh: &Mesh, _j: u32) -> Option<Vec<Node>> {
-            (!self.0.is_empty()).then(|| self.0.remove(0))
-        }
-    }
+    use crate::network::flow::FixedLayouts as Fixed;
 
     fn fig2_net() -> Network {
-        Network::new(NetworkConfig {
-            width: 4,
-            height: 4,
-            io_side: IoSide::West,
-            io_count: Some(4),
-        })
-        .unwrap()
+        crate::network::fig2_network()
     }
 
     fn cfg(rho: f64, kappa: f64, compute: f64) -> SeparatedConfig {
