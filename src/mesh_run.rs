@@ -403,7 +403,8 @@ impl MeshJobRecord {
 /// Means of the layout metrics over a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeshMetrics {
-    /// `contiguous` or `flow`.
+    /// `contiguous`, `flow` (the flow model, or seed 001's phases on its engine) or `separated`
+    /// (the separated-classes contention model): what produced the service times.
     pub engine: String,
     /// Mean service time end − start (seed 000 Table 2).
     pub mean_service: f64,
@@ -601,7 +602,11 @@ pub fn run_mesh_with(
                     nodes: r.nodes.iter().map(|&(x, y)| [x, y]).collect(),
                 })
                 .collect();
-            (outcomes, layouts, "flow")
+            let engine = match (exp.network.phases, exp.network.model) {
+                (None, ContentionModel::Separated) => "separated",
+                _ => "flow",
+            };
+            (outcomes, layouts, engine)
         }
     };
     let records: Vec<JobRecord> = jobs

@@ -97,7 +97,7 @@ fn contention_preset_runs_the_separated_model() {
     assert!(exp.to_json().contains("\"model\": \"separated\""));
     assert_eq!(MeshExperiment::from_json(&exp.to_json()).unwrap(), exp);
     let out = run_mesh(&exp, None).unwrap();
-    assert_eq!(out.mesh.engine, "flow");
+    assert_eq!(out.mesh.engine, "separated");
     assert_eq!(out.jobs.len(), 1000);
     check_layouts(&out);
     let net = exp.network_model().unwrap();

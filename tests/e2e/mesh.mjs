@@ -223,6 +223,9 @@ async function main() {
       d000.push(...compare(t000[a], cli).map((d) => `${a} ${d}`));
     }
     check(d000.length === 0, 'seed 000 preset: every row equals `schedlab mesh`, number for number', d000.join('; '));
+    const cap000 = await page.textContent('[data-testid="mesh-caption"]');
+    check(/separated-classes contention model \(κ = 0\.001, σ = 0\)/.test(cap000),
+      'seed 000 preset: the caption names the contention model the preset runs', cap000);
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-results').getBoundingClientRect().top + window.scrollY - 80));
     await shot(page, 'mesh-06a-seed000-table.png');
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));

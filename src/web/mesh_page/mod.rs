@@ -40,7 +40,7 @@ use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWor
 use crate::form::{FieldError, TraceFacts};
 use crate::mesh_run::{
     preset_binary_tree_seed001, preset_contention_seed000, preset_window_seed003,
-    seed001_allocators, MeshAllocatorKind, MeshExperiment, SEED000_STRATEGIES,
+    seed001_allocators, ContentionModel, MeshAllocatorKind, MeshExperiment, SEED000_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
 use crate::policy::mesh::MESH_POLICIES;

@@ -169,8 +169,20 @@ pub(super) fn render_caption(app: &App, runs: &[Run]) {
         .network_model()
         .map(|n| n.io_nodes().len())
         .unwrap_or_default();
+    // Non-contiguous runs: which contention model produced the service times.
+    let model = match (&e.allocator, &e.network.phases, e.network.model) {
+        (MeshAllocatorKind::Nodes(_), Some(_), _) => " · phase model (seed 001)".to_string(),
+        (MeshAllocatorKind::Nodes(_), None, ContentionModel::Separated) => format!(
+            " · separated-classes contention model (κ = {}, σ = {})",
+            e.network.kappa, e.network.compute
+        ),
+        (MeshAllocatorKind::Nodes(_), None, ContentionModel::Flow) => {
+            format!(" · flow contention model (κ = {})", e.network.kappa)
+        }
+        _ => String::new(),
+    };
     let text = format!(
-        "{} × {} mesh · {wl} · {} I/O nodes ({}) · ρ = {} % I/O · seed {}",
+        "{} × {} mesh · {wl} · {} I/O nodes ({}) · ρ = {} % I/O{model} · seed {}",
         e.width,
         e.height,
         io,
