@@ -72,27 +72,20 @@ impl fmt::Display for CompareError {
 
 impl std::error::Error for CompareError {}
 
-/// The summary metrics compared, with their labels.
-pub const METRICS: [(&str, &str); 6] = [
-    ("mean_wait", "Mean wait"),
-    ("max_wait", "Max wait"),
-    ("mean_turnaround", "Mean turnaround"),
-    ("mean_bounded_slowdown", "Mean bounded slowdown"),
-    ("utilization", "Utilisation"),
-    ("makespan", "Makespan"),
-];
+/// A compared metric: key, label and how to read it from a summary.
+pub type Metric = (&'static str, &'static str, fn(&Summary) -> f64);
 
-fn metric(s: &Summary, key: &str) -> f64 {
-    match key {
-        "mean_wait" => s.mean_wait,
-        "max_wait" => s.max_wait,
-        "mean_turnaround" => s.mean_turnaround,
-        "mean_bounded_slowdown" => s.mean_bounded_slowdown,
-        "utilization" => s.utilization,
-        "makespan" => s.makespan,
-        _ => f64::NAN,
-    }
-}
+/// The summary metrics compared.
+pub const METRICS: [Metric; 6] = [
+    ("mean_wait", "Mean wait", |s| s.mean_wait),
+    ("max_wait", "Max wait", |s| s.max_wait),
+    ("mean_turnaround", "Mean turnaround", |s| s.mean_turnaround),
+    ("mean_bounded_slowdown", "Mean bounded slowdown", |s| {
+        s.mean_bounded_slowdown
+    }),
+    ("utilization", "Utilisation", |s| s.utilization),
+    ("makespan", "Makespan", |s| s.makespan),
+];
 
 /// Run B (`b`, `b_jobs`) against run A: the jobs must be the same, in the same order (the
 /// per-job records of two runs of one workload).
@@ -137,8 +130,8 @@ pub fn compare(
     }
     let metrics = METRICS
         .iter()
-        .map(|&(key, label)| {
-            let (va, vb) = (metric(a, key), metric(b, key));
+        .map(|&(key, label, value)| {
+            let (va, vb) = (value(a), value(b));
             MetricDelta {
                 key,
                 label,

@@ -398,7 +398,8 @@ pub async fn run_sliced(
         }
     }
     let mut sim = run::simulation(exp, &prepared, true);
-    if prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS {
+    let explain = prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS;
+    if explain {
         sim = sim.with_explanations();
     }
     let progress = |sim: &crate::sim::Simulation| {
@@ -422,7 +423,7 @@ pub async fn run_sliced(
     progress(&sim);
     let result = sim.into_result();
     let output = run::finish(&result, &prepared);
-    let why = (prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS).then(|| {
+    let why = explain.then(|| {
         let lines = story::by_job(&story::Names::jobs(&result.jobs), &result.explanations);
         // Aligned with the records: the jobs that started, in arrival order.
         lines
