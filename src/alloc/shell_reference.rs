@@ -230,6 +230,7 @@ mod tests {
     use super::*;
     use crate::alloc::mc::MinimizingContention;
     use crate::alloc::mc_elongated::McElongated;
+    use crate::alloc::node_allocator::tests::random_mesh;
     use crate::base::SimRng;
     use crate::machine::mesh::Submesh;
     use crate::network::{IoSide, Network, NetworkConfig};
@@ -241,16 +242,9 @@ mod tests {
     /// `blocks`) random rectangles busy too, as jobs leave them in the flow engine.
     fn state(seed: u64, w: u32, h: u32, p: f64, blocks: u32) -> Mesh {
         let mut rng = SimRng::new(seed);
-        let mut m = Mesh::new(w, h).unwrap();
-        let mut job = 0;
-        for y in 1..=h {
-            for x in 1..=w {
-                if rng.bernoulli(p) {
-                    m.allocate(job, Submesh::at(x, y, 1, 1)).unwrap();
-                    job += 1;
-                }
-            }
-        }
+        let mut m = random_mesh(&mut rng, w, h, p);
+        // Job numbers of the blocks' nodes follow every number `random_mesh` can have used.
+        let mut job = (w * h) as usize;
         for _ in 0..blocks {
             let x1 = rng.uniform_int(1, u64::from(w)) as u32;
             let y1 = rng.uniform_int(1, u64::from(h)) as u32;
