@@ -5,9 +5,11 @@
 //! numbers of its nodes, and the candidate of minimal cost is allocated.
 //!
 //! **Choices.** Jobs here ask for a size j, not a shape. Shell 0 is tried in every shape a × b
-//! = j that fits the mesh (widest first); when j has no such factorisation, in the squarest
-//! a × b ≥ j that fits. Candidates are tried shape by shape, bases row-major; ties keep the
-//! first. A candidate of cost 0 is a free a × b = j rectangle, so MC returns a contiguous
+//! = j that fits the mesh, the squarest first (smallest |a − b|; of a × b and b × a the wider
+//! first); when j has no such factorisation, in the squarest a × b ≥ j that fits. Candidates
+//! are tried shape by shape, bases row-major; ties keep the first — so among free j-node
+//! rectangles MC takes the squarest, the most compact (issue 13; until then the widest was
+//! tried first, and a 16-node job on an empty mesh got a 16 × 1 row: docs/network.md). A candidate of cost 0 is a free a × b = j rectangle, so MC returns a contiguous
 //! rectangle whenever a free j-node rectangle exists (tested). Within a shell, nodes are taken
 //! in MC's order — shorter sides first, longer sides second, corners last (seed 000 Property
 //! 4) — row-major within each class.
@@ -28,13 +30,16 @@ use crate::machine::mesh::Mesh;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MinimizingContention;
 
-/// Shell-0 shapes (a wide, b high) tried for a request of j nodes on a w × h mesh.
+/// Shell-0 shapes (a wide, b high) tried for a request of j nodes on a w × h mesh, in the
+/// order they are tried: exact factorisations squarest first, else the squarest cover.
 pub fn shapes(j: u32, w: u32, h: u32) -> Vec<(u32, u32)> {
     let mut v: Vec<(u32, u32)> = (1..=j.min(w))
         .rev()
         .filter(|a| j % a == 0 && j / a <= h)
         .map(|a| (a, j / a))
         .collect();
+    // Squarest first; the sort is stable, so a × b stays before b × a when a > b.
+    v.sort_by_key(|&(a, b)| a.abs_diff(b));
     if v.is_empty() {
         let mut a = 1;
         while a * a < j {
@@ -262,6 +267,14 @@ mod tests {
         assert_eq!(shapes(6, 4, 4), vec![(3, 2), (2, 3)]);
         assert_eq!(shapes(7, 4, 4), vec![(3, 3)]);
         assert_eq!(shapes(7, 8, 8), vec![(7, 1), (1, 7)]);
+        assert_eq!(
+            shapes(16, 22, 16),
+            vec![(4, 4), (8, 2), (2, 8), (16, 1), (1, 16)]
+        );
+        assert_eq!(
+            shapes(12, 22, 16),
+            vec![(4, 3), (3, 4), (6, 2), (2, 6), (12, 1), (1, 12)]
+        );
         assert_eq!(shapes(13, 4, 4), vec![(4, 4)]);
         assert_eq!(shapes(1, 1, 1), vec![(1, 1)]);
     }
@@ -308,6 +321,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Of the free j-node rectangles MC takes the squarest: 16 nodes on an empty 22 × 16 mesh
+    /// are the 4 × 4 square at the first base, 12 nodes a 4 × 3 block; with the first four
+    /// rows' left part busy so that no 4 × 4 fits there, still a square elsewhere.
+    #[test]
+    fn squarest_free_rectangle_first() {
+        let bbox = |v: &[Node]| {
+            let w = v.iter().map(|n| n.0).max().unwrap_or(0)
+                - v.iter().map(|n| n.0).min().unwrap_or(0)
+                + 1;
+            let h = v.iter().map(|n| n.1).max().unwrap_or(0)
+                - v.iter().map(|n| n.1).min().unwrap_or(0)
+                + 1;
+            (w, h)
+        };
+        let m = Mesh::new(22, 16).unwrap();
+        let v = MinimizingContention.select(&m, 16).unwrap();
+        assert!(is_rectangle(&v));
+        assert_eq!(bbox(&v), (4, 4));
+        assert_eq!(v.iter().map(|n| (n.0, n.1)).min(), Some((1, 1)));
+        assert_eq!(bbox(&MinimizingContention.select(&m, 12).unwrap()), (4, 3));
+        let mut m = Mesh::new(8, 8).unwrap();
+        m.allocate(0, crate::machine::mesh::Submesh::at(1, 1, 5, 1))
+            .unwrap();
+        let v = MinimizingContention.select(&m, 4).unwrap();
+        assert!(is_rectangle(&v));
+        assert_eq!(bbox(&v), (2, 2));
     }
 
     #[test]
