@@ -33,7 +33,10 @@ fn running(s: &ReplayState) -> Vec<(u64, f64)> {
     s.running.iter().map(|r| (r.id, r.expected_end)).collect()
 }
 
-fn head(s: &ReplayState) -> Option<(u64, u32, Option<f64>, Option<u32>, f64)> {
+/// (job number, needs, shadow, extra, since).
+type Head = (u64, u32, Option<f64>, Option<u32>, f64);
+
+fn head(s: &ReplayState) -> Option<Head> {
     s.head.as_ref().map(
         |&BlockedHead {
              id,
@@ -265,7 +268,7 @@ fn check_extra_against_entries(jobs: Vec<Job>, procs: u32) {
                     } if head == e.job => Some(extra_left),
                     _ => None,
                 })
-                .last()
+                .next_back()
                 .unwrap_or(extra);
             assert_eq!(h.extra, Some(left), "extra at {}", e.time);
             checked += 1;

@@ -3,21 +3,27 @@
 //! `grid::spec::run_grid`), and each question's correct value or options are read from the
 //! results; [`check`] judges a student's answer. Answers the file states are compared with
 //! the simulation, so a wrong exercise is refused (docs/exercises.md "How answers are checked").
+//! [`Exercise::work`] runs every run for the page: the results, the solutions, and for flat runs
+//! the per-job records and decision explanations its step-by-step replay needs.
 
 use std::collections::BTreeMap;
 use std::io::Read;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{
     exercise_limits, ErrorKind, Exercise, ExerciseError, Measure, Pick, Question, QuestionKind,
 };
+use crate::base::{Explanation, Registered};
 use crate::envelope::Envelope;
 use crate::error::Error;
+use crate::metrics::JobRecord;
 use crate::run::TraceInput;
 
 /// The correct answer of one question, computed from the runs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expected {
     /// numeric and predict_start: the simulated value and the tolerance allowed.
     Number { value: f64, tolerance: f64 },
@@ -29,7 +35,7 @@ pub enum Expected {
 }
 
 /// The solution of question `question` (0-based).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Solution {
     pub question: usize,
     pub expected: Expected,
@@ -157,6 +163,40 @@ pub fn check(question: &Question, solution: &Solution, answer: &Answer) -> Verdi
     }
 }
 
+/// A flat run as the page's replay needs it (`sim::replay::Replay::new`): the machine, the
+/// policy, every job's record in arrival order and the decision explanations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlatRun {
+    pub procs: u32,
+    /// The policy's name (`easy`).
+    pub policy: String,
+    pub jobs: Vec<JobRecord>,
+    pub explanations: Vec<Explanation>,
+}
+
+/// One run of an exercise, done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// The run's name in the exercise (`easy`, or `main`).
+    pub name: String,
+    /// `flat`, `mesh` or `grid`.
+    pub mode: String,
+    /// What was run, in words (`EASY backfilling on 4 processors`).
+    pub title: String,
+    /// The results the questions' metrics read (`summary`, `jobs`, … by mode; docs/exercises.md).
+    pub results: Value,
+    /// Flat runs: what the replay needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flat: Option<FlatRun>,
+}
+
+/// Every run of an exercise and every question's solution: what the page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Worked {
+    pub runs: Vec<RunResult>,
+    pub solutions: Vec<Solution>,
+}
+
 /// `a` within `tolerance` of `v` (with a relative slack of 1e-9 for rounding).
 fn within(a: f64, v: f64, tolerance: f64) -> bool {
     (a - v).abs() <= tolerance + 1e-9 * v.abs().max(1.0)
@@ -168,7 +208,52 @@ impl Exercise {
     /// simulation (beyond the tolerance) is an error of kind [`ErrorKind::WrongAnswer`]; a run
     /// that fails or a metric it does not have, of kind [`ErrorKind::Run`].
     pub fn solve(&self, source: &str) -> Result<Vec<Solution>, ExerciseError> {
+        self.solve_with(source, &mut BTreeMap::new())
+    }
+
+    /// Runs every run of the exercise once (flat runs with their decision explanations) and
+    /// solves every question from those results: the page's view of an exercise. A run that
+    /// fails is an error of kind [`ErrorKind::Run`] naming the run's key (`runs.easy`).
+    pub fn work(&self, source: &str) -> Result<Worked, ExerciseError> {
         let mut results: BTreeMap<String, Value> = BTreeMap::new();
+        let mut runs = Vec::with_capacity(self.envelopes().len());
+        for (name, env) in self.envelopes() {
+            let key = if self.experiment.is_some() {
+                "experiment".to_string()
+            } else {
+                format!("runs.{name}")
+            };
+            let fail = |message: String| ExerciseError {
+                kind: ErrorKind::Run,
+                source: source.to_string(),
+                key: key.clone(),
+                message,
+            };
+            let (value, flat) = match self.simulate(env, true) {
+                Ok(Simulated::Done(v, flat)) => (v, flat),
+                Ok(Simulated::Refused(m)) => return Err(fail(m)),
+                Err(e) => return Err(fail(e.to_string())),
+            };
+            results.insert(name.clone(), value.clone());
+            runs.push(RunResult {
+                name: name.clone(),
+                mode: env.mode().as_str().to_string(),
+                title: run_title(env),
+                results: value,
+                flat,
+            });
+        }
+        let solutions = self.solve_with(source, &mut results)?;
+        Ok(Worked { runs, solutions })
+    }
+
+    /// [`Exercise::solve`] with the results of the runs done so far (the others are run and
+    /// added).
+    fn solve_with(
+        &self,
+        source: &str,
+        results: &mut BTreeMap<String, Value>,
+    ) -> Result<Vec<Solution>, ExerciseError> {
         let mut out = Vec::with_capacity(self.questions.len());
         for (i, q) in self.questions.iter().enumerate() {
             let key = format!("questions[{i}]");
@@ -187,7 +272,7 @@ impl Exercise {
                         minus: None,
                     };
                     let value = self
-                        .measure(&measure, &mut results)
+                        .measure(&measure, results)
                         .map_err(|(k, m)| fail(ErrorKind::Run, format!("{key}.{k}"), m))?;
                     let tolerance = q.tolerance();
                     if let Some(a) = q.answer {
@@ -209,7 +294,7 @@ impl Exercise {
                 QuestionKind::Choice => {
                     let mut values = Vec::with_capacity(q.options.len());
                     for (j, o) in q.options.iter().enumerate() {
-                        let v = self.measure(&o.value, &mut results).map_err(|(k, m)| {
+                        let v = self.measure(&o.value, results).map_err(|(k, m)| {
                             fail(ErrorKind::Run, format!("{key}.options[{j}].value.{k}"), m)
                         })?;
                         values.push(v);
@@ -343,14 +428,16 @@ impl Exercise {
 
     /// Simulates one envelope; the result as JSON (`summary`, `jobs`, … by mode).
     fn run_envelope(&self, env: &Envelope) -> Result<Value, String> {
-        let value = self.simulate(env).map_err(|e| e.to_string())?;
+        let value = self.simulate(env, false).map_err(|e| e.to_string())?;
         match value {
-            Simulated::Done(v) => Ok(v),
+            Simulated::Done(v, _) => Ok(v),
             Simulated::Refused(m) => Err(m),
         }
     }
 
-    fn simulate(&self, env: &Envelope) -> Result<Simulated, Error> {
+    /// Simulates one envelope; with `explain`, a flat run records its decision explanations
+    /// and comes with its [`FlatRun`].
+    fn simulate(&self, env: &Envelope, explain: bool) -> Result<Simulated, Error> {
         let limits = exercise_limits();
         let trace_text = |spec: &crate::config::WorkloadSpec| -> Option<(String, String)> {
             match spec {
@@ -372,14 +459,27 @@ impl Exercise {
                     .as_ref()
                     .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
                 let prepared = crate::run::prepare_with(exp, trace, &limits)?;
-                let result = crate::run::simulation(exp, &prepared, false).run_to_end()?;
+                let sim = crate::run::simulation(exp, &prepared, false);
+                let sim = if explain {
+                    sim.with_explanations()
+                } else {
+                    sim
+                };
+                let mut result = sim.run_to_end()?;
                 let out = crate::run::finish(&result, &prepared);
-                Ok(Simulated::Done(json!({
+                let value = json!({
                     "summary": to_value(serde_json::to_value(&out.summary)),
                     "procs": out.procs,
                     "late_starts": out.late_starts,
                     "jobs": to_value(serde_json::to_value(&out.jobs)),
-                })))
+                });
+                let flat = explain.then(|| FlatRun {
+                    procs: out.procs,
+                    policy: out.policy.clone(),
+                    explanations: std::mem::take(&mut result.explanations),
+                    jobs: out.jobs,
+                });
+                Ok(Simulated::Done(value, flat))
             }
             Envelope::Mesh(s) => {
                 let exp = &s.experiment;
@@ -388,11 +488,14 @@ impl Exercise {
                     .as_ref()
                     .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
                 let out = crate::mesh_run::run_mesh_with(exp, trace, &limits)?;
-                Ok(Simulated::Done(json!({
-                    "summary": to_value(serde_json::to_value(&out.summary)),
-                    "mesh": to_value(serde_json::to_value(&out.mesh)),
-                    "jobs": to_value(serde_json::to_value(&out.jobs)),
-                })))
+                Ok(Simulated::Done(
+                    json!({
+                        "summary": to_value(serde_json::to_value(&out.summary)),
+                        "mesh": to_value(serde_json::to_value(&out.mesh)),
+                        "jobs": to_value(serde_json::to_value(&out.jobs)),
+                    }),
+                    None,
+                ))
             }
             Envelope::Grid(s) => {
                 let exp = &s.experiment;
@@ -412,9 +515,10 @@ impl Exercise {
                 if let Some(v) = out.violations.first() {
                     return Ok(Simulated::Refused(format!("grid invariant violated: {v}")));
                 }
-                Ok(Simulated::Done(to_value(serde_json::to_value(
-                    &out.metrics,
-                ))))
+                Ok(Simulated::Done(
+                    to_value(serde_json::to_value(&out.metrics)),
+                    None,
+                ))
             }
             Envelope::Moldable(_) => Ok(Simulated::Refused(
                 "moldable runs are not supported in exercises".into(),
@@ -423,10 +527,53 @@ impl Exercise {
     }
 }
 
-/// A run's results, or why they cannot be used.
+/// A run's results (with a flat run's replay data when asked for), or why they cannot be used.
 enum Simulated {
-    Done(Value),
+    Done(Value, Option<FlatRun>),
     Refused(String),
+}
+
+/// What an envelope runs, in words: `EASY backfilling on 4 processors`, `First Fit · FCFS on a
+/// 4 × 4 mesh`, `3 grid sites, job sharing, EASY`.
+fn run_title(env: &Envelope) -> String {
+    match env {
+        Envelope::Flat(s) => {
+            let exp = &s.experiment;
+            match exp.machine {
+                crate::config::MachineSpec::Flat { procs: Some(p) } => {
+                    format!("{} on {p} processors", exp.policy.entry().label)
+                }
+                _ => exp.policy.entry().label.to_string(),
+            }
+        }
+        Envelope::Mesh(s) => {
+            let exp = &s.experiment;
+            let policy = if exp.allocator.is_contiguous() {
+                format!(" · {}", exp.policy.label())
+            } else {
+                String::new()
+            };
+            format!(
+                "{}{policy} on a {} × {} mesh",
+                exp.allocator.label(),
+                exp.width,
+                exp.height
+            )
+        }
+        Envelope::Grid(s) => {
+            let exp = &s.experiment;
+            let sharing = match exp.sharing {
+                crate::grid::Sharing::Single => "single sites",
+                crate::grid::Sharing::JobSharing => "job sharing",
+            };
+            let policy = match exp.policy {
+                crate::grid::LocalPolicy::Easy => "EASY",
+                crate::grid::LocalPolicy::Conservative => "conservative",
+            };
+            format!("{} grid sites, {sharing}, {policy}", exp.sites.len())
+        }
+        Envelope::Moldable(_) => "moldable".to_string(),
+    }
 }
 
 fn keys_of(v: &Value) -> String {
