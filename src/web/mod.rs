@@ -28,6 +28,7 @@
 
 pub mod chart;
 pub mod dom;
+pub mod exercise_worker;
 pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;

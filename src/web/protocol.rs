@@ -13,7 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::Explanation;
 use crate::config::Experiment;
+use crate::exercise::Worked;
 use crate::grid::view::GridComparison;
 use crate::grid::GridExperiment;
 use crate::mesh_run::{MeshExperiment, MeshRunOutput};
@@ -88,6 +90,15 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trace: Option<String>,
     },
+    /// Exercises mode: run every run of the exercise `exercise` (its JSON; `source` names it in
+    /// errors: the file, `link`, a shipped exercise's file) and solve its questions
+    /// ([`crate::exercise::Exercise::work`], the functions of `schedlab exercise`); answered by
+    /// [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] with the same `id`.
+    RunExercise {
+        id: u32,
+        exercise: String,
+        source: String,
+    },
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.
@@ -157,6 +168,8 @@ pub enum FromWorker {
         id: u32,
         report: Box<MoldablePageReport>,
     },
+    /// Exercise `id` was run and solved.
+    ExerciseDone { id: u32, worked: Box<Worked> },
 }
 
 /// The result of a moldable comparison as sent to the page.
@@ -239,6 +252,10 @@ pub struct RunReport {
     /// lines — when the run has at most [`MAX_EXPLAINED_JOBS`] jobs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<Vec<Vec<String>>>,
+    /// The run's decision explanations as recorded (the step-by-step replay,
+    /// [`crate::sim::replay`]), when the run has at most [`MAX_EXPLAINED_JOBS`] jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanations: Option<Vec<Explanation>>,
     /// Wall-clock time of the run in the worker, milliseconds.
     pub wall_ms: f64,
     /// What the charts need.

@@ -132,7 +132,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         | FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
-        | FromWorker::MoldableDone { .. } => {}
+        | FromWorker::MoldableDone { .. }
+        | FromWorker::ExerciseDone { .. } => {}
     }
 }
 

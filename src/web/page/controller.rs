@@ -290,7 +290,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
         | FromWorker::MeshDone { .. }
-        | FromWorker::MoldableDone { .. } => {}
+        | FromWorker::MoldableDone { .. }
+        | FromWorker::ExerciseDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
