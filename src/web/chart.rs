@@ -5,6 +5,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 
 use super::protocol::ChartData;
@@ -603,6 +604,24 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
     layout: &GanttLayout,
     colour: &dyn Fn(usize) -> RGBAColor,
 ) -> Result<PixelRanges, String> {
+    plot_gantt_axes(
+        area,
+        title,
+        "Simulated time since the first start",
+        layout,
+        colour,
+    )
+}
+
+/// [`plot_gantt_bands`] with the x axis described as `x_desc` (its unit appended), time 0 at
+/// `layout.t0`.
+fn plot_gantt_axes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    layout: &GanttLayout,
+    colour: &dyn Fn(usize) -> RGBAColor,
+) -> Result<PixelRanges, String> {
     let (div, unit) = time_unit(layout.t1 - layout.t0);
     let x1 = (layout.t1 - layout.t0) / div;
     let procs = f64::from(layout.procs);
@@ -615,7 +634,7 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc(format!("Simulated time since the first start ({unit})"))
+        .x_desc(format!("{x_desc} ({unit})"))
         .y_desc("Processors")
         .x_labels(10)
         .y_labels(6)
@@ -638,6 +657,107 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
         }))
         .map_err(err)?;
     Ok(chart.plotting_area().get_pixel_range())
+}
+
+/// How a job is drawn in the replay's Gantt chart at the replay's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Band {
+    /// Running now: the policy's colour.
+    Running,
+    /// Ended.
+    Done,
+    /// Waiting now: where it will run, pale amber.
+    Queued,
+    /// Not arrived yet.
+    Future,
+}
+
+/// Draws the replay's Gantt chart of a run (issue 14 item 2) into canvas `canvas_id`: job `i`
+/// shaded by `band(i)` (running jobs in `colour`), a vertical cursor at time `t`, time 0 at
+/// `layout.t0` (the first submit). Canvas only (it is redrawn at every step); returns the
+/// plotting area for hover.
+pub fn draw_replay_gantt(
+    canvas_id: &str,
+    title: &str,
+    layout: &GanttLayout,
+    colour: RGBColor,
+    t: f64,
+    band: &dyn Fn(usize) -> Band,
+    label: &dyn Fn(usize) -> String,
+) -> Result<PlotArea, String> {
+    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (xr, yr) = plot_gantt_axes(
+        &root,
+        title,
+        "Simulated time since the first submit",
+        layout,
+        &|i| match band(i) {
+            Band::Running => colour.mix(0.9),
+            Band::Done => RGBColor(0x9a, 0xa3, 0xb0).mix(0.45),
+            Band::Queued => RGBColor(0xe0, 0x8a, 0x1e).mix(0.35),
+            Band::Future => RGBColor(0x9a, 0xa3, 0xb0).mix(0.15),
+        },
+    )?;
+    let area = PlotArea::of(xr.clone(), yr.clone(), layout);
+    let span = layout.t1 - layout.t0;
+    let px = |t: f64| xr.start as f64 + (t - layout.t0) / span * (xr.end - xr.start) as f64;
+    let py =
+        |p: f64| yr.end as f64 - p / f64::from(layout.procs.max(1)) * (yr.end - yr.start) as f64;
+    // A white edge around every band, so that neighbours in one colour stay apart.
+    if span > 0.0 {
+        for &(_, s, e, p0, n) in &layout.bands {
+            let (x0, x1) = (px(s).round() as i32, px(e).round() as i32);
+            let (y0, y1) = (
+                py(f64::from(p0 + n)).round() as i32,
+                py(f64::from(p0)).round() as i32,
+            );
+            if x1 - x0 >= 3 && y1 - y0 >= 3 {
+                root.draw(&Rectangle::new([(x0, y0), (x1, y1)], WHITE.stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+    }
+    // Each job's number on its tallest band, where there is room.
+    if span > 0.0 {
+        let mut tallest: Vec<(usize, f64, f64, u32, u32)> = Vec::new();
+        for &(i, s, e, p0, n) in &layout.bands {
+            match tallest.iter_mut().find(|b| b.0 == i) {
+                Some(b) if n > b.4 => *b = (i, s, e, p0, n),
+                Some(_) => {}
+                None => tallest.push((i, s, e, p0, n)),
+            }
+        }
+        let style = (FONT, 12)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        for (i, s, e, p0, n) in tallest {
+            let (x0, x1) = (px(s), px(e));
+            let (y0, y1) = (py(f64::from(p0 + n)), py(f64::from(p0)));
+            let text = label(i);
+            if x1 - x0 >= 8.0 * text.len() as f64 + 6.0 && y1 - y0 >= 14.0 {
+                let at = (
+                    ((x0 + x1) / 2.0).round() as i32,
+                    ((y0 + y1) / 2.0).round() as i32,
+                );
+                root.draw(&Text::new(text, at, style.clone()))
+                    .map_err(err)?;
+            }
+        }
+    }
+    if t >= layout.t0 && t <= layout.t1 && span > 0.0 {
+        let x = px(t).round() as i32;
+        let cursor = RGBColor(0xb0, 0x1e, 0x2e);
+        root.draw(&PathElement::new(
+            vec![(x, yr.start - 4), (x, yr.end)],
+            cursor.stroke_width(2),
+        ))
+        .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(area)
 }
 
 /// The run comparison's histogram (issue 14 item 4): how many jobs run B started how much
