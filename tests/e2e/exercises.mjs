@@ -210,6 +210,8 @@ await runSuite('exercises', BUDGET_MS, async () => {
     check(href.includes('#ex=') && href.split('#')[1] === (await page.evaluate(() => location.hash.slice(1))),
       'the exercise link is in the address bar and behind "Link to this exercise"');
     await page.click('[data-testid="ex-copy"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="ex-copy"]').textContent !== 'Copy link',
+      null, { timeout: 5000, polling: 50 }).catch(() => {});
     const copied = await page.textContent('[data-testid="ex-copy"]');
     check(/Copied|Copy failed/.test(copied), 'Copy link answers', copied);
     const p2 = await openTab(browser, href, errors);
