@@ -34,7 +34,21 @@ fn work_runs_every_run_once_and_solves_like_solve() {
                 );
             }
         }
-        // The report survives the worker's JSON.
+        // The page solves from the worker's results and never simulates: without the runs,
+        // a question is an error naming its key.
+        if let Err(e) = ex.solve_from(name, &[]) {
+            assert!(
+                e.key.starts_with("questions[0]") && e.message.contains("not run"),
+                "{e}"
+            );
+        } else {
+            panic!("{name}: solved without runs");
+        }
+        // The requests and the report survive the worker's JSON.
+        let req = ex.run_requests();
+        let back: Vec<schedlab::exercise::RunRequest> =
+            serde_json::from_str(&serde_json::to_string(&req).unwrap()).unwrap();
+        assert_eq!(back, req, "{name}");
         let back: schedlab::exercise::Worked =
             serde_json::from_str(&serde_json::to_string(&worked).unwrap()).unwrap();
         assert_eq!(back, worked, "{name}");

@@ -46,7 +46,8 @@ use crate::limits::{
 };
 
 pub use solve::{
-    check, number as format_number, Answer, Expected, FlatRun, RunResult, Solution, Verdict, Worked,
+    check, number as format_number, Answer, Expected, FlatRun, RunRequest, RunResult, RunSpec,
+    Solution, Verdict, Worked,
 };
 
 /// The format version this build reads.

@@ -458,6 +458,9 @@ pub fn both<T>(
 /// Largest machine drawn in the Gantt chart (one band of pixels per processor at most).
 pub const MAX_GANTT_PROCS: u32 = 4096;
 
+/// One band of a Gantt chart: (job index, start, end, first processor, processor count).
+pub type GanttBand = (usize, f64, f64, u32, u32);
+
 /// Where each job is drawn in the Gantt chart: processors given greedily (lowest free first)
 /// in order of start time, as bands of consecutive processors.
 pub struct GanttLayout {
@@ -466,7 +469,7 @@ pub struct GanttLayout {
     pub t0: f64,
     pub t1: f64,
     /// (job index, start, end, first processor, processor count).
-    pub bands: Vec<(usize, f64, f64, u32, u32)>,
+    pub bands: Vec<GanttBand>,
 }
 
 impl GanttLayout {
@@ -721,19 +724,18 @@ pub fn draw_replay_gantt(
     }
     // Each job's number on its tallest band, where there is room.
     if span > 0.0 {
-        let mut tallest: Vec<(usize, f64, f64, u32, u32)> = Vec::new();
-        for &(i, s, e, p0, n) in &layout.bands {
-            match tallest.iter_mut().find(|b| b.0 == i) {
-                Some(b) if n > b.4 => *b = (i, s, e, p0, n),
-                Some(_) => {}
-                None => tallest.push((i, s, e, p0, n)),
+        let jobs = layout.bands.iter().map(|b| b.0 + 1).max().unwrap_or(0);
+        let mut tallest: Vec<Option<&GanttBand>> = vec![None; jobs];
+        for b in &layout.bands {
+            if tallest[b.0].is_none_or(|t| b.4 > t.4) {
+                tallest[b.0] = Some(b);
             }
         }
         let style = (FONT, 12)
             .into_font()
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Center));
-        for (i, s, e, p0, n) in tallest {
+        for &(i, s, e, p0, n) in tallest.into_iter().flatten() {
             let (x0, x1) = (px(s), px(e));
             let (y0, y1) = (py(f64::from(p0 + n)), py(f64::from(p0)));
             let text = label(i);

@@ -1,25 +1,19 @@
-//! The worker side of the Exercises mode (issue 14 item 3): runs every run of an exercise and
-//! solves its questions with [`crate::exercise::Exercise::work`] — the functions `schedlab
-//! exercise` uses — and posts a [`FromWorker::ExerciseDone`]. Exercises are tiny (a handful of
-//! jobs per run), so a run is one call.
+//! The worker side of the Exercises mode (issue 14 item 3): simulates the runs of an exercise,
+//! each [`RunRequest`] through [`RunRequest::run`] — the functions `schedlab exercise` uses —
+//! and posts a [`FromWorker::ExerciseDone`]. The page parses and validates the exercise and
+//! solves its questions from these results ([`crate::exercise::Exercise::solve_from`]), so the
+//! worker needs no exercise or envelope parser. Exercises are tiny (a handful of jobs per run),
+//! so the runs are one call.
 
 use super::protocol::{FromWorker, ToWorker};
 use super::worker::post;
-use crate::exercise::{Exercise, Worked};
+use crate::exercise::{RunRequest, RunResult};
 
 /// Handles a [`ToWorker::RunExercise`] (other messages are ignored).
 pub fn handle(msg: ToWorker) {
-    if let ToWorker::RunExercise {
-        id,
-        exercise,
-        source,
-    } = msg
-    {
-        post(&match work(&exercise, &source) {
-            Ok(worked) => FromWorker::ExerciseDone {
-                id,
-                worked: Box::new(worked),
-            },
+    if let ToWorker::RunExercise { id, runs } = msg {
+        post(&match run_all(&runs) {
+            Ok(runs) => FromWorker::ExerciseDone { id, runs },
             Err(message) => FromWorker::Error {
                 id: Some(id),
                 message,
@@ -29,9 +23,9 @@ pub fn handle(msg: ToWorker) {
     }
 }
 
-/// The exercise `text` (from `source`) parsed, run and solved; the error names the source and
-/// the key.
-pub fn work(text: &str, source: &str) -> Result<Worked, String> {
-    let ex = Exercise::from_json(text, source).map_err(|e| e.to_string())?;
-    ex.work(source).map_err(|e| e.to_string())
+/// Every run done, in order; the error names the run's key (`runs.easy: …`).
+pub fn run_all(runs: &[RunRequest]) -> Result<Vec<RunResult>, String> {
+    runs.iter()
+        .map(|r| r.run().map_err(|m| format!("{}: {m}", r.key)))
+        .collect()
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::Explanation;
 use crate::config::Experiment;
-use crate::exercise::Worked;
+use crate::exercise::{RunRequest, RunResult};
 use crate::grid::view::GridComparison;
 use crate::grid::GridExperiment;
 use crate::mesh_run::{MeshExperiment, MeshRunOutput};
@@ -90,15 +90,12 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trace: Option<String>,
     },
-    /// Exercises mode: run every run of the exercise `exercise` (its JSON; `source` names it in
-    /// errors: the file, `link`, a shipped exercise's file) and solve its questions
-    /// ([`crate::exercise::Exercise::work`], the functions of `schedlab exercise`); answered by
-    /// [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] with the same `id`.
-    RunExercise {
-        id: u32,
-        exercise: String,
-        source: String,
-    },
+    /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
+    /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
+    /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
+    /// same `id`. The page parsed and validated the exercise and solves its questions from the
+    /// results; the worker reads no exercise file (its bundle stays without that parser).
+    RunExercise { id: u32, runs: Vec<RunRequest> },
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.
@@ -168,8 +165,8 @@ pub enum FromWorker {
         id: u32,
         report: Box<MoldablePageReport>,
     },
-    /// Exercise `id` was run and solved.
-    ExerciseDone { id: u32, worked: Box<Worked> },
+    /// The runs of exercise `id`, done, in the order asked.
+    ExerciseDone { id: u32, runs: Vec<RunResult> },
 }
 
 /// The result of a moldable comparison as sent to the page.

@@ -6,9 +6,10 @@
 //! questions (a number box, choice buttons or a predicted start time; Check → correct / wrong
 //! with the simulation's value and the explanation; hints one at a time), and its runs: each
 //! flat run in the step-by-step replay ([`super::replay_panel`]), the others (mesh, grid) as a
-//! table of their jobs or summary. The runs are done and the questions solved in this mode's
-//! own worker ([`super::exercise_worker`]: `Exercise::work`, the functions of `schedlab
-//! exercise`); the page only compares answers with the solutions ([`crate::exercise::check`]).
+//! table of their jobs or summary. The runs are done in this mode's own worker
+//! ([`super::exercise_worker`]: the functions of `schedlab exercise`); the page solves the
+//! questions from their results ([`Exercise::solve_from`]) and compares answers with the
+//! solutions ([`crate::exercise::check`]).
 //!
 //! A student's answers stay in the browser (`localStorage`, one entry per exercise id,
 //! [`crate::exercise::answers`]) and survive a reload; "Export my answers" downloads every
@@ -257,31 +258,43 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             let _ = app.ui.panel.set_attribute("data-worker", "ready");
             send_current(app);
         }
-        FromWorker::ExerciseDone { id, worked } => {
-            let shown = {
+        FromWorker::ExerciseDone { id, runs } => {
+            // The questions are solved here, from the worker's results.
+            let solved = {
                 let mut st = app.state.borrow_mut();
-                match st.current.as_mut().filter(|c| c.id == id) {
-                    Some(c) => {
-                        c.worked = Some(*worked);
-                        true
-                    }
-                    None => false,
-                }
+                st.current.as_mut().filter(|c| c.id == id).map(|c| {
+                    c.ex.solve_from(&c.source, &runs).map(|solutions| {
+                        c.worked = Some(Worked { runs, solutions });
+                    })
+                })
             };
-            if shown {
-                let _ = app.ui.panel.set_attribute("data-state", "idle");
-                questions::render(app);
-                runs::render(app);
+            match solved {
+                None => {}
+                Some(Ok(())) => {
+                    let _ = app.ui.panel.set_attribute("data-state", "idle");
+                    questions::render(app);
+                    runs::render(app);
+                }
+                Some(Err(e)) => {
+                    let _ = app.ui.panel.set_attribute("data-state", "idle");
+                    app.ui.errors.show(&e.to_string());
+                }
             }
         }
         FromWorker::Error { id, message, .. } => {
-            let ours = id.is_none() || app.state.borrow().current.as_ref().map(|c| c.id) == id;
-            if ours {
+            let source = app
+                .state
+                .borrow()
+                .current
+                .as_ref()
+                .filter(|c| id.is_none() || Some(c.id) == id)
+                .map(|c| c.source.clone());
+            if let Some(source) = source {
                 let _ = app.ui.panel.set_attribute("data-state", "idle");
                 app.ui.status.set_text_content(Some(
                     "The runs of this exercise could not be done (see the error above).",
                 ));
-                app.ui.errors.show(&message);
+                app.ui.errors.show(&format!("{source}: {message}"));
             }
         }
         _ => {}
@@ -298,8 +311,7 @@ fn send_current(app: &Rc<App>) {
         match st.current.as_ref().filter(|c| c.worked.is_none()) {
             Some(c) => ToWorker::RunExercise {
                 id: c.id,
-                exercise: c.ex.to_json(),
-                source: c.source.clone(),
+                runs: c.ex.run_requests(),
             },
             None => return,
         }

@@ -307,6 +307,7 @@ fn check_question(app: &App, i: usize) {
                 ));
             }
             render_score(app);
+            super::render_list(app);
         }
         Err(m) => {
             feedback.set_class_name("feedback invalid");
