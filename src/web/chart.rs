@@ -513,6 +513,22 @@ impl GanttLayout {
         })
     }
 
+    /// The part of the layout between times `t0` and `t1` (bands cut to it).
+    pub fn window(&self, t0: f64, t1: f64) -> GanttLayout {
+        let bands = self
+            .bands
+            .iter()
+            .filter(|b| b.2 > t0 && b.1 < t1)
+            .map(|&(i, s, e, p0, n)| (i, s.max(t0), e.min(t1), p0, n))
+            .collect();
+        GanttLayout {
+            procs: self.procs,
+            t0,
+            t1: if t1 > t0 { t1 } else { t0 + 1.0 },
+            bands,
+        }
+    }
+
     /// The job drawn at time `t` (seconds) on processor `p`, if any.
     pub fn job_at(&self, t: f64, p: f64) -> Option<usize> {
         self.bands
@@ -675,34 +691,42 @@ pub enum Band {
     Future,
 }
 
+/// What a frame of the replay's Gantt chart says: its title, the x axis' description (its unit
+/// is appended; time 0 is the layout's `t0`), the running jobs' colour and the time of the
+/// cursor.
+pub struct ReplayFrame<'a> {
+    pub title: &'a str,
+    pub x_desc: &'a str,
+    pub colour: RGBColor,
+    pub t: f64,
+}
+
 /// Draws the replay's Gantt chart of a run (issue 14 item 2) into canvas `canvas_id`: job `i`
-/// shaded by `band(i)` (running jobs in `colour`), a vertical cursor at time `t`, time 0 at
-/// `layout.t0` (the first submit). Canvas only (it is redrawn at every step); returns the
-/// plotting area for hover.
+/// shaded by `band(i)` (running jobs in the frame's colour) and numbered `label(i)` where it
+/// fits, a vertical cursor at the frame's time. Canvas only (it is redrawn at every step);
+/// returns the plotting area for hover.
 pub fn draw_replay_gantt(
     canvas_id: &str,
-    title: &str,
+    frame: &ReplayFrame<'_>,
     layout: &GanttLayout,
-    colour: RGBColor,
-    t: f64,
     band: &dyn Fn(usize) -> Band,
     label: &dyn Fn(usize) -> String,
 ) -> Result<PlotArea, String> {
+    let ReplayFrame {
+        title,
+        x_desc,
+        colour,
+        t,
+    } = *frame;
     let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let (xr, yr) = plot_gantt_axes(
-        &root,
-        title,
-        "Simulated time since the first submit",
-        layout,
-        &|i| match band(i) {
-            Band::Running => colour.mix(0.9),
-            Band::Done => RGBColor(0x9a, 0xa3, 0xb0).mix(0.45),
-            Band::Queued => RGBColor(0xe0, 0x8a, 0x1e).mix(0.35),
-            Band::Future => RGBColor(0x9a, 0xa3, 0xb0).mix(0.15),
-        },
-    )?;
+    let (xr, yr) = plot_gantt_axes(&root, title, x_desc, layout, &|i| match band(i) {
+        Band::Running => colour.mix(0.9),
+        Band::Done => RGBColor(0x9a, 0xa3, 0xb0).mix(0.45),
+        Band::Queued => RGBColor(0xe0, 0x8a, 0x1e).mix(0.35),
+        Band::Future => RGBColor(0x9a, 0xa3, 0xb0).mix(0.15),
+    })?;
     let area = PlotArea::of(xr.clone(), yr.clone(), layout);
     let span = layout.t1 - layout.t0;
     let px = |t: f64| xr.start as f64 + (t - layout.t0) / span * (xr.end - xr.start) as f64;

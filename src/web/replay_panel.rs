@@ -32,6 +32,8 @@ use crate::sim::story::time_text;
 const MAX_LISTED: usize = 40;
 /// The hover shows at most this many (the last) explanation lines of a job.
 pub const MAX_WHY_LINES: usize = 4;
+/// Runs with more jobs than this show the Gantt chart around the replay's time only.
+const ZOOM_JOBS: usize = 60;
 /// Frames ([`super::kit::playback::TICK_MS`]) between two events while playing.
 const FRAMES_PER_EVENT: u32 = 18;
 
@@ -67,6 +69,26 @@ impl ReplayRun {
             layout,
         }
     }
+}
+
+/// The window of a large run's Gantt chart `l` at state `s`: from the earliest start of a
+/// running job or submit of a waiting one to the latest expected end of a running job or end
+/// of a waiting one, padded, at least 2 % of the run.
+fn window_around(l: &GanttLayout, s: &ReplayState, r: &Replay) -> GanttLayout {
+    let (mut lo, mut hi) = (s.time, s.time);
+    for j in &s.running {
+        lo = lo.min(j.start);
+        hi = hi.max(j.expected_end);
+    }
+    for q in &s.queue {
+        lo = lo.min(q.submit);
+        hi = hi.max(r.records().get(q.job).map_or(hi, |j| j.end));
+    }
+    let span = l.t1 - l.t0;
+    let pad = ((hi - lo) * 0.05).max(span * 0.01);
+    // Whole seconds, so that the axis starts where the title says.
+    let (lo, hi) = ((lo - pad).max(l.t0).floor(), (hi + pad).min(l.t1).ceil());
+    l.window(lo, hi.max(lo + span * 0.02).min(l.t1))
 }
 
 /// The text of a job's hover: its numbers and its last explanation lines.
@@ -290,7 +312,12 @@ impl ReplayPanel {
             )));
             let _ = self.root.set_attribute("data-t", &t.to_string());
             self.state.set_inner_html(&state_html(r, &s));
-            let area = run.layout.as_ref().and_then(|layout| {
+            let zoomed = run
+                .layout
+                .as_ref()
+                .filter(|_| r.records().len() > ZOOM_JOBS)
+                .map(|l| window_around(l, &s, r));
+            let area = zoomed.as_ref().or(run.layout.as_ref()).and_then(|layout| {
                 let band = |i: usize| match r.records().get(i) {
                     Some(j) if j.start <= t && t < j.end => Band::Running,
                     Some(j) if j.end <= t && j.start <= t => Band::Done,
@@ -305,22 +332,35 @@ impl ReplayPanel {
                     );
                     let _ = sw.set_attribute("style", &css);
                 }
-                let title = format!("{} at t = {} s", run.label, time_text(t));
+                let (title, x_desc) = if zoomed.is_some() {
+                    (
+                        format!(
+                            "{} at t = {} s (around it: t = {} – {} s)",
+                            run.label,
+                            time_text(t),
+                            time_text(layout.t0),
+                            time_text(layout.t1)
+                        ),
+                        format!("Simulated time since t = {} s", time_text(layout.t0)),
+                    )
+                } else {
+                    (
+                        format!("{} at t = {} s", run.label, time_text(t)),
+                        "Simulated time since the first submit".to_string(),
+                    )
+                };
                 let label = |i: usize| {
                     r.records()
                         .get(i)
                         .map_or_else(String::new, |j| j.id.to_string())
                 };
-                chart::draw_replay_gantt(
-                    &self.canvas.id(),
-                    &title,
-                    layout,
+                let frame = chart::ReplayFrame {
+                    title: &title,
+                    x_desc: &x_desc,
                     colour,
                     t,
-                    &band,
-                    &label,
-                )
-                .ok()
+                };
+                chart::draw_replay_gantt(&self.canvas.id(), &frame, layout, &band, &label).ok()
             });
             self.canvas.set_hidden(area.is_none());
             *self.area.borrow_mut() = area;
