@@ -1,13 +1,14 @@
 //! Fuzzing of every decoder of untrusted input (issue 16): generated and mutated SWF traces
 //! (plain and gzip, then simulated), experiment JSON of every kind (flat, mesh, grid; run
 //! when small), share-link fragments of every kind (`#x=`, `#m=`, `#g=`) and exercise files
-//! (parsed, then solved; issue 14). A case passes when the decoder returns (Ok or Err)
+//! (parsed, then run and solved as the page does; their Markdown; stored answers and answers
+//! files; issue 14). A case passes when the decoder returns (Ok or Err)
 //! without panicking; proptest reports any panic with the input that caused it. Every input is bounded (traces of a few kB, documents of a few
 //! hundred bytes, runs of at most [`RUN_JOBS`] jobs), so no case can hang or grow memory.
 //!
 //! Cases per target: `SCHEDLAB_FUZZ_CASES` (default 256, a few seconds in `cargo test`). The
 //! long run (docs/fuzzing.md) is `SCHEDLAB_FUZZ_CASES=130000 cargo test --release --test fuzz`
-//! — 11 targets, over 1,400,000 cases.
+//! — 13 targets, over 1,690,000 cases.
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::config::ExperimentFile;
@@ -563,8 +564,47 @@ proptest! {
                 prop_assert_eq!(e.source.as_str(), "fuzz.json");
                 "refused"
             }
-            Ok(ex) => if ex.solve("fuzz.json").is_ok() { "solved" } else { "solve-refused" },
+            // What the page does: every run (flat ones explained), then the solutions.
+            Ok(ex) => if ex.work("fuzz.json").is_ok() { "solved" } else { "solve-refused" },
         };
         stat("exercise_json", outcome);
     }
+
+    /// The page's Markdown of exercise texts on any text made of its marks.
+    #[test]
+    fn exercise_markdown(text in "([ a-z0-9|:`*_#>.\\\\\\[\\]()\n-]|https://|<b>|&){0,120}") {
+        let html = schedlab::exercise::markdown::to_html(&text);
+        prop_assert!(!html.contains("<b>"));
+        stat("exercise_markdown", if html.is_empty() { "empty" } else { "html" });
+    }
+
+    /// A stored answers entry (the student can edit it) and an answers file.
+    #[test]
+    fn exercise_answers(text in document(answers_base())) {
+        use schedlab::exercise::answers::{AnswersFile, ExerciseAnswers};
+        let stored = ExerciseAnswers::from_json(&text).is_some();
+        let file = AnswersFile::from_json(&text, "answers.json");
+        if let Err(e) = &file {
+            prop_assert!(e.starts_with("answers.json: "), "{}", e);
+        }
+        stat("exercise_answers", match (stored, file.is_ok()) {
+            (true, _) => "entry",
+            (false, true) => "file",
+            _ => "refused",
+        });
+    }
+}
+
+/// An answers file holding one stored entry of each kind of question.
+fn answers_base() -> Vec<Value> {
+    let entry = json!({"id": "fcfs-vs-easy", "title": "t", "hints": [1, 0],
+        "answers": [
+            {"question": 0, "kind": "predict_start", "number": 2.0, "correct": true,
+             "feedback": "Correct", "attempts": 2, "answered": "2025-01-01T00:00:00.000Z"},
+            {"question": 1, "kind": "choice", "options": [1], "correct": false,
+             "feedback": "Not quite", "attempts": 1, "answered": ""}]});
+    vec![
+        json!({"format": "schedlab-answers", "version": 1, "exported": "2025", "exercises": [entry.clone()]}),
+        entry,
+    ]
 }

@@ -134,6 +134,14 @@ fn protocol_messages_round_trip() {
                 why: Some(vec![vec![
                     "t=0: started in queue order: needs 8, 128 free".into()
                 ]]),
+                explanations: Some(vec![schedlab::base::Explanation {
+                    time: 0.0,
+                    job: 0,
+                    reason: schedlab::base::Reason::InOrder {
+                        needs: 8,
+                        free: 128,
+                    },
+                }]),
                 wall_ms: 12.25,
                 charts: ChartData {
                     procs: 128,
@@ -264,10 +272,19 @@ async fn finished_runs_export_like_the_cli() {
     .expect("experiment parses");
     let whole = run_experiment(&exp, None).expect("runs");
     worker::activate(31);
-    worker::run_sliced(31, &exp, None, &|_| {})
+    let report = worker::run_sliced(31, &exp, None, &|_| {})
         .await
         .expect("sliced run succeeds")
         .expect("not cancelled");
+    // 700 jobs: explained; the replay built from the report starts every job once.
+    let log = report.explanations.clone().expect("explanations sent");
+    let records = report.jobs.clone().expect("per-job records sent");
+    let replay = schedlab::sim::replay::Replay::new(report.charts.procs, records, log);
+    let starts = (0..whole.jobs.len())
+        .filter(|&j| replay.state_at(whole.jobs[j].start).started.contains(&j))
+        .count();
+    assert_eq!(starts, whole.jobs.len());
+    assert_eq!(replay.why(0).len(), report.why.as_ref().unwrap()[0].len());
     let csv = worker::export(31, ExportFormat::JobsCsv).expect("jobs CSV");
     let mut expected = format!("{}\n", schedlab::metrics::JobRecord::CSV_HEADER);
     for r in &whole.jobs {

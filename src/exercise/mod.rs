@@ -24,9 +24,14 @@
 //! * a teacher publishes an exercise as a file or as a link (`#ex=`, [`Exercise::to_fragment`],
 //!   [`Exercise::from_fragment`]: the share links' codec with a checksum).
 //!
-//! [`catalog`] holds the shipped exercises (`www/exercises/*.json`).
+//! [`catalog`] holds the shipped exercises (`www/exercises/*.json`). For the page:
+//! [`Exercise::work`] runs everything once (flat runs with the data of their step-by-step
+//! replay), [`markdown`] renders the texts, [`answers`] keeps a student's answers and writes
+//! the file exported for the teacher.
 
+pub mod answers;
 pub mod catalog;
+pub mod markdown;
 mod solve;
 
 use std::collections::BTreeMap;
@@ -40,7 +45,10 @@ use crate::limits::{
     MAX_EXERCISE_RUNS, MAX_EXERCISE_TEXT,
 };
 
-pub use solve::{check, number as format_number, Answer, Expected, Solution, Verdict};
+pub use solve::{
+    check, number as format_number, Answer, Expected, FlatRun, RunRequest, RunResult, RunSpec,
+    Solution, Verdict, Worked,
+};
 
 /// The format version this build reads.
 pub const EXERCISE_FORMAT: u32 = 1;

@@ -3,21 +3,27 @@
 //! `grid::spec::run_grid`), and each question's correct value or options are read from the
 //! results; [`check`] judges a student's answer. Answers the file states are compared with
 //! the simulation, so a wrong exercise is refused (docs/exercises.md "How answers are checked").
+//! [`Exercise::work`] runs every run for the page: the results, the solutions, and for flat runs
+//! the per-job records and decision explanations its step-by-step replay needs.
 
 use std::collections::BTreeMap;
 use std::io::Read;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{
     exercise_limits, ErrorKind, Exercise, ExerciseError, Measure, Pick, Question, QuestionKind,
 };
+use crate::base::{Explanation, Registered};
 use crate::envelope::Envelope;
 use crate::error::Error;
+use crate::metrics::JobRecord;
 use crate::run::TraceInput;
 
 /// The correct answer of one question, computed from the runs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expected {
     /// numeric and predict_start: the simulated value and the tolerance allowed.
     Number { value: f64, tolerance: f64 },
@@ -29,7 +35,7 @@ pub enum Expected {
 }
 
 /// The solution of question `question` (0-based).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Solution {
     pub question: usize,
     pub expected: Expected,
@@ -157,6 +163,40 @@ pub fn check(question: &Question, solution: &Solution, answer: &Answer) -> Verdi
     }
 }
 
+/// A flat run as the page's replay needs it (`sim::replay::Replay::new`): the machine, the
+/// policy, every job's record in arrival order and the decision explanations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlatRun {
+    pub procs: u32,
+    /// The policy's name (`easy`).
+    pub policy: String,
+    pub jobs: Vec<JobRecord>,
+    pub explanations: Vec<Explanation>,
+}
+
+/// One run of an exercise, done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// The run's name in the exercise (`easy`, or `main`).
+    pub name: String,
+    /// `flat`, `mesh` or `grid`.
+    pub mode: String,
+    /// What was run, in words (`EASY backfilling on 4 processors`).
+    pub title: String,
+    /// The results the questions' metrics read (`summary`, `jobs`, … by mode; docs/exercises.md).
+    pub results: Value,
+    /// Flat runs: what the replay needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flat: Option<FlatRun>,
+}
+
+/// Every run of an exercise and every question's solution: what the page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Worked {
+    pub runs: Vec<RunResult>,
+    pub solutions: Vec<Solution>,
+}
+
 /// `a` within `tolerance` of `v` (with a relative slack of 1e-9 for rounding).
 fn within(a: f64, v: f64, tolerance: f64) -> bool {
     (a - v).abs() <= tolerance + 1e-9 * v.abs().max(1.0)
@@ -168,7 +208,94 @@ impl Exercise {
     /// simulation (beyond the tolerance) is an error of kind [`ErrorKind::WrongAnswer`]; a run
     /// that fails or a metric it does not have, of kind [`ErrorKind::Run`].
     pub fn solve(&self, source: &str) -> Result<Vec<Solution>, ExerciseError> {
-        let mut results: BTreeMap<String, Value> = BTreeMap::new();
+        self.solve_with(source, &mut BTreeMap::new(), &mut |env| {
+            let spec = RunSpec::of(env).ok_or("moldable runs are not supported in exercises")?;
+            let workloads = spec
+                .workload_names()
+                .into_iter()
+                .filter_map(|w| self.workload_text(&w).map(|t| (w, t)))
+                .collect::<Vec<_>>();
+            match simulate(&spec, &workloads, false).map_err(|e| e.to_string())? {
+                Simulated::Done(v, _) => Ok(v),
+                Simulated::Refused(m) => Err(m),
+            }
+        })
+    }
+
+    /// Runs every run of the exercise once (flat runs with their decision explanations) and
+    /// solves every question from those results: what the page shows ([`Exercise::run_requests`]
+    /// done by [`RunRequest::run`] in its worker, then [`Exercise::solve_from`]). A run that
+    /// fails is an error of kind [`ErrorKind::Run`] naming the run's key (`runs.easy`).
+    pub fn work(&self, source: &str) -> Result<Worked, ExerciseError> {
+        let mut runs = Vec::with_capacity(self.envelopes().len());
+        for req in self.run_requests() {
+            runs.push(req.run().map_err(|message| ExerciseError {
+                kind: ErrorKind::Run,
+                source: source.to_string(),
+                key: req.key.clone(),
+                message,
+            })?);
+        }
+        let solutions = self.solve_from(source, &runs)?;
+        Ok(Worked { runs, solutions })
+    }
+
+    /// Every run of the exercise as a worker does it: the experiment and the inline workloads
+    /// it reads (moldable runs are refused by validation and left out).
+    pub fn run_requests(&self) -> Vec<RunRequest> {
+        self.envelopes()
+            .iter()
+            .filter_map(|(name, env)| {
+                let spec = match env {
+                    Envelope::Flat(s) => RunSpec::Flat(Box::new(s.experiment.clone())),
+                    Envelope::Mesh(s) => RunSpec::Mesh(Box::new(s.experiment.clone())),
+                    Envelope::Grid(s) => RunSpec::Grid(Box::new(s.experiment.clone())),
+                    Envelope::Moldable(_) => return None,
+                };
+                let workloads = spec
+                    .workload_names()
+                    .into_iter()
+                    .filter_map(|w| self.workload_text(&w).map(|t| (w, t)))
+                    .collect();
+                Some(RunRequest {
+                    name: name.clone(),
+                    key: if self.experiment.is_some() {
+                        "experiment".to_string()
+                    } else {
+                        format!("runs.{name}")
+                    },
+                    spec,
+                    workloads,
+                })
+            })
+            .collect()
+    }
+
+    /// Every question's solution from the results of runs done already (by
+    /// [`RunRequest::run`]); nothing is simulated here — a question on a run not in `runs` is
+    /// an error.
+    pub fn solve_from(
+        &self,
+        source: &str,
+        runs: &[RunResult],
+    ) -> Result<Vec<Solution>, ExerciseError> {
+        let mut results: BTreeMap<String, Value> = runs
+            .iter()
+            .map(|r| (r.name.clone(), r.results.clone()))
+            .collect();
+        self.solve_with(source, &mut results, &mut |_| {
+            Err("it was not run".to_string())
+        })
+    }
+
+    /// [`Exercise::solve`] with the results of the runs done so far; the others are done by
+    /// `run` and added.
+    fn solve_with(
+        &self,
+        source: &str,
+        results: &mut BTreeMap<String, Value>,
+        run: &mut dyn FnMut(&Envelope) -> Result<Value, String>,
+    ) -> Result<Vec<Solution>, ExerciseError> {
         let mut out = Vec::with_capacity(self.questions.len());
         for (i, q) in self.questions.iter().enumerate() {
             let key = format!("questions[{i}]");
@@ -187,7 +314,7 @@ impl Exercise {
                         minus: None,
                     };
                     let value = self
-                        .measure(&measure, &mut results)
+                        .measure(&measure, results, run)
                         .map_err(|(k, m)| fail(ErrorKind::Run, format!("{key}.{k}"), m))?;
                     let tolerance = q.tolerance();
                     if let Some(a) = q.answer {
@@ -209,7 +336,7 @@ impl Exercise {
                 QuestionKind::Choice => {
                     let mut values = Vec::with_capacity(q.options.len());
                     for (j, o) in q.options.iter().enumerate() {
-                        let v = self.measure(&o.value, &mut results).map_err(|(k, m)| {
+                        let v = self.measure(&o.value, results, run).map_err(|(k, m)| {
                             fail(ErrorKind::Run, format!("{key}.options[{j}].value.{k}"), m)
                         })?;
                         values.push(v);
@@ -260,13 +387,13 @@ impl Exercise {
         &self,
         m: &Measure,
         results: &mut BTreeMap<String, Value>,
+        run: &mut dyn FnMut(&Envelope) -> Result<Value, String>,
     ) -> Result<f64, (String, String)> {
         if !results.contains_key(&m.run) {
             let Some(env) = self.envelope(&m.run) else {
                 return Err(("run".into(), format!("no run named {:?}", m.run)));
             };
-            let value = self
-                .run_envelope(env)
+            let value = run(env)
                 .map_err(|e| ("run".to_string(), format!("run {:?} failed: {e}", m.run)))?;
             results.insert(m.run.clone(), value);
         }
@@ -333,99 +460,215 @@ impl Exercise {
         match &m.minus {
             Some(other) => {
                 let w = self
-                    .measure(other, results)
+                    .measure(other, results, run)
                     .map_err(|(k, msg)| (format!("minus.{k}"), msg))?;
                 Ok(v - w)
             }
             None => Ok(v),
         }
     }
+}
 
-    /// Simulates one envelope; the result as JSON (`summary`, `jobs`, … by mode).
-    fn run_envelope(&self, env: &Envelope) -> Result<Value, String> {
-        let value = self.simulate(env).map_err(|e| e.to_string())?;
-        match value {
-            Simulated::Done(v) => Ok(v),
-            Simulated::Refused(m) => Err(m),
+/// One run of an exercise as the page's worker does it ([`Exercise::run_requests`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRequest {
+    /// The run's name in the exercise (`easy`, or `main`).
+    pub name: String,
+    /// Its key in the exercise (`runs.easy`, `experiment`), for errors.
+    pub key: String,
+    pub spec: RunSpec,
+    /// The inline SWF workloads it reads: (name, SWF text).
+    pub workloads: Vec<(String, String)>,
+}
+
+/// The experiment of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunSpec {
+    Flat(Box<crate::config::Experiment>),
+    Mesh(Box<crate::mesh_run::MeshExperiment>),
+    Grid(Box<crate::grid::GridExperiment>),
+}
+
+impl RunSpec {
+    /// The experiment of `env` (`None` for a moldable one).
+    fn of(env: &Envelope) -> Option<RunSpec> {
+        Some(match env {
+            Envelope::Flat(s) => RunSpec::Flat(Box::new(s.experiment.clone())),
+            Envelope::Mesh(s) => RunSpec::Mesh(Box::new(s.experiment.clone())),
+            Envelope::Grid(s) => RunSpec::Grid(Box::new(s.experiment.clone())),
+            Envelope::Moldable(_) => return None,
+        })
+    }
+
+    /// The names of the inline workloads it reads.
+    fn workload_names(&self) -> Vec<String> {
+        let name = |w: &crate::config::WorkloadSpec| match w {
+            crate::config::WorkloadSpec::Swf(s) => s.name.clone(),
+            crate::config::WorkloadSpec::Synthetic(_) => None,
+        };
+        match self {
+            RunSpec::Flat(e) => name(&e.workload).into_iter().collect(),
+            RunSpec::Mesh(e) => name(&e.workload).into_iter().collect(),
+            RunSpec::Grid(e) => e.sites.iter().filter_map(|s| name(&s.workload)).collect(),
         }
     }
 
-    fn simulate(&self, env: &Envelope) -> Result<Simulated, Error> {
-        let limits = exercise_limits();
-        let trace_text = |spec: &crate::config::WorkloadSpec| -> Option<(String, String)> {
-            match spec {
-                crate::config::WorkloadSpec::Swf(s) => {
-                    let name = s.name.clone()?;
-                    let text = self.workload_text(&name)?;
-                    Some((name, text))
+    /// What it runs, in words: `EASY backfilling on 4 processors`, `First Fit · FCFS on a 4 × 4
+    /// mesh`, `2 grid sites, job sharing, EASY`.
+    pub fn title(&self) -> String {
+        match self {
+            RunSpec::Flat(exp) => match exp.machine {
+                crate::config::MachineSpec::Flat { procs: Some(p) } => {
+                    format!("{} on {p} processors", exp.policy.entry().label)
                 }
-                crate::config::WorkloadSpec::Synthetic(_) => None,
+                _ => exp.policy.entry().label.to_string(),
+            },
+            RunSpec::Mesh(exp) => {
+                let policy = if exp.allocator.is_contiguous() {
+                    format!(" · {}", exp.policy.label())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{}{policy} on a {} × {} mesh",
+                    exp.allocator.label(),
+                    exp.width,
+                    exp.height
+                )
             }
-        };
-        // Every result type serialises to JSON (plain numbers and strings).
-        let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-        match env {
-            Envelope::Flat(s) => {
-                let exp = &s.experiment;
-                let text = trace_text(&exp.workload);
-                let trace = text
-                    .as_ref()
-                    .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
-                let prepared = crate::run::prepare_with(exp, trace, &limits)?;
-                let result = crate::run::simulation(exp, &prepared, false).run_to_end()?;
-                let out = crate::run::finish(&result, &prepared);
-                Ok(Simulated::Done(json!({
-                    "summary": to_value(serde_json::to_value(&out.summary)),
-                    "procs": out.procs,
-                    "late_starts": out.late_starts,
-                    "jobs": to_value(serde_json::to_value(&out.jobs)),
-                })))
+            RunSpec::Grid(exp) => {
+                let sharing = match exp.sharing {
+                    crate::grid::Sharing::Single => "single sites",
+                    crate::grid::Sharing::JobSharing => "job sharing",
+                };
+                let policy = match exp.policy {
+                    crate::grid::LocalPolicy::Easy => "EASY",
+                    crate::grid::LocalPolicy::Conservative => "conservative",
+                };
+                format!("{} grid sites, {sharing}, {policy}", exp.sites.len())
             }
-            Envelope::Mesh(s) => {
-                let exp = &s.experiment;
-                let text = trace_text(&exp.workload);
-                let trace = text
-                    .as_ref()
-                    .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
-                let out = crate::mesh_run::run_mesh_with(exp, trace, &limits)?;
-                Ok(Simulated::Done(json!({
-                    "summary": to_value(serde_json::to_value(&out.summary)),
-                    "mesh": to_value(serde_json::to_value(&out.mesh)),
-                    "jobs": to_value(serde_json::to_value(&out.jobs)),
-                })))
-            }
-            Envelope::Grid(s) => {
-                let exp = &s.experiment;
-                let texts: Vec<Option<(String, String)>> = exp
-                    .sites
-                    .iter()
-                    .map(|site| trace_text(&site.workload))
-                    .collect();
-                let traces: Vec<Option<(String, Box<dyn Read + '_>)>> = texts
-                    .iter()
-                    .map(|t| {
-                        t.as_ref()
-                            .map(|(n, t)| (n.clone(), Box::new(t.as_bytes()) as Box<dyn Read + '_>))
-                    })
-                    .collect();
-                let out = crate::grid::spec::run_grid(exp, traces)?;
-                if let Some(v) = out.violations.first() {
-                    return Ok(Simulated::Refused(format!("grid invariant violated: {v}")));
-                }
-                Ok(Simulated::Done(to_value(serde_json::to_value(
-                    &out.metrics,
-                ))))
-            }
-            Envelope::Moldable(_) => Ok(Simulated::Refused(
-                "moldable runs are not supported in exercises".into(),
-            )),
+        }
+    }
+
+    fn mode(&self) -> &'static str {
+        match self {
+            RunSpec::Flat(_) => "flat",
+            RunSpec::Mesh(_) => "mesh",
+            RunSpec::Grid(_) => "grid",
         }
     }
 }
 
-/// A run's results, or why they cannot be used.
+impl RunRequest {
+    /// Simulates the run through the functions of the CLI (flat runs with their decision
+    /// explanations and replay data); the error says why it could not be done.
+    pub fn run(&self) -> Result<RunResult, String> {
+        match simulate(&self.spec, &self.workloads, true).map_err(|e| e.to_string())? {
+            Simulated::Done(results, flat) => Ok(RunResult {
+                name: self.name.clone(),
+                mode: self.spec.mode().to_string(),
+                title: self.spec.title(),
+                results,
+                flat,
+            }),
+            Simulated::Refused(m) => Err(m),
+        }
+    }
+}
+
+/// Simulates `spec` on the inline `workloads` (name, SWF text) with the exercise limits; the
+/// result as JSON (`summary`, `jobs`, … by mode); with `explain`, a flat run records its decision
+/// explanations and comes with its [`FlatRun`].
+fn simulate(
+    spec: &RunSpec,
+    workloads: &[(String, String)],
+    explain: bool,
+) -> Result<Simulated, Error> {
+    let limits = exercise_limits();
+    let trace_text = |w: &crate::config::WorkloadSpec| -> Option<(String, &str)> {
+        match w {
+            crate::config::WorkloadSpec::Swf(s) => {
+                let name = s.name.clone()?;
+                let text = workloads
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, t)| t.as_str())?;
+                Some((name, text))
+            }
+            crate::config::WorkloadSpec::Synthetic(_) => None,
+        }
+    };
+    // Every result type serialises to JSON (plain numbers and strings).
+    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+    match spec {
+        RunSpec::Flat(exp) => {
+            let text = trace_text(&exp.workload);
+            let trace = text
+                .as_ref()
+                .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
+            let prepared = crate::run::prepare_with(exp, trace, &limits)?;
+            let sim = crate::run::simulation(exp, &prepared, false);
+            let sim = if explain {
+                sim.with_explanations()
+            } else {
+                sim
+            };
+            let mut result = sim.run_to_end()?;
+            let out = crate::run::finish(&result, &prepared);
+            let value = json!({
+                "summary": to_value(serde_json::to_value(&out.summary)),
+                "procs": out.procs,
+                "late_starts": out.late_starts,
+                "jobs": to_value(serde_json::to_value(&out.jobs)),
+            });
+            let flat = explain.then(|| FlatRun {
+                procs: out.procs,
+                policy: out.policy.clone(),
+                explanations: std::mem::take(&mut result.explanations),
+                jobs: out.jobs,
+            });
+            Ok(Simulated::Done(value, flat))
+        }
+        RunSpec::Mesh(exp) => {
+            let text = trace_text(&exp.workload);
+            let trace = text
+                .as_ref()
+                .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
+            let out = crate::mesh_run::run_mesh_with(exp, trace, &limits)?;
+            Ok(Simulated::Done(
+                json!({
+                    "summary": to_value(serde_json::to_value(&out.summary)),
+                    "mesh": to_value(serde_json::to_value(&out.mesh)),
+                    "jobs": to_value(serde_json::to_value(&out.jobs)),
+                }),
+                None,
+            ))
+        }
+        RunSpec::Grid(exp) => {
+            let traces: Vec<Option<(String, Box<dyn Read + '_>)>> = exp
+                .sites
+                .iter()
+                .map(|site| {
+                    trace_text(&site.workload)
+                        .map(|(n, t)| (n, Box::new(t.as_bytes()) as Box<dyn Read + '_>))
+                })
+                .collect();
+            let out = crate::grid::spec::run_grid(exp, traces)?;
+            if let Some(v) = out.violations.first() {
+                return Ok(Simulated::Refused(format!("grid invariant violated: {v}")));
+            }
+            Ok(Simulated::Done(
+                to_value(serde_json::to_value(&out.metrics)),
+                None,
+            ))
+        }
+    }
+}
+
+/// A run's results (with a flat run's replay data when asked for), or why they cannot be used.
 enum Simulated {
-    Done(Value),
+    Done(Value, Option<FlatRun>),
     Refused(String),
 }
 

@@ -280,6 +280,11 @@ impl Timeline {
         self.times.get(i).copied()
     }
 
+    /// How many instants are at or before `t` (the 1-based number of the instant at `t`).
+    pub fn count_upto(&self, t: f64) -> usize {
+        self.times.partition_point(|&x| x <= t)
+    }
+
     /// The last instant strictly before `t`, if any.
     pub fn prev_before(&self, t: f64) -> Option<f64> {
         let i = self.times.partition_point(|&x| x < t);

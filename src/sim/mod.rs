@@ -1,7 +1,8 @@
 //! The engines: the one engine loop ([`instant`], the instant rules of seed 003 §5 and
 //! seed 002 §III), its flat ([`engine`]), mesh ([`mesh_engine`]) and moldable
 //! ([`moldable_engine`], seed 004) instances, and the checks
-//! run after every run. The base vocabulary they use (time, ids, event queue, RNG) lives in
+//! run after every run; [`story`] puts decision explanations into words and [`replay`] shows a
+//! finished flat run at any instant. The base vocabulary they use (time, ids, event queue, RNG) lives in
 //! [`crate::base`] and is re-exported here for callers above the engines.
 
 pub mod engine;
@@ -11,6 +12,7 @@ pub mod mesh_engine;
 pub mod mesh_invariants;
 pub mod moldable_engine;
 pub mod moldable_invariants;
+pub mod replay;
 pub mod story;
 
 pub use crate::base::{EventQueue, JobId, SimRng, Time};

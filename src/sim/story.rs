@@ -116,9 +116,11 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
             t(shadow)
         ),
         Reason::Reserved { at, needs } => format!(
-            "reserved {needs} processors from t={} (the earliest time they are free for its \
+            "reserved {needs} processor{} from t={} (the earliest time {} free for its \
              whole estimate)",
-            t(at)
+            if needs == 1 { "" } else { "s" },
+            t(at),
+            if needs == 1 { "it is" } else { "they are" }
         ),
         Reason::Moved {
             from,

@@ -5,6 +5,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 
 use super::protocol::ChartData;
@@ -457,6 +458,9 @@ pub fn both<T>(
 /// Largest machine drawn in the Gantt chart (one band of pixels per processor at most).
 pub const MAX_GANTT_PROCS: u32 = 4096;
 
+/// One band of a Gantt chart: (job index, start, end, first processor, processor count).
+pub type GanttBand = (usize, f64, f64, u32, u32);
+
 /// Where each job is drawn in the Gantt chart: processors given greedily (lowest free first)
 /// in order of start time, as bands of consecutive processors.
 pub struct GanttLayout {
@@ -465,7 +469,7 @@ pub struct GanttLayout {
     pub t0: f64,
     pub t1: f64,
     /// (job index, start, end, first processor, processor count).
-    pub bands: Vec<(usize, f64, f64, u32, u32)>,
+    pub bands: Vec<GanttBand>,
 }
 
 impl GanttLayout {
@@ -507,6 +511,22 @@ impl GanttLayout {
             t1: if t1 > t0 { t1 } else { t0 + 1.0 },
             bands,
         })
+    }
+
+    /// The part of the layout between times `t0` and `t1` (bands cut to it).
+    pub fn window(&self, t0: f64, t1: f64) -> GanttLayout {
+        let bands = self
+            .bands
+            .iter()
+            .filter(|b| b.2 > t0 && b.1 < t1)
+            .map(|&(i, s, e, p0, n)| (i, s.max(t0), e.min(t1), p0, n))
+            .collect();
+        GanttLayout {
+            procs: self.procs,
+            t0,
+            t1: if t1 > t0 { t1 } else { t0 + 1.0 },
+            bands,
+        }
     }
 
     /// The job drawn at time `t` (seconds) on processor `p`, if any.
@@ -603,6 +623,24 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
     layout: &GanttLayout,
     colour: &dyn Fn(usize) -> RGBAColor,
 ) -> Result<PixelRanges, String> {
+    plot_gantt_axes(
+        area,
+        title,
+        "Simulated time since the first start",
+        layout,
+        colour,
+    )
+}
+
+/// [`plot_gantt_bands`] with the x axis described as `x_desc` (its unit appended), time 0 at
+/// `layout.t0`.
+fn plot_gantt_axes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    layout: &GanttLayout,
+    colour: &dyn Fn(usize) -> RGBAColor,
+) -> Result<PixelRanges, String> {
     let (div, unit) = time_unit(layout.t1 - layout.t0);
     let x1 = (layout.t1 - layout.t0) / div;
     let procs = f64::from(layout.procs);
@@ -615,7 +653,7 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc(format!("Simulated time since the first start ({unit})"))
+        .x_desc(format!("{x_desc} ({unit})"))
         .y_desc("Processors")
         .x_labels(10)
         .y_labels(6)
@@ -638,6 +676,114 @@ pub fn plot_gantt_bands<DB: DrawingBackend>(
         }))
         .map_err(err)?;
     Ok(chart.plotting_area().get_pixel_range())
+}
+
+/// How a job is drawn in the replay's Gantt chart at the replay's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Band {
+    /// Running now: the policy's colour.
+    Running,
+    /// Ended.
+    Done,
+    /// Waiting now: where it will run, pale amber.
+    Queued,
+    /// Not arrived yet.
+    Future,
+}
+
+/// What a frame of the replay's Gantt chart says: its title, the x axis' description (its unit
+/// is appended; time 0 is the layout's `t0`), the running jobs' colour and the time of the
+/// cursor.
+pub struct ReplayFrame<'a> {
+    pub title: &'a str,
+    pub x_desc: &'a str,
+    pub colour: RGBColor,
+    pub t: f64,
+}
+
+/// Draws the replay's Gantt chart of a run (issue 14 item 2) into canvas `canvas_id`: job `i`
+/// shaded by `band(i)` (running jobs in the frame's colour) and numbered `label(i)` where it
+/// fits, a vertical cursor at the frame's time. Canvas only (it is redrawn at every step);
+/// returns the plotting area for hover.
+pub fn draw_replay_gantt(
+    canvas_id: &str,
+    frame: &ReplayFrame<'_>,
+    layout: &GanttLayout,
+    band: &dyn Fn(usize) -> Band,
+    label: &dyn Fn(usize) -> String,
+) -> Result<PlotArea, String> {
+    let ReplayFrame {
+        title,
+        x_desc,
+        colour,
+        t,
+    } = *frame;
+    let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (xr, yr) = plot_gantt_axes(&root, title, x_desc, layout, &|i| match band(i) {
+        Band::Running => colour.mix(0.9),
+        Band::Done => RGBColor(0x9a, 0xa3, 0xb0).mix(0.45),
+        Band::Queued => RGBColor(0xe0, 0x8a, 0x1e).mix(0.35),
+        Band::Future => RGBColor(0x9a, 0xa3, 0xb0).mix(0.15),
+    })?;
+    let area = PlotArea::of(xr.clone(), yr.clone(), layout);
+    let span = layout.t1 - layout.t0;
+    let px = |t: f64| xr.start as f64 + (t - layout.t0) / span * (xr.end - xr.start) as f64;
+    let py =
+        |p: f64| yr.end as f64 - p / f64::from(layout.procs.max(1)) * (yr.end - yr.start) as f64;
+    // A white edge around every band, so that neighbours in one colour stay apart.
+    if span > 0.0 {
+        for &(_, s, e, p0, n) in &layout.bands {
+            let (x0, x1) = (px(s).round() as i32, px(e).round() as i32);
+            let (y0, y1) = (
+                py(f64::from(p0 + n)).round() as i32,
+                py(f64::from(p0)).round() as i32,
+            );
+            if x1 - x0 >= 3 && y1 - y0 >= 3 {
+                root.draw(&Rectangle::new([(x0, y0), (x1, y1)], WHITE.stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+    }
+    // Each job's number on its tallest band, where there is room.
+    if span > 0.0 {
+        let jobs = layout.bands.iter().map(|b| b.0 + 1).max().unwrap_or(0);
+        let mut tallest: Vec<Option<&GanttBand>> = vec![None; jobs];
+        for b in &layout.bands {
+            if tallest[b.0].is_none_or(|t| b.4 > t.4) {
+                tallest[b.0] = Some(b);
+            }
+        }
+        let style = (FONT, 12)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        for &(i, s, e, p0, n) in tallest.into_iter().flatten() {
+            let (x0, x1) = (px(s), px(e));
+            let (y0, y1) = (py(f64::from(p0 + n)), py(f64::from(p0)));
+            let text = label(i);
+            if x1 - x0 >= 8.0 * text.len() as f64 + 6.0 && y1 - y0 >= 14.0 {
+                let at = (
+                    ((x0 + x1) / 2.0).round() as i32,
+                    ((y0 + y1) / 2.0).round() as i32,
+                );
+                root.draw(&Text::new(text, at, style.clone()))
+                    .map_err(err)?;
+            }
+        }
+    }
+    if t >= layout.t0 && t <= layout.t1 && span > 0.0 {
+        let x = px(t).round() as i32;
+        let cursor = RGBColor(0xb0, 0x1e, 0x2e);
+        root.draw(&PathElement::new(
+            vec![(x, yr.start - 4), (x, yr.end)],
+            cursor.stroke_width(2),
+        ))
+        .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(area)
 }
 
 /// The run comparison's histogram (issue 14 item 4): how many jobs run B started how much

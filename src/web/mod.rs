@@ -10,7 +10,7 @@
 //!   [`crate::run`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
-//! * [`modes`] — the Flat machine / 2D mesh / Grid / Moldable jobs tabs.
+//! * [`modes`] — the Flat machine / 2D mesh / Grid / Moldable jobs / Exercises tabs.
 //! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
 //! * [`format`] — number formatting (re-exported from [`crate::form::format`]).
 //! * [`worker_link`] — starting a worker from a page and posting to it.
@@ -22,12 +22,19 @@
 //! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
 //!   share links; the mesh canvas (jobs, I/O nodes, link-contention heatmap) and its charts;
 //!   its runs in the worker.
+//! * [`replay_panel`] — the step-by-step replay of a flat run (issue 14), on the flat page and
+//!   in the Exercises mode.
+//! * [`exercise_page`], [`exercise_worker`] — the Exercises mode (issue 14): the shipped
+//!   exercises, exercise files and `#ex=` links, questions checked against the simulation,
+//!   answers kept in the browser and exported; its runs and solutions in the worker.
 //!
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
 pub mod chart;
 pub mod dom;
+pub mod exercise_page;
+pub mod exercise_worker;
 pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;
@@ -42,6 +49,7 @@ pub mod moldable_page;
 pub mod moldable_worker;
 pub mod page;
 pub mod protocol;
+pub mod replay_panel;
 pub mod share;
 pub mod worker;
 pub mod worker_link;

@@ -1,16 +1,17 @@
-//! The machine-mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
-//! "2D mesh" (seeds 000, 001 and 003), "Grid" (seed 002) and "Moldable jobs" (seed 004). Each
-//! mode owns one panel of `index.html` (`#flat-mode`, `#mesh-mode`, `#grid-mode`,
-//! `#moldable-mode`); switching shows its panel, hides the
-//! others and sets `body[data-mode]`. A share link opens its own mode (the `mode` of an `#e=` link; old
-//! links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid).
+//! The mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
+//! "2D mesh" (seeds 000, 001 and 003), "Grid" (seed 002), "Moldable jobs" (seed 004) and
+//! "Exercises" (issue 14, [`super::exercise_page`]). Each mode owns one panel of `index.html`
+//! (`#flat-mode`, `#mesh-mode`, `#grid-mode`, `#moldable-mode`, `#exercises-mode`); switching
+//! shows its panel, hides the others and sets `body[data-mode]`. A share link opens its own
+//! mode (the `mode` of an `#e=` link; old links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid;
+//! an exercise link `#ex=` the Exercises tab).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, HtmlElement};
 
-/// The four modes, in tab order.
-pub const MODES: [&str; 4] = ["flat", "mesh", "grid", "moldable"];
+/// The modes, in tab order.
+pub const MODES: [&str; 5] = ["flat", "mesh", "grid", "moldable", "exercises"];
 
 /// Shows mode `mode` (one of [`MODES`]); unknown names are ignored.
 pub fn show_mode(doc: &Document, mode: &str) {
@@ -34,8 +35,14 @@ pub fn show_mode(doc: &Document, mode: &str) {
 }
 
 /// The mode a share-link fragment asks for (`#e=` by its `mode`, or an old `#x=` flat, `#m=`
-/// mesh, `#g=` grid); other fragments (`#about`) ask for none.
+/// mesh, `#g=` grid; `#ex=` the exercises); other fragments (`#about`) ask for none.
 pub fn mode_of_fragment(hash: &str) -> Option<&'static str> {
+    if hash
+        .trim_start_matches('#')
+        .starts_with(crate::exercise::EXERCISE_PREFIX)
+    {
+        return Some("exercises");
+    }
     crate::envelope::Envelope::mode_of_fragment(hash).map(crate::envelope::Mode::as_str)
 }
 

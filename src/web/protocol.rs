@@ -13,7 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::Explanation;
 use crate::config::Experiment;
+use crate::exercise::{RunRequest, RunResult};
 use crate::grid::view::GridComparison;
 use crate::grid::GridExperiment;
 use crate::mesh_run::{MeshExperiment, MeshRunOutput};
@@ -88,6 +90,12 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trace: Option<String>,
     },
+    /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
+    /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
+    /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
+    /// same `id`. The page parsed and validated the exercise and solves its questions from the
+    /// results; the worker reads no exercise file (its bundle stays without that parser).
+    RunExercise { id: u32, runs: Vec<RunRequest> },
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.
@@ -157,6 +165,8 @@ pub enum FromWorker {
         id: u32,
         report: Box<MoldablePageReport>,
     },
+    /// The runs of exercise `id`, done, in the order asked.
+    ExerciseDone { id: u32, runs: Vec<RunResult> },
 }
 
 /// The result of a moldable comparison as sent to the page.
@@ -239,6 +249,10 @@ pub struct RunReport {
     /// lines — when the run has at most [`MAX_EXPLAINED_JOBS`] jobs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<Vec<Vec<String>>>,
+    /// The run's decision explanations as recorded (the step-by-step replay,
+    /// [`crate::sim::replay`]), when the run has at most [`MAX_EXPLAINED_JOBS`] jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanations: Option<Vec<Explanation>>,
     /// Wall-clock time of the run in the worker, milliseconds.
     pub wall_ms: f64,
     /// What the charts need.

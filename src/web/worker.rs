@@ -150,6 +150,7 @@ fn on_message(ev: MessageEvent) {
         ToWorker::RunMoldable { id, share, trace } => {
             super::moldable_worker::start(id, *share, trace)
         }
+        msg @ ToWorker::RunExercise { .. } => super::exercise_worker::handle(msg),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {
@@ -433,6 +434,7 @@ pub async fn run_sliced(
             .map(|(l, _)| l)
             .collect()
     });
+    let explanations = explain.then(|| result.explanations.clone());
     let header = Rc::new(prepared.workload.header.clone());
     FINISHED.with(|f| {
         let mut f = f.borrow_mut();
@@ -454,6 +456,7 @@ pub async fn run_sliced(
         output,
         jobs,
         why,
+        explanations,
         wall_ms: now_ms() - t0,
         charts,
     }))

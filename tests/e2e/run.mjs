@@ -306,6 +306,10 @@ async function main() {
       check(/Why:(\n.*)*\nt=[\d.]+: started in queue order: needs \d+, \d+ free$/.test(tip),
         'gantt: the hover says why the job started when it did', tip);
       await shot(tab, '02f-gantt-hover.png');
+      // The step-by-step replay card of the explained runs (tests/e2e/replay.mjs tests it).
+      const replayRuns = await tab.$$eval('[data-testid="replay-pick"] option', (o) => o.map((x) => x.textContent));
+      check(await tab.isVisible('#replay') && replayRuns.join() === 'FCFS,EASY backfilling',
+        'replay: the card offers both runs of 500 jobs', replayRuns.join());
 
       // 2g. Run comparison (issue 14 item 4): EASY against FCFS on the same 500 jobs.
       await tab.waitForSelector('[data-testid="compare"]:not([hidden])', { timeout: 10000 });

@@ -9,12 +9,15 @@
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
 //! * [`share_link`] — publishing a run's share link (link, panel, address bar).
+//! * [`playback`] — Back / Play / Step and the time slider over a run's instants (the mesh
+//!   view and the flat replay).
 
 pub mod controls;
 pub mod downloads;
 pub mod error_box;
 pub mod export;
 pub mod picker;
+pub mod playback;
 pub mod share_link;
 pub mod upload;
 

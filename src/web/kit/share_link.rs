@@ -1,12 +1,14 @@
 //! Share links, the same for every mode: opening the address bar's link as the core's one
 //! [`Envelope`] (`#e=`, or an old `#x=`/`#m=`/`#g=` link) for the mode it belongs to
 //! ([`open`]), and publishing a run's link ([`publish`]: the link's `href`, its panel shown,
-//! the address bar's fragment replaced without a new history entry).
+//! the address bar's fragment replaced without a new history entry) and copying a link
+//! ([`copy`]).
 
 use crate::envelope::{Envelope, Mode, ENVELOPE_PREFIX};
 
-use wasm_bindgen::JsValue;
-use web_sys::{HtmlAnchorElement, HtmlElement};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlAnchorElement, HtmlButtonElement, HtmlElement};
 
 /// The address bar's fragment, with its `#` (empty if none).
 pub fn location_hash() -> String {
@@ -45,4 +47,33 @@ pub fn open(hash: &str, mode: Mode) -> Result<Option<Envelope>, String> {
 /// `true` when `hash` is a share link of `mode` (for `hashchange`).
 pub fn is_link_of(hash: &str, mode: Mode) -> bool {
     Envelope::mode_of_fragment(hash) == Some(mode)
+}
+
+/// Copies `text` to the clipboard; `button` then says "Copied" (or how to copy by hand).
+pub fn copy(text: &str, button: &HtmlButtonElement) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let clipboard = js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| !c.is_undefined() && !c.is_null());
+    let write = clipboard.as_ref().and_then(|c| {
+        js_sys::Reflect::get(c, &JsValue::from_str("writeText"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call1(c, &JsValue::from_str(text)).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    });
+    let button = button.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = match write {
+            Some(p) => JsFuture::from(p).await.is_ok(),
+            None => false,
+        };
+        button.set_text_content(Some(if ok {
+            "Copied"
+        } else {
+            "Copy failed: right-click the link"
+        }));
+    });
 }

@@ -132,7 +132,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         | FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
-        | FromWorker::MoldableDone { .. } => {}
+        | FromWorker::MoldableDone { .. }
+        | FromWorker::ExerciseDone { .. } => {}
     }
 }
 
@@ -318,7 +319,7 @@ pub(super) fn on_mesh_done(app: &Rc<App>, id: u32, report: MeshReport) {
 }
 
 pub(super) fn finish_compare(app: &Rc<App>, done: Vec<(MeshExperiment, MeshReport)>) {
-    stop_play(app);
+    app.playback.stop();
     let runs: Vec<Run> = done
         .into_iter()
         .map(|(exp, report)| {

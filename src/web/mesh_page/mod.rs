@@ -31,6 +31,7 @@ use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::export::canvas_png;
 use super::kit::picker::{checkboxes_html, Choice};
+use super::kit::playback::{Pace, Playback};
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
@@ -311,10 +312,8 @@ struct State {
     auto_run: bool,
     /// The trace a share link names (file name, SHA-256), until the matching file is uploaded.
     link_trace: Option<(String, Option<String>)>,
-    t: f64,
     geo: Geometry,
     occ: Vec<Option<usize>>,
-    play: Option<i32>,
     downloads: Downloads,
     sweep_lines: Vec<Line>,
     /// The fragment this page wrote last (a `hashchange` to it is not a new link).
@@ -325,7 +324,8 @@ struct App {
     ui: Ui,
     state: RefCell<State>,
     worker: ModeWorker,
-    tick: RefCell<Option<Closure<dyn FnMut()>>>,
+    /// The mesh view's time: Back / Play / Step and the slider.
+    playback: Rc<Playback>,
     drawing: Cell<bool>,
 }
 
@@ -346,13 +346,28 @@ pub fn start() {
             return;
         }
     };
+    let playback = Playback::new(
+        ui.prev.clone(),
+        ui.play.clone(),
+        ui.step.clone(),
+        ui.time.clone(),
+        Pace::Continuous { steps: 400.0 },
+    );
     let app = Rc::new(App {
         ui,
         state: RefCell::new(State::default()),
         worker: ModeWorker::default(),
-        tick: RefCell::new(None),
+        playback,
         drawing: Cell::new(false),
     });
+    {
+        let a = Rc::downgrade(&app);
+        app.playback.on_change(move || {
+            if let Some(a) = a.upgrade() {
+                draw_view(&a);
+            }
+        });
+    }
     render_head(&app.ui, "time units");
     fill_form(
         &app,
@@ -578,7 +593,6 @@ fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ui.run_pick, "change", move |_: Event| {
-            stop_play(&a);
             reset_time(&a);
             draw_view(&a);
         });
@@ -586,34 +600,6 @@ fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ui.heat, "change", move |_: Event| draw_view(&a));
-    }
-    {
-        let a = Rc::clone(app);
-        listen(&ui.time, "input", move |_: Event| {
-            let t = a.ui.time.value_as_number();
-            if t.is_finite() {
-                a.state.borrow_mut().t = t;
-                draw_view(&a);
-            }
-        });
-    }
-    {
-        let a = Rc::clone(app);
-        listen(&ui.step, "click", move |_: Event| {
-            stop_play(&a);
-            step(&a, true);
-        });
-    }
-    {
-        let a = Rc::clone(app);
-        listen(&ui.prev, "click", move |_: Event| {
-            stop_play(&a);
-            step(&a, false);
-        });
-    }
-    {
-        let a = Rc::clone(app);
-        listen(&ui.play, "click", move |_: Event| toggle_play(&a));
     }
     {
         let a = Rc::clone(app);

@@ -1,5 +1,6 @@
-//! The mesh view of a finished run ([`crate::web::mesh_view`]): the time slider, play / step,
-//! hover, and the charts over time and of the traffic-ratio sweep.
+//! The mesh view of a finished run ([`crate::web::mesh_view`]) at the playback's time
+//! ([`crate::web::kit::playback`]: the time slider, play / step), hover, and the charts over
+//! time and of the traffic-ratio sweep.
 
 use super::*;
 
@@ -13,8 +14,6 @@ pub(super) fn reset_time(app: &App) {
         return;
     };
     let (t0, t1) = (view.timeline.first(), view.timeline.last());
-    app.ui.time.set_min(&t0.to_string());
-    app.ui.time.set_max(&t1.to_string());
     let t = view.busiest_start(t0 + (t1 - t0) * 0.25, t0 + (t1 - t0) * 0.5);
     let note = if view.truncated {
         format!(
@@ -25,8 +24,9 @@ pub(super) fn reset_time(app: &App) {
         "Hover a node for its job.".to_string()
     };
     app.ui.view_note.set_text_content(Some(&note));
+    let timeline = view.timeline.clone();
     drop(st);
-    app.state.borrow_mut().t = t;
+    app.playback.set_timeline(timeline, t);
 }
 
 pub(super) fn draw_view(app: &App) {
@@ -34,7 +34,7 @@ pub(super) fn draw_view(app: &App) {
         return;
     }
     let idx = current_run(app);
-    let t = app.state.borrow().t;
+    let t = app.playback.time();
     let heat = app.ui.heat.checked();
     let tree = app.ui.tree.checked();
     let ctx = app
@@ -61,7 +61,6 @@ pub(super) fn draw_view(app: &App) {
         }
     };
     if let Some((geo, occ, running, waiting, t0, t1, unit)) = drawn {
-        app.ui.time.set_value(&t.to_string());
         app.ui.time_label.set_text_content(Some(&format!(
             "t = {} {unit} (of {} – {}) · {running} running · {waiting} waiting",
             format::fixed(t, 2),
@@ -86,83 +85,6 @@ pub(super) fn draw_view(app: &App) {
         st.occ = occ;
     }
     app.drawing.set(false);
-}
-
-pub(super) fn step(app: &App, forward: bool) {
-    let next = {
-        let st = app.state.borrow();
-        let Some(view) = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref()) else {
-            return;
-        };
-        if forward {
-            view.timeline.next_after(st.t)
-        } else {
-            view.timeline.prev_before(st.t)
-        }
-    };
-    if let Some(t) = next {
-        app.state.borrow_mut().t = t;
-        draw_view(app);
-    }
-}
-
-pub(super) fn stop_play(app: &App) {
-    if let Some(h) = app.state.borrow_mut().play.take() {
-        if let Some(w) = web_sys::window() {
-            w.clear_interval_with_handle(h);
-        }
-    }
-    app.ui.play.set_text_content(Some("▶ Play"));
-}
-
-pub(super) fn toggle_play(app: &Rc<App>) {
-    if app.state.borrow().play.is_some() {
-        stop_play(app);
-        return;
-    }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    if app.tick.borrow().is_none() {
-        let a = Rc::downgrade(app);
-        *app.tick.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
-            let Some(a) = a.upgrade() else {
-                return;
-            };
-            let (t0, t1) = {
-                let st = a.state.borrow();
-                match st.runs.get(current_run(&a)).and_then(|r| r.view.as_ref()) {
-                    Some(v) => (v.timeline.first(), v.timeline.last()),
-                    None => (0.0, 0.0),
-                }
-            };
-            let done = {
-                let mut st = a.state.borrow_mut();
-                st.t = (st.t + (t1 - t0) / 400.0).min(t1);
-                st.t >= t1
-            };
-            draw_view(&a);
-            if done {
-                stop_play(&a);
-            }
-        }));
-    }
-    // From the end, play starts again at the beginning.
-    {
-        let mut st = app.state.borrow_mut();
-        if let Some(v) = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref()) {
-            if st.t >= v.timeline.last() {
-                st.t = v.timeline.first();
-            }
-        }
-    }
-    let handle = app.tick.borrow().as_ref().and_then(|c| {
-        window
-            .set_interval_with_callback_and_timeout_and_arguments_0(c.as_ref().unchecked_ref(), 40)
-            .ok()
-    });
-    app.state.borrow_mut().play = handle;
-    app.ui.play.set_text_content(Some("Pause"));
 }
 
 pub(super) fn hover(app: &App, ev: &MouseEvent) {

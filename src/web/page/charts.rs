@@ -1,8 +1,10 @@
 //! The flat page's charts ([`crate::web::chart`]): utilisation, queue, waits, the Gantt chart
-//! with hover, the sweep chart, and their PNG/SVG links.
+//! with hover, the sweep chart, and their PNG/SVG links; the step-by-step replay of the
+//! explained runs ([`crate::web::replay_panel`]).
 
 use super::*;
 use crate::web::kit::export::{canvas_png, show_link};
+use crate::web::replay_panel::{job_tip, place_tip};
 
 /// After a completed batch: the charts of its runs.
 pub(super) fn draw_charts(app: &App) {
@@ -13,6 +15,7 @@ pub(super) fn draw_charts(app: &App) {
     app.ui.gantt_section.set_hidden(sweep);
     if sweep {
         compare::hide(app);
+        app.replay.hide();
         draw_sweep_chart(app);
         return;
     }
@@ -34,13 +37,28 @@ pub(super) fn draw_charts(app: &App) {
         .done
         .iter()
         .zip(b.charts.iter().zip(b.records.iter().zip(&b.why)))
-        .filter_map(|((p, _, _), (c, (r, why)))| {
+        .zip(&b.explanations)
+        .filter_map(|(((p, _, _), (c, (r, why))), log)| {
             r.as_ref().map(|r| GanttRun {
                 policy: *p,
                 procs: c.procs,
                 jobs: Rc::clone(r),
                 why: why.clone(),
+                explanations: log.clone(),
             })
+        })
+        .collect();
+    let replays: Vec<ReplayRun> = runs
+        .iter()
+        .filter_map(|r| {
+            let log = r.explanations.as_ref()?;
+            let replay =
+                crate::sim::replay::Replay::new(r.procs, (*r.jobs).clone(), (**log).clone());
+            Some(ReplayRun::new(
+                policy_label(r.policy).to_string(),
+                Some(r.policy),
+                replay,
+            ))
         })
         .collect();
     let mut options = String::new();
@@ -69,6 +87,7 @@ pub(super) fn draw_charts(app: &App) {
     app.state.borrow_mut().gantt_runs = runs;
     draw_gantt(app);
     compare::fill(app);
+    app.replay.show(replays);
 }
 
 /// Draws the Gantt chart of the run picked in the selector (runs with per-job records on
@@ -126,9 +145,6 @@ pub(super) fn draw_gantt(app: &App) {
     app.state.borrow_mut().gantt = drawn;
 }
 
-/// The hover shows at most this many (the last) explanation lines of a job.
-const MAX_WHY_LINES: usize = 4;
-
 /// Shows the job under the mouse in the Gantt chart.
 pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
     let ui = &app.ui;
@@ -143,52 +159,11 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
             let (t, p) = area.at(x, y)?;
             let k = layout.job_at(t, p)?;
             let j = run.jobs.get(k)?;
-            let mut text = format!(
-                "Job {} · {} processor{}\nsubmit {} · start {} · end {}\nwaited {} · ran {}",
-                j.id,
-                format::count(u64::from(j.procs)),
-                if j.procs == 1 { "" } else { "s" },
-                format::duration(j.submit),
-                format::duration(j.start),
-                format::duration(j.end),
-                format::duration(j.wait),
-                format::duration(j.end - j.start)
-            );
-            if let Some(lines) = run.why.as_ref().and_then(|w| w.get(k)) {
-                text.push_str("\nWhy:");
-                let skipped = lines.len().saturating_sub(MAX_WHY_LINES);
-                if skipped > 0 {
-                    text.push_str(&format!("\n… {skipped} earlier"));
-                }
-                for line in &lines[skipped..] {
-                    text.push('\n');
-                    text.push_str(line);
-                }
-            }
-            Some(text)
+            let why = run.why.as_ref().and_then(|w| w.get(k)).map(Vec::as_slice);
+            Some(job_tip(j, why))
         })
     };
-    match text {
-        Some(t) => {
-            ui.gantt_tip.set_text_content(Some(&t));
-            // The tip is up to 30rem wide: flip it left of the pointer near the right edge.
-            let left = f64::from(ev.offset_x()) + 14.0;
-            let left = if left > cw - 500.0 {
-                (left - 520.0).max(0.0)
-            } else {
-                left
-            };
-            let _ = ui.gantt_tip.set_attribute(
-                "style",
-                &format!(
-                    "left: {left:.0}px; top: {:.0}px",
-                    f64::from(ev.offset_y()) + 14.0
-                ),
-            );
-            ui.gantt_tip.set_hidden(false);
-        }
-        None => ui.gantt_tip.set_hidden(true),
-    }
+    place_tip(&ui.gantt_tip, text.as_deref(), ev, cw);
 }
 
 /// Points the link `png-{canvas_id}` at the canvas as a PNG (hidden when `shown` is false).

@@ -101,6 +101,7 @@ pub(super) fn plot_merged(app: &Rc<App>) {
                 ui.sweep_chart.set_hidden(false);
                 ui.time_charts.set_hidden(true);
                 ui.gantt_section.set_hidden(true);
+                a.replay.hide();
                 draw_sweep_chart(&a);
                 ui.progress_label.set_text_content(Some(&format!(
                     "Plotted {n} sweep points from {name} (merged on a cluster)."

@@ -290,7 +290,8 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
         | FromWorker::MeshDone { .. }
-        | FromWorker::MoldableDone { .. } => {}
+        | FromWorker::MoldableDone { .. }
+        | FromWorker::ExerciseDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
@@ -456,6 +457,7 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
         charts: Vec::new(),
         records: Vec::new(),
         why: Vec::new(),
+        explanations: Vec::new(),
         points: vec![None; if b.sweep.is_some() { runs_len } else { 0 }],
         sweep: b.sweep,
         next: 0,
@@ -481,6 +483,7 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
             app.ui.share.set_hidden(true);
             app.ui.exports.set_hidden(true);
             app.ui.charts.set_hidden(true);
+            app.replay.hide();
         }
         add_row(
             &app.ui,
@@ -496,6 +499,8 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         b.charts.push(report.charts.clone());
         b.records.push(report.jobs.clone().map(Rc::new));
         b.why.push(report.why.clone().map(Rc::new));
+        b.explanations
+            .push(report.explanations.clone().map(Rc::new));
         b.rows += 1;
         b.wall_ms += report.wall_ms;
         b.index += 1;

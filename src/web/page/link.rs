@@ -226,30 +226,5 @@ pub(super) fn publish_link(app: &App) {
 
 /// Copies the share link to the clipboard (navigator.clipboard, where available).
 pub(super) fn copy_link(app: &Rc<App>) {
-    let href = app.ui.share_link.href();
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let clipboard = js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(|c| !c.is_undefined() && !c.is_null());
-    let write = clipboard.as_ref().and_then(|c| {
-        js_sys::Reflect::get(c, &JsValue::from_str("writeText"))
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .and_then(|f| f.call1(c, &JsValue::from_str(&href)).ok())
-            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
-    });
-    let button = app.ui.share_copy.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let ok = match write {
-            Some(p) => JsFuture::from(p).await.is_ok(),
-            None => false,
-        };
-        button.set_text_content(Some(if ok {
-            "Copied"
-        } else {
-            "Copy failed: right-click the link"
-        }));
-    });
+    crate::web::kit::share_link::copy(&app.ui.share_link.href(), &app.ui.share_copy);
 }

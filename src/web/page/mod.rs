@@ -13,7 +13,6 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     Document, DragEvent, Element, Event, EventTarget, File, HtmlAnchorElement, HtmlButtonElement,
     HtmlElement, HtmlInputElement, HtmlProgressElement, Worker,
@@ -27,8 +26,9 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
+use super::replay_panel::{ReplayPanel, ReplayRun};
 use super::share::{ShareState, Sweep, SweepAxis};
-use crate::base::Registered;
+use crate::base::{Explanation, Registered};
 use crate::config::{Experiment, MachineSpec, WorkloadSpec};
 use crate::form::flat::{self, is_integer_param, param_values, FlatFields, MODEL_PARAMS};
 use crate::form::{FieldError, TraceFacts};
@@ -255,13 +255,15 @@ struct LoadedTrace {
 /// Each job's decision explanations, as lines (`RunReport::why`).
 type Why = Vec<Vec<String>>;
 
-/// A finished run that has per-job records: what its Gantt chart and hover need.
+/// A finished run that has per-job records: what its Gantt chart and hover need (and its
+/// decision explanations, for the replay).
 #[derive(Clone)]
 struct GanttRun {
     policy: PolicyKind,
     procs: u32,
     jobs: Rc<Vec<JobRecord>>,
     why: Option<Rc<Why>>,
+    explanations: Option<Rc<Vec<Explanation>>>,
 }
 
 /// The runs of one click on Run: one per selected policy, in order.
@@ -281,6 +283,8 @@ struct Batch {
     records: Vec<Option<Rc<Vec<JobRecord>>>>,
     /// Each record's decision explanations, in the same order (`RunReport::why`).
     why: Vec<Option<Rc<Why>>>,
+    /// Each run's explanations as recorded, in the same order (`RunReport::explanations`).
+    explanations: Vec<Option<Rc<Vec<Explanation>>>>,
     /// A load-factor sweep: `runs` holds every (load factor, policy) point, run in parallel on
     /// the worker pool; `points` their summaries as they arrive (in `runs` order).
     sweep: Option<Sweep>,
@@ -339,6 +343,8 @@ struct State {
 struct App {
     ui: Ui,
     state: RefCell<State>,
+    /// The step-by-step replay card (`#replay`).
+    replay: Rc<ReplayPanel>,
     worker: ModeWorker,
     /// Workers of the running sweep (terminated when it ends).
     pool: RefCell<Vec<PoolWorker>>,
@@ -404,8 +410,18 @@ pub fn start() {
     // Defaults come from the model, so the form's default experiment is the documented one.
     ui.jobs.set_value(&defaults.jobs.to_string());
     ui.procs.set_value(&defaults.procs.to_string());
+    let replay = match by_id::<HtmlElement>(&ui.doc, "replay")
+        .and_then(|root| ReplayPanel::mount(&ui.doc, root, "replay"))
+    {
+        Ok(r) => r,
+        Err(m) => {
+            show_fatal(&format!("The page is incomplete — please reload it: {m}"));
+            return;
+        }
+    };
     let app = Rc::new(App {
         ui,
+        replay,
         state: RefCell::new(State {
             synthetic_procs: defaults.procs.to_string(),
             ..State::default()
@@ -425,6 +441,7 @@ pub fn start() {
     super::grid_page::start(&app.ui.doc);
     super::mesh_page::start();
     super::moldable_page::start(&app.ui.doc);
+    super::exercise_page::start(&app.ui.doc);
 }
 
 /// The flat panel's elements (its model-parameter inputs written first); the error names the

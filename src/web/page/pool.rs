@@ -155,7 +155,8 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         | FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
         | FromWorker::MeshDone { .. }
-        | FromWorker::MoldableDone { .. } => {}
+        | FromWorker::MoldableDone { .. }
+        | FromWorker::ExerciseDone { .. } => {}
         FromWorker::Done { id, report } => {
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {

@@ -1,0 +1,240 @@
+//! A student's answers (issue 14 item 3, the page): what the page keeps in the browser for each
+//! exercise (one `localStorage` entry per exercise id, [`storage_key`]) and the file the student
+//! exports for the teacher ([`AnswersFile`]). Pure, so that reading a stored entry — which the
+//! student can edit — is tested natively and never panics: an unreadable entry is ignored.
+//!
+//! The file (docs/exercises.md, "Answers file"):
+//!
+//! ```json
+//! {"format": "schedlab-answers", "version": 1, "exported": "2025-01-31T10:00:00.000Z",
+//!  "exercises": [{"id": "fcfs-vs-easy", "title": "…", "hints": [1, 0, 0],
+//!    "answers": [{"question": 0, "kind": "predict_start", "number": 2, "correct": true,
+//!                 "feedback": "Correct: …", "attempts": 2, "answered": "2025-01-31T09:58:12.000Z"}]}]}
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::{Answer, QuestionKind, Verdict};
+
+/// `format` of an answers file.
+pub const ANSWERS_FORMAT: &str = "schedlab-answers";
+/// `version` of the answers file this build writes.
+pub const ANSWERS_VERSION: u32 = 1;
+/// Prefix of the browser storage keys of answers: `schedlab.answers.<exercise id>`.
+pub const STORAGE_PREFIX: &str = "schedlab.answers.";
+
+/// The storage key of exercise `id`'s answers.
+pub fn storage_key(id: &str) -> String {
+    format!("{STORAGE_PREFIX}{id}")
+}
+
+/// The last answer a student checked for one question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GivenAnswer {
+    /// The question's index (0-based).
+    pub question: usize,
+    pub kind: QuestionKind,
+    /// numeric and predict_start: the number answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<f64>,
+    /// choice: the options chosen (0-based).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<usize>,
+    /// The verdict of the simulation.
+    pub correct: bool,
+    /// What the page said ([`Verdict::feedback`]).
+    pub feedback: String,
+    /// How many times the question was checked.
+    #[serde(default)]
+    pub attempts: u32,
+    /// When it was last checked (ISO 8601, the browser's clock).
+    #[serde(default)]
+    pub answered: String,
+}
+
+impl GivenAnswer {
+    /// The answer as [`super::check`] takes it.
+    pub fn answer(&self) -> Answer {
+        match self.kind {
+            QuestionKind::Choice => Answer::Options(self.options.clone()),
+            _ => Answer::Number(self.number.unwrap_or(f64::NAN)),
+        }
+    }
+}
+
+/// One exercise's answers and the hints the student opened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseAnswers {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    /// Hints shown per question (index = question).
+    #[serde(default)]
+    pub hints: Vec<usize>,
+    /// The last checked answer of each answered question, by question index.
+    #[serde(default)]
+    pub answers: Vec<GivenAnswer>,
+}
+
+impl ExerciseAnswers {
+    /// No answer yet.
+    pub fn new(id: &str, title: &str) -> Self {
+        ExerciseAnswers {
+            id: id.to_string(),
+            title: title.to_string(),
+            hints: Vec::new(),
+            answers: Vec::new(),
+        }
+    }
+
+    /// A stored entry, or `None` when it is not one (edited, from another version): the page
+    /// then starts afresh.
+    pub fn from_json(text: &str) -> Option<Self> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// The entry as stored.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The answer kept for question `q`.
+    pub fn get(&self, q: usize) -> Option<&GivenAnswer> {
+        self.answers.iter().find(|a| a.question == q)
+    }
+
+    /// Keeps `answer` to question `q` (of `kind`) and its verdict, checked at `now`; replaces an
+    /// earlier answer and counts the attempt.
+    pub fn record(
+        &mut self,
+        q: usize,
+        kind: QuestionKind,
+        answer: &Answer,
+        verdict: &Verdict,
+        now: &str,
+    ) {
+        let attempts = self.get(q).map_or(0, |a| a.attempts) + 1;
+        let (number, options) = match answer {
+            Answer::Number(v) => (Some(*v), Vec::new()),
+            Answer::Options(o) => (None, o.clone()),
+        };
+        let given = GivenAnswer {
+            question: q,
+            kind,
+            number,
+            options,
+            correct: verdict.correct,
+            feedback: verdict.feedback.clone(),
+            attempts,
+            answered: now.to_string(),
+        };
+        match self.answers.iter_mut().find(|a| a.question == q) {
+            Some(a) => *a = given,
+            None => {
+                self.answers.push(given);
+                self.answers.sort_by_key(|a| a.question);
+            }
+        }
+    }
+
+    /// Hints shown for question `q`.
+    pub fn hints_shown(&self, q: usize) -> usize {
+        self.hints.get(q).copied().unwrap_or(0)
+    }
+
+    /// Notes that `n` hints of question `q` are shown.
+    pub fn show_hints(&mut self, q: usize, n: usize) {
+        if self.hints.len() <= q {
+            self.hints.resize(q + 1, 0);
+        }
+        self.hints[q] = self.hints[q].max(n);
+    }
+
+    /// (correct, answered) questions.
+    pub fn score(&self) -> (usize, usize) {
+        (
+            self.answers.iter().filter(|a| a.correct).count(),
+            self.answers.len(),
+        )
+    }
+}
+
+/// The file a student exports for the teacher: every exercise answered in this browser.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnswersFile {
+    /// [`ANSWERS_FORMAT`].
+    pub format: String,
+    /// [`ANSWERS_VERSION`].
+    pub version: u32,
+    /// When it was exported (ISO 8601).
+    pub exported: String,
+    /// In exercise id order.
+    pub exercises: Vec<ExerciseAnswers>,
+}
+
+impl AnswersFile {
+    /// The file of `exercises` (sorted by id), exported at `now`.
+    pub fn new(mut exercises: Vec<ExerciseAnswers>, now: &str) -> Self {
+        exercises.sort_by(|a, b| a.id.cmp(&b.id));
+        exercises.dedup_by(|a, b| a.id == b.id);
+        AnswersFile {
+            format: ANSWERS_FORMAT.to_string(),
+            version: ANSWERS_VERSION,
+            exported: now.to_string(),
+            exercises,
+        }
+    }
+
+    /// The file's text (pretty JSON, newline at the end).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Reads an answers file; the error names `source` and the key.
+    pub fn from_json(text: &str, source: &str) -> Result<Self, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let file: AnswersFile = serde_path_to_error::deserialize(de).map_err(|e| {
+            let key = e.path().to_string();
+            format!("{source}: {key}: {}", e.inner())
+        })?;
+        if file.format != ANSWERS_FORMAT {
+            return Err(format!(
+                "{source}: format: {:?} is not an answers file ({ANSWERS_FORMAT:?})",
+                file.format
+            ));
+        }
+        if file.version != ANSWERS_VERSION {
+            return Err(format!(
+                "{source}: version: answers file version {} is not supported (this build reads \
+                 {ANSWERS_VERSION})",
+                file.version
+            ));
+        }
+        Ok(file)
+    }
+}
+
+/// A number as a student types it into an answer box: spaces around it, a decimal comma, and
+/// the question's `unit` after it are accepted (`"12,5 s"` → 12.5). The error says what to type.
+pub fn parse_number(text: &str, unit: Option<&str>) -> Result<f64, String> {
+    let mut t = text.trim();
+    if let Some(u) = unit.map(str::trim).filter(|u| !u.is_empty()) {
+        if let Some(rest) = t.strip_suffix(u) {
+            t = rest.trim_end();
+        }
+    }
+    if t.is_empty() {
+        return Err("Type a number first.".into());
+    }
+    let t = if t.contains(',') && !t.contains('.') && t.matches(',').count() == 1 {
+        t.replace(',', ".")
+    } else {
+        t.to_string()
+    };
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("{:?} is not a number (e.g. 12.5).", text.trim())),
+    }
+}

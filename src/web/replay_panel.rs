@@ -1,0 +1,550 @@
+//! The step-by-step replay of a flat run (issue 14 item 2), one component used by the flat
+//! page (after a run of at most `MAX_EXPLAINED_JOBS` jobs) and by the Exercises mode: a run
+//! picker, Back / Play / Step and the time slider ([`super::kit::playback`], as in the mesh
+//! view), the Gantt chart with a cursor at the replay's time (running jobs in the policy's
+//! colour, waiting ones pale amber where they will run; hover a job for its explanation), and
+//! the queue panel — the running jobs, the queue in order with each job's size, estimate and
+//! (conservative) reservation, the blocked head's shadow time and extra processors (EASY), and
+//! the last decisions in words. Everything shown comes from [`crate::sim::replay`].
+//!
+//! The component writes its own markup into a container element, its ids prefixed (`replay-`,
+//! `ex-replay-`), so both pages share it.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use web_sys::{
+    Document, Event, HtmlButtonElement, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement, MouseEvent,
+};
+
+use super::chart::{self, Band, GanttLayout, PlotArea};
+use super::dom::{escape, listen};
+use super::format;
+use super::kit::by_id;
+use super::kit::playback::{Pace, Playback};
+use crate::metrics::JobRecord;
+use crate::policy::PolicyKind;
+use crate::sim::replay::{Replay, ReplayState};
+use crate::sim::story::time_text;
+
+/// Queued and running jobs listed at most (the rest are counted).
+const MAX_LISTED: usize = 40;
+/// The hover shows at most this many (the last) explanation lines of a job.
+pub const MAX_WHY_LINES: usize = 4;
+/// Runs with more jobs than this show the Gantt chart around the replay's time only.
+const ZOOM_JOBS: usize = 60;
+/// Frames ([`super::kit::playback::TICK_MS`]) between two events while playing.
+const FRAMES_PER_EVENT: u32 = 18;
+
+/// One run the replay can show.
+pub struct ReplayRun {
+    /// What the picker says (`EASY backfilling`, `easy: EASY backfilling on 4 processors`).
+    pub label: String,
+    /// The policy (for its colour), if known.
+    pub policy: Option<PolicyKind>,
+    pub replay: Replay,
+    /// Where the jobs are drawn (`None`: machine too large for the Gantt chart).
+    pub layout: Option<GanttLayout>,
+}
+
+impl ReplayRun {
+    /// The run of `replay`, laid out for the Gantt chart from the first submit.
+    pub fn new(label: String, policy: Option<PolicyKind>, replay: Replay) -> ReplayRun {
+        let layout = GanttLayout::new(replay.records(), replay.procs()).map(|mut l| {
+            let first_submit = replay
+                .records()
+                .iter()
+                .map(|r| r.submit)
+                .fold(f64::INFINITY, f64::min);
+            if first_submit < l.t0 {
+                l.t0 = first_submit;
+            }
+            l
+        });
+        ReplayRun {
+            label,
+            policy,
+            replay,
+            layout,
+        }
+    }
+}
+
+/// The window of a large run's Gantt chart `l` at state `s`: from the earliest start of a
+/// running job or submit of a waiting one to the latest expected end of a running job or end
+/// of a waiting one, padded, at least 2 % of the run.
+fn window_around(l: &GanttLayout, s: &ReplayState, r: &Replay) -> GanttLayout {
+    let (mut lo, mut hi) = (s.time, s.time);
+    for j in &s.running {
+        lo = lo.min(j.start);
+        hi = hi.max(j.expected_end);
+    }
+    for q in &s.queue {
+        lo = lo.min(q.submit);
+        hi = hi.max(r.records().get(q.job).map_or(hi, |j| j.end));
+    }
+    let span = l.t1 - l.t0;
+    let pad = ((hi - lo) * 0.05).max(span * 0.01);
+    // Whole seconds, so that the axis starts where the title says.
+    let (lo, hi) = ((lo - pad).max(l.t0).floor(), (hi + pad).min(l.t1).ceil());
+    l.window(lo, hi.max(lo + span * 0.02).min(l.t1))
+}
+
+/// The text of a job's hover: its numbers and its last explanation lines.
+pub fn job_tip(j: &JobRecord, why: Option<&[String]>) -> String {
+    let mut text = format!(
+        "Job {} · {} processor{}\nsubmit {} · start {} · end {}\nwaited {} · ran {}",
+        j.id,
+        format::count(u64::from(j.procs)),
+        if j.procs == 1 { "" } else { "s" },
+        format::duration(j.submit),
+        format::duration(j.start),
+        format::duration(j.end),
+        format::duration(j.wait),
+        format::duration(j.end - j.start)
+    );
+    if let Some(lines) = why.filter(|l| !l.is_empty()) {
+        text.push_str("\nWhy:");
+        let skipped = lines.len().saturating_sub(MAX_WHY_LINES);
+        if skipped > 0 {
+            text.push_str(&format!("\n… {skipped} earlier"));
+        }
+        for line in &lines[skipped..] {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    text
+}
+
+/// Shows the tip `tip` with `text` next to the mouse, or hides it; the tip goes left of the
+/// pointer when it would cross `width` (CSS pixels from the tip's offset parent's left edge).
+pub fn place_tip(tip: &HtmlElement, text: Option<&str>, ev: &MouseEvent, width: f64) {
+    match text {
+        Some(t) => {
+            tip.set_text_content(Some(t));
+            tip.set_hidden(false);
+            let w = f64::from(tip.offset_width());
+            let (ox, oy) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+            let left = if ox + 16.0 + w > width {
+                (ox - w - 12.0).max(0.0)
+            } else {
+                ox + 16.0
+            };
+            let _ = tip.set_attribute(
+                "style",
+                &format!("left: {left:.0}px; top: {:.0}px", oy + 14.0),
+            );
+        }
+        None => tip.set_hidden(true),
+    }
+}
+
+/// The replay card's elements, runs and playback.
+pub struct ReplayPanel {
+    root: HtmlElement,
+    pick: HtmlSelectElement,
+    label: HtmlElement,
+    canvas: HtmlCanvasElement,
+    tip: HtmlElement,
+    state: HtmlElement,
+    playback: Rc<Playback>,
+    runs: RefCell<Vec<ReplayRun>>,
+    area: RefCell<Option<PlotArea>>,
+    drawing: Cell<bool>,
+}
+
+/// The panel's markup, ids prefixed with `p`.
+fn markup(p: &str) -> String {
+    format!(
+        r##"<div class="gantt-head replay-head">
+  <label for="{p}-pick">Replay of</label>
+  <select id="{p}-pick" data-testid="{p}-pick"></select>
+  <small>Step through the run event by event: what runs, what waits and why. Hover a job in the chart for its explanation.</small>
+</div>
+<div class="mesh-time replay-controls">
+  <button type="button" id="{p}-prev" class="secondary small" data-testid="{p}-prev" title="Previous event (submit, start or end)">◀ Back</button>
+  <button type="button" id="{p}-play" class="secondary small" data-testid="{p}-play" title="Play / pause: one event at a time">▶ Play</button>
+  <button type="button" id="{p}-step" class="secondary small" data-testid="{p}-step" title="Next event (submit, start or end)">Step ▶</button>
+  <input type="range" id="{p}-time" data-testid="{p}-time" min="0" max="1" step="any" value="0" aria-label="Simulated time">
+  <span id="{p}-time-label" class="mesh-time-label" data-testid="{p}-time-label"></span>
+</div>
+<div class="replay-grid">
+  <div class="replay-chart">
+    <div class="gantt-box">
+      <canvas id="{p}-canvas" data-testid="{p}-canvas" width="760" height="340" aria-label="Gantt chart of the run with a cursor at the replay's time"></canvas>
+      <div class="gantt-tip" id="{p}-tip" data-testid="{p}-tip" hidden></div>
+    </div>
+    <p class="replay-legend"><span class="sw running"></span>running <span class="sw queued"></span>waiting (where it will run) <span class="sw done"></span>ended <span class="sw future"></span>not arrived yet <span class="sw cursor"></span>now</p>
+  </div>
+  <div class="replay-state" id="{p}-state" data-testid="{p}-state" aria-live="polite"></div>
+</div>"##
+    )
+}
+
+impl ReplayPanel {
+    /// Writes the panel into `root` (ids prefixed with `prefix`) and wires it; the error names
+    /// a missing element.
+    pub fn mount(
+        doc: &Document,
+        root: HtmlElement,
+        prefix: &str,
+    ) -> Result<Rc<ReplayPanel>, String> {
+        root.set_inner_html(&markup(prefix));
+        let id = |s: &str| format!("{prefix}-{s}");
+        let playback = Playback::new(
+            by_id::<HtmlButtonElement>(doc, &id("prev"))?,
+            by_id::<HtmlButtonElement>(doc, &id("play"))?,
+            by_id::<HtmlButtonElement>(doc, &id("step"))?,
+            by_id::<HtmlInputElement>(doc, &id("time"))?,
+            Pace::Events {
+                frames: FRAMES_PER_EVENT,
+            },
+        );
+        let panel = Rc::new(ReplayPanel {
+            pick: by_id(doc, &id("pick"))?,
+            label: by_id(doc, &id("time-label"))?,
+            canvas: by_id(doc, &id("canvas"))?,
+            tip: by_id(doc, &id("tip"))?,
+            state: by_id(doc, &id("state"))?,
+            root,
+            playback,
+            runs: RefCell::new(Vec::new()),
+            area: RefCell::new(None),
+            drawing: Cell::new(false),
+        });
+        let weak = Rc::downgrade(&panel);
+        panel.playback.on_change(move || {
+            if let Some(p) = weak.upgrade() {
+                p.draw();
+            }
+        });
+        {
+            let weak = Rc::downgrade(&panel);
+            listen(&panel.pick, "change", move |_: Event| {
+                if let Some(p) = weak.upgrade() {
+                    p.reset();
+                }
+            });
+        }
+        {
+            let weak = Rc::downgrade(&panel);
+            listen(&panel.canvas, "mousemove", move |ev: MouseEvent| {
+                if let Some(p) = weak.upgrade() {
+                    p.hover(&ev);
+                }
+            });
+        }
+        {
+            let tip = panel.tip.clone();
+            listen(&panel.canvas, "mouseleave", move |_: Event| {
+                tip.set_hidden(true)
+            });
+        }
+        Ok(panel)
+    }
+
+    /// Shows `runs` (the first one picked, at its first event); hides the panel when empty.
+    pub fn show(&self, runs: Vec<ReplayRun>) {
+        self.playback.stop();
+        let options: String = runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!(r#"<option value="{i}">{}</option>"#, escape(&r.label)))
+            .collect();
+        self.pick.set_inner_html(&options);
+        self.pick.set_value("0");
+        let empty = runs.is_empty();
+        *self.runs.borrow_mut() = runs;
+        self.root.set_hidden(empty);
+        if !empty {
+            self.reset();
+        }
+    }
+
+    /// Hides the panel (its runs are dropped).
+    pub fn hide(&self) {
+        self.show(Vec::new());
+    }
+
+    /// Picks the run `i` (by its place in the picker) and shows it from its first event.
+    pub fn pick(&self, i: usize) {
+        self.pick.set_value(&i.to_string());
+        self.reset();
+    }
+
+    fn current(&self) -> usize {
+        self.pick.value().parse().unwrap_or(0)
+    }
+
+    /// The picked run from its first event.
+    fn reset(&self) {
+        let timeline = {
+            let runs = self.runs.borrow();
+            match runs.get(self.current()) {
+                Some(r) => r.replay.timeline().clone(),
+                None => return,
+            }
+        };
+        let t = timeline.first();
+        self.playback.set_timeline(timeline, t);
+        self.draw();
+    }
+
+    /// Draws the chart and the queue panel at the playback's time.
+    fn draw(&self) {
+        if self.drawing.replace(true) {
+            return;
+        }
+        let t = self.playback.time();
+        let runs = self.runs.borrow();
+        if let Some(run) = runs.get(self.current()) {
+            let r = &run.replay;
+            let s = r.state_at(t);
+            let tl = r.timeline();
+            let (at, n) = (tl.count_upto(t), tl.len());
+            self.label.set_text_content(Some(&format!(
+                "t = {} s · event {at} of {n} · {} running · {} waiting",
+                time_text(t),
+                s.running.len(),
+                s.queue.len()
+            )));
+            let _ = self.root.set_attribute("data-t", &t.to_string());
+            self.state.set_inner_html(&state_html(r, &s));
+            let zoomed = run
+                .layout
+                .as_ref()
+                .filter(|_| r.records().len() > ZOOM_JOBS)
+                .map(|l| window_around(l, &s, r));
+            let area = zoomed.as_ref().or(run.layout.as_ref()).and_then(|layout| {
+                let band = |i: usize| match r.records().get(i) {
+                    Some(j) if j.start <= t && t < j.end => Band::Running,
+                    Some(j) if j.end <= t && j.start <= t => Band::Done,
+                    Some(j) if j.submit <= t => Band::Queued,
+                    _ => Band::Future,
+                };
+                let colour = run.policy.map_or(chart::series_colour(0), chart::colour);
+                if let Ok(Some(sw)) = self.root.query_selector(".sw.running") {
+                    let css = format!(
+                        "background: #{:02x}{:02x}{:02x}",
+                        colour.0, colour.1, colour.2
+                    );
+                    let _ = sw.set_attribute("style", &css);
+                }
+                let (title, x_desc) = if zoomed.is_some() {
+                    (
+                        format!(
+                            "{} at t = {} s (around it: t = {} – {} s)",
+                            run.label,
+                            time_text(t),
+                            time_text(layout.t0),
+                            time_text(layout.t1)
+                        ),
+                        format!("Simulated time since t = {} s", time_text(layout.t0)),
+                    )
+                } else {
+                    (
+                        format!("{} at t = {} s", run.label, time_text(t)),
+                        "Simulated time since the first submit".to_string(),
+                    )
+                };
+                let label = |i: usize| {
+                    r.records()
+                        .get(i)
+                        .map_or_else(String::new, |j| j.id.to_string())
+                };
+                let frame = chart::ReplayFrame {
+                    title: &title,
+                    x_desc: &x_desc,
+                    colour,
+                    t,
+                };
+                chart::draw_replay_gantt(&self.canvas.id(), &frame, layout, &band, &label).ok()
+            });
+            self.canvas.set_hidden(area.is_none());
+            *self.area.borrow_mut() = area;
+        }
+        drop(runs);
+        self.drawing.set(false);
+    }
+
+    fn hover(&self, ev: &MouseEvent) {
+        let c = &self.canvas;
+        let cw = f64::from(c.client_width().max(1));
+        let ch = f64::from(c.client_height().max(1));
+        let x = f64::from(ev.offset_x()) * f64::from(c.width()) / cw;
+        let y = f64::from(ev.offset_y()) * f64::from(c.height()) / ch;
+        let text = {
+            let runs = self.runs.borrow();
+            let area = self.area.borrow();
+            runs.get(self.current()).and_then(|run| {
+                let (t, p) = area.as_ref()?.at(x, y)?;
+                let k = run.layout.as_ref()?.job_at(t, p)?;
+                let j = run.replay.records().get(k)?;
+                Some(job_tip(j, Some(&run.replay.why(k))))
+            })
+        };
+        // The tip may cover the queue panel to the right of the chart.
+        let room = f64::from(self.root.client_width().max(1)) - 24.0;
+        place_tip(&self.tip, text.as_deref(), ev, room);
+    }
+}
+
+fn job_list(ids: &[usize], r: &Replay) -> String {
+    ids.iter()
+        .filter_map(|&j| r.records().get(j))
+        .map(|j| j.id.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The queue panel at one instant.
+fn state_html(r: &Replay, s: &ReplayState) -> String {
+    let t = time_text;
+    let mut h = String::new();
+    // Now.
+    let mut happened = Vec::new();
+    for (what, ids) in [
+        ("ended", &s.ended),
+        ("arrived", &s.arrived),
+        ("started", &s.started),
+    ] {
+        if !ids.is_empty() {
+            let plural = if ids.len() == 1 { "job" } else { "jobs" };
+            happened.push(format!("{plural} {} {what}", job_list(ids, r)));
+        }
+    }
+    h.push_str(&format!(
+        r#"<p class="replay-now" data-testid="replay-now"><strong>t = {} s</strong> · {} of {} processors free{}</p>"#,
+        t(s.time),
+        format::count(u64::from(s.free)),
+        format::count(u64::from(r.procs())),
+        if happened.is_empty() {
+            String::new()
+        } else {
+            format!("<br>Now: {}.", escape(&happened.join("; ")))
+        }
+    ));
+    // The blocked head.
+    if let Some(head) = &s.head {
+        let shadow = match (head.shadow, head.extra) {
+            (Some(sh), Some(x)) => format!(
+                " Shadow time <strong data-testid=\"replay-shadow\">t = {} s</strong> (enough processors free by the running jobs' estimates); <strong data-testid=\"replay-extra\">{x} extra</strong> processor{} then — a later job may start now if it ends by the shadow time or fits in the extra processors.",
+                t(sh),
+                if x == 1 { "" } else { "s" }
+            ),
+            _ => " Nothing behind it may start (FCFS).".to_string(),
+        };
+        h.push_str(&format!(
+            r#"<div class="replay-blocked" data-testid="replay-head" data-job="{id}" data-shadow="{sh}" data-extra="{ex}"><h4>Blocked head: job {id}</h4><p>Needs {needs} processor{pl}, {free} free.{shadow} <small>(recorded at t = {since} s)</small></p></div>"#,
+            id = head.id,
+            sh = head.shadow.map(|v| v.to_string()).unwrap_or_default(),
+            ex = head.extra.map(|v| v.to_string()).unwrap_or_default(),
+            needs = head.needs,
+            pl = if head.needs == 1 { "" } else { "s" },
+            free = s.free,
+            since = t(head.since),
+        ));
+    }
+    // The queue.
+    let reservations = s.queue.iter().any(|q| q.reservation.is_some());
+    h.push_str(&format!(
+        r#"<h4>Queue <span class="count">({})</span></h4>"#,
+        s.queue.len()
+    ));
+    if s.queue.is_empty() {
+        h.push_str(r#"<p class="empty-note">No job waits.</p>"#);
+    } else {
+        h.push_str(r#"<table class="replay-table" data-testid="replay-queue"><thead><tr><th>#</th><th>Job</th><th>Procs</th><th>Estimate</th><th>Arrived</th>"#);
+        if reservations {
+            h.push_str(
+                r#"<th title="Conservative backfilling: its reservation now">Reserved at</th>"#,
+            );
+        }
+        h.push_str("</tr></thead><tbody>");
+        for (i, q) in s.queue.iter().take(MAX_LISTED).enumerate() {
+            let head = s.head.as_ref().is_some_and(|hd| hd.job == q.job);
+            h.push_str(&format!(
+                r#"<tr data-job="{}" data-reservation="{}"{}><td>{}</td><td>{}</td><td>{}</td><td>{} s</td><td>{}</td>"#,
+                q.id,
+                q.reservation.map(|v| v.to_string()).unwrap_or_default(),
+                if head { r#" class="head""# } else { "" },
+                i + 1,
+                q.id,
+                q.procs,
+                t(q.estimate),
+                t(q.submit)
+            ));
+            if reservations {
+                h.push_str(&format!(
+                    "<td>{}</td>",
+                    q.reservation
+                        .map(|v| format!("t = {}", t(v)))
+                        .unwrap_or_default()
+                ));
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</tbody></table>");
+        if s.queue.len() > MAX_LISTED {
+            h.push_str(&format!(
+                r#"<p class="empty-note">… and {} more.</p>"#,
+                s.queue.len() - MAX_LISTED
+            ));
+        }
+    }
+    // Running.
+    h.push_str(&format!(
+        r#"<h4>Running <span class="count">({})</span></h4>"#,
+        s.running.len()
+    ));
+    if s.running.is_empty() {
+        h.push_str(r#"<p class="empty-note">The machine is idle.</p>"#);
+    } else {
+        h.push_str(r#"<table class="replay-table" data-testid="replay-running"><thead><tr><th>Job</th><th>Procs</th><th>Started</th><th title="start + estimate: what a backfilling policy counts on">Expected end</th><th>Ends</th></tr></thead><tbody>"#);
+        for j in s.running.iter().take(MAX_LISTED) {
+            h.push_str(&format!(
+                r#"<tr data-job="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                j.id,
+                j.id,
+                j.procs,
+                t(j.start),
+                t(j.expected_end),
+                t(j.end)
+            ));
+        }
+        h.push_str("</tbody></table>");
+        if s.running.len() > MAX_LISTED {
+            h.push_str(&format!(
+                r#"<p class="empty-note">… and {} more.</p>"#,
+                s.running.len() - MAX_LISTED
+            ));
+        }
+    }
+    // The last decisions.
+    match s.decisions.first() {
+        Some(d) => {
+            h.push_str(&format!(
+                r#"<h4>Last decision{} <span class="count">(t = {} s)</span></h4><ul class="replay-decisions" data-testid="replay-decisions">"#,
+                if s.decisions.len() == 1 { "" } else { "s" },
+                t(d.time)
+            ));
+            for d in s.decisions.iter().take(MAX_LISTED) {
+                h.push_str(&format!(
+                    r#"<li data-kind="{}" data-job="{}"><strong>Job {}</strong>: {}.</li>"#,
+                    d.kind,
+                    d.id,
+                    d.id,
+                    escape(&d.text)
+                ));
+            }
+            h.push_str("</ul>");
+        }
+        None if r.is_explained() => {
+            h.push_str(r#"<h4>Last decision</h4><p class="empty-note">None yet.</p>"#)
+        }
+        None => h.push_str(r#"<p class="empty-note">This run recorded no explanations.</p>"#),
+    }
+    h
+}
