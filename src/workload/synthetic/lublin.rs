@@ -278,7 +278,7 @@ impl LublinParams {
             let estimate = libm::ceil(run * self.estimate_factor);
             let mut job = Job::new(i as u64 + 1, submit, run, estimate, procs);
             // m_lublin99.c writes the job type to field 15 (queue): 1 = batch.
-            job.record.queue = 1.0;
+            job.record_mut().queue = 1.0;
             jobs.push(job);
         }
         Workload::from_jobs(header, jobs)
