@@ -40,7 +40,19 @@ pub struct Job {
 impl Job {
     /// Builds a job from the essential values, filling the SWF record consistently.
     pub fn new(id: u64, submit: Time, run_time: Time, estimate: Time, procs: u32) -> Job {
-        let record = SwfRecord {
+        Job::new_with(id, submit, run_time, estimate, procs, |_| {})
+    }
+
+    /// [`Job::new`] with the SWF record changed by `edit` before it is shared (no copy).
+    pub fn new_with(
+        id: u64,
+        submit: Time,
+        run_time: Time,
+        estimate: Time,
+        procs: u32,
+        edit: impl FnOnce(&mut SwfRecord),
+    ) -> Job {
+        let mut record = SwfRecord {
             job_number: id as f64,
             submit_time: submit,
             run_time,
@@ -50,6 +62,7 @@ impl Job {
             status: 1.0,
             ..SwfRecord::unknown()
         };
+        edit(&mut record);
         Job {
             id,
             submit,
