@@ -419,13 +419,19 @@ fn bench_phases_times_a_links_experiment() {
     std::fs::write(&exp_path, bare).unwrap();
     let (c0, summary, e0) = schedlab(&["run", exp_path.to_str().unwrap()]);
     assert_eq!(c0, 0, "{e0}");
-    let env = Envelope::Flat(ShareState::new(Experiment::from_json(bare).unwrap(), vec![]));
+    let env = Envelope::Flat(ShareState::new(
+        Experiment::from_json(bare).unwrap(),
+        vec![],
+    ));
     let link = format!("#{}", env.to_fragment());
     let args = ["bench-phases", &link, "--runs", "3", "--trace"];
     let (c1, out, e1) = schedlab(&[&args[..], &[trace.to_str().unwrap()]].concat());
     assert_eq!(c1, 0, "{e1}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!((v["mode"].as_str(), v["label"].as_str()), (Some("flat"), Some("easy")));
+    assert_eq!(
+        (v["mode"].as_str(), v["label"].as_str()),
+        (Some("flat"), Some("easy"))
+    );
     for phase in ["load_ms", "simulate_ms", "measure_ms"] {
         assert_eq!(v[phase].as_array().map(Vec::len), Some(3), "{phase}");
     }
