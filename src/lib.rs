@@ -26,6 +26,7 @@ pub mod run;
 pub mod share;
 pub mod sim;
 pub mod sweep;
+pub mod timing;
 pub mod workload;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -510,21 +510,48 @@ pub fn run_mesh(
     run_mesh_with(exp, trace, &Limits::DEFAULT)
 }
 
-/// [`run_mesh`] under `limits` (the CLI may raise them).
+/// [`run_mesh`] under `limits` (the CLI may raise them): [`prepare_mesh`], then
+/// [`simulate_mesh`], then [`measure_mesh`].
 pub fn run_mesh_with(
     exp: &MeshExperiment,
     trace: Option<TraceInput<'_>>,
     limits: &Limits,
 ) -> Result<MeshRunOutput, Error> {
     let (workload, transform, shapes) = prepare_mesh(exp, trace, limits)?;
-    let net = exp.network_model().map_err(|m| {
+    let net = mesh_network(exp)?;
+    let run = simulate_mesh(exp, &net, &workload)?;
+    Ok(measure_mesh(exp, &net, &workload, transform, shapes, run))
+}
+
+/// The machine of `exp` (the mesh with its I/O nodes), an error naming `network` if it cannot
+/// be built.
+pub fn mesh_network(exp: &MeshExperiment) -> Result<Network, Error> {
+    exp.network_model().map_err(|m| {
         Error::Config(ConfigError {
             key: "network".into(),
             message: m,
         })
-    })?;
+    })
+}
+
+/// What the engine of a mesh run produced: per job (arrival order) its outcome and layout, and
+/// which engine ran (`contiguous`, `flow` or `separated`, see [`MeshMetrics::engine`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshSimulated {
+    pub outcomes: Vec<JobOutcome>,
+    pub layouts: Vec<JobLayout>,
+    pub engine: &'static str,
+}
+
+/// Simulates the prepared `workload` ([`prepare_mesh`]) on `net` ([`mesh_network`]) with the
+/// engine `exp.allocator` selects.
+pub fn simulate_mesh(
+    exp: &MeshExperiment,
+    net: &Network,
+    workload: &Workload,
+) -> Result<MeshSimulated, Error> {
     let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
-    let jobs = workload.jobs;
+    let jobs = &workload.jobs;
     let (outcomes, layouts, engine) = match exp.allocator {
         MeshAllocatorKind::Contiguous(kind) => {
             let sim = MeshSimulation::by_kind_with(
@@ -557,16 +584,16 @@ pub fn run_mesh_with(
         }
         MeshAllocatorKind::Nodes(kind) => {
             let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
-            let mut alloc = kind.build(&net, exp.seed);
+            let mut alloc = kind.build(net, exp.seed);
             let cfg = FlowConfig {
                 traffic_io: exp.network.traffic_io,
                 kappa: exp.network.kappa,
             };
             let recs = match (exp.network.phases, exp.network.model) {
-                (Some(p), _) => flow::simulate_phases(&net, &fjobs, alloc.as_mut(), p),
-                (None, ContentionModel::Flow) => flow::simulate(&net, &fjobs, alloc.as_mut(), cfg),
+                (Some(p), _) => flow::simulate_phases(net, &fjobs, alloc.as_mut(), p),
+                (None, ContentionModel::Flow) => flow::simulate(net, &fjobs, alloc.as_mut(), cfg),
                 (None, ContentionModel::Separated) => simulate_separated(
-                    &net,
+                    net,
                     &fjobs,
                     alloc.as_mut(),
                     SeparatedConfig {
@@ -609,6 +636,29 @@ pub fn run_mesh_with(
             (outcomes, layouts, engine)
         }
     };
+    Ok(MeshSimulated {
+        outcomes,
+        layouts,
+        engine,
+    })
+}
+
+/// The metrics of a simulated mesh run ([`simulate_mesh`]): per-job records, the summary, the
+/// layout metrics of seed 000 §2.2–2.3 and the peak link loads.
+pub fn measure_mesh(
+    exp: &MeshExperiment,
+    net: &Network,
+    workload: &Workload,
+    transform: TransformReport,
+    shapes: ShapeReport,
+    run: MeshSimulated,
+) -> MeshRunOutput {
+    let MeshSimulated {
+        outcomes,
+        layouts,
+        engine,
+    } = run;
+    let jobs = &workload.jobs;
     let records: Vec<JobRecord> = jobs
         .iter()
         .zip(&outcomes)
@@ -621,7 +671,7 @@ pub fn run_mesh_with(
         .iter()
         .map(|l| {
             let nodes = l.node_list();
-            let (a, b) = above_below(&net, &nodes);
+            let (a, b) = above_below(net, &nodes);
             (a, b, nodes_affected(&nodes))
         })
         .collect();
@@ -646,7 +696,7 @@ pub fn run_mesh_with(
     }
     let n = mesh_jobs.len().max(1) as f64;
     let mean = |f: &dyn Fn(&MeshJobRecord) -> f64| mesh_jobs.iter().map(f).sum::<f64>() / n;
-    let (max_link_load, io_hot_spot) = peak_link_loads(&net, &layouts, exp.network.traffic_io);
+    let (max_link_load, io_hot_spot) = peak_link_loads(net, &layouts, exp.network.traffic_io);
     let mesh = MeshMetrics {
         engine: engine.to_string(),
         mean_service: mean(&|j| j.record.end - j.record.start),
@@ -656,7 +706,7 @@ pub fn run_mesh_with(
         max_link_load,
         io_hot_spot,
     };
-    Ok(MeshRunOutput {
+    MeshRunOutput {
         allocator: exp.allocator.as_str(),
         policy: exp.policy.label(),
         width: exp.width,
@@ -667,7 +717,7 @@ pub fn run_mesh_with(
         shapes,
         jobs: mesh_jobs,
         layouts,
-    })
+    }
 }
 
 fn rect_of(s: Submesh) -> [u32; 4] {

@@ -197,7 +197,7 @@ pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
         .zip(&result.outcomes)
         .filter(|(_, o)| !o.start.is_nan())
         .map(|(job, o)| {
-            let mut r = job.record;
+            let mut r = *job.record;
             r.wait_time = o.start - job.submit;
             r.run_time = o.end - o.start;
             r.submit_time = job.submit;

@@ -400,3 +400,53 @@ fn run_explain_prints_a_jobs_story_and_the_csv_of_every_decision() {
         "{stderr}"
     );
 }
+
+/// `schedlab bench-phases` (issue 17 item 4): the phases of a link's experiment as JSON, the
+/// summary that of `schedlab run`; a trace is read with `--trace`; grid links and bad run counts
+/// are refused.
+#[test]
+fn bench_phases_times_a_links_experiment() {
+    use schedlab::config::{Experiment, ExperimentFile};
+    use schedlab::envelope::Envelope;
+    use schedlab::share::ShareState;
+
+    let dir = temp_dir("cli-bench-phases");
+    let trace = dir.join("small.swf");
+    std::fs::write(&trace, SMALL_SWF).unwrap();
+    let bare = r#"{"version": 1, "workload": {"swf": {"path": "small.swf"}},
+            "machine": {"flat": {"procs": 8}}, "policy": "easy"}"#;
+    let exp_path = dir.join("exp.json");
+    std::fs::write(&exp_path, bare).unwrap();
+    let (c0, summary, e0) = schedlab(&["run", exp_path.to_str().unwrap()]);
+    assert_eq!(c0, 0, "{e0}");
+    let env = Envelope::Flat(ShareState::new(
+        Experiment::from_json(bare).unwrap(),
+        vec![],
+    ));
+    let link = format!("#{}", env.to_fragment());
+    let args = ["bench-phases", &link, "--runs", "3", "--trace"];
+    let (c1, out, e1) = schedlab(&[&args[..], &[trace.to_str().unwrap()]].concat());
+    assert_eq!(c1, 0, "{e1}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["mode"].as_str(), v["label"].as_str()),
+        (Some("flat"), Some("easy"))
+    );
+    for phase in ["load_ms", "simulate_ms", "measure_ms"] {
+        assert_eq!(v[phase].as_array().map(Vec::len), Some(3), "{phase}");
+    }
+    let run: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(v["summary"], run);
+
+    let (c2, _, e2) = schedlab(&["bench-phases", &link]);
+    assert_eq!(c2, 2);
+    assert!(e2.contains("not supplied"), "{e2}");
+    let (c3, _, e3) = schedlab(&["bench-phases", &link, "--runs", "0"]);
+    assert_eq!(c3, 2);
+    assert!(e3.contains("runs must be 1 to 1000"), "{e3}");
+    let grid = schedlab::grid::view::GridShare::new(schedlab::grid::spec::preset_global_grid());
+    let grid_link = format!("#{}", Envelope::Grid(grid).to_fragment());
+    let (c4, _, e4) = schedlab(&["bench-phases", &grid_link]);
+    assert_eq!(c4, 2);
+    assert!(e4.contains("only flat and mesh links"), "{e4}");
+}

@@ -53,6 +53,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("mesh_share", 8),
     ("reproduce", 8),
     ("sweep", 8),
+    ("timing", 8),
     ("cli", 9),
     ("web", 9),
 ];

@@ -436,7 +436,7 @@ fn writer_number_format() {
 #[test]
 fn writer_reproduces_header_lines_and_sample() {
     let w = read_str(SAMPLE).expect("sample");
-    let records: Vec<SwfRecord> = w.jobs.iter().map(|j| j.record).collect();
+    let records: Vec<SwfRecord> = w.jobs.iter().map(|j| *j.record).collect();
     let text = write_swf_string(&w.header, &records);
     assert!(text.starts_with("; Version: 2.2\n;\tComputer:   Test   Machine\t\n"));
     let back = read_str(&text).expect("written sample reads back");
@@ -529,7 +529,7 @@ proptest! {
         let w = read_str(&text).expect("written records read back");
         let mut expected = records.clone();
         expected.sort_by(|a, b| a.submit_time.total_cmp(&b.submit_time));
-        let got: Vec<SwfRecord> = w.jobs.iter().map(|j| j.record).collect();
+        let got: Vec<SwfRecord> = w.jobs.iter().map(|j| *j.record).collect();
         assert_same_records(&got, &expected);
     }
 
@@ -646,13 +646,13 @@ fn real_traces_round_trip() {
             seen += 1;
         }
 
-        let records: Vec<SwfRecord> = w.jobs.iter().map(|j| j.record).collect();
+        let records: Vec<SwfRecord> = w.jobs.iter().map(|j| *j.record).collect();
         let text = write_swf_string(&w.header, &records);
         let back = read_swf_bytes(text.as_bytes(), &opts(&name)).expect("reads back");
         assert_eq!(back.header, w.header, "{name}");
         assert_eq!(back.jobs, w.jobs, "{name}");
         assert_eq!(back.dropped, DropCounts::default(), "{name}");
-        let back_records: Vec<SwfRecord> = back.jobs.iter().map(|j| j.record).collect();
+        let back_records: Vec<SwfRecord> = back.jobs.iter().map(|j| *j.record).collect();
         assert_same_records(&back_records, &records);
     }
     assert_eq!(seen, EXPECTED.len(), "every known trace was checked");

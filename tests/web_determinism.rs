@@ -1,7 +1,8 @@
 //! wasm32 tests, run in headless Chromium by `scripts/test.sh` (wasm-bindgen-test-runner):
 //! the default experiment gives the golden summary bit for bit (as natively, see
-//! `tests/golden.rs`); the worker's sliced run gives the same numbers as a run in one go and
-//! stops when cancelled; the worker protocol messages survive a JSON round trip.
+//! `tests/golden.rs`); the random stream and the square root are those of the native build;
+//! the worker's sliced run gives the same numbers as a run in one go and stops when
+//! cancelled; the worker protocol messages survive a JSON round trip.
 #![cfg(target_arch = "wasm32")]
 
 use schedlab::config::Experiment;
@@ -27,6 +28,46 @@ fn default_summary_matches_golden() {
     let output = run_experiment(&exp, None).expect("default experiment runs");
     let json = serde_json::to_string(&output.summary).expect("summary serialises");
     assert_eq!(json, GOLDEN.trim_end());
+}
+
+/// The random stream in the browser (computed by `base::rng::ChaCha8`, not `rand_chacha`) has
+/// the fingerprints `base::rng`'s native test checks.
+#[wasm_bindgen_test]
+fn random_stream_matches_native() {
+    for (seed, want) in [
+        (0, 0xae25_3e30_0086_cfa5u64),
+        (1, 0xb94a_9a0c_651e_df13),
+        (42, 0x10be_3ed2_c37e_52b6),
+    ] {
+        let mut r = schedlab::base::rng::SimRng::new(seed);
+        let fp = (0..5_000).fold(0u64, |acc, _| acc.rotate_left(5) ^ r.next_u64());
+        assert_eq!(fp, want, "seed {seed}");
+    }
+}
+
+/// `f64::sqrt` (the wasm instruction) equals libm's software square root bit for bit, as IEEE
+/// 754 requires of both: the random distributions use the instruction (issue 17 item 4).
+#[wasm_bindgen_test]
+fn sqrt_instruction_is_libm_sqrt() {
+    let mut r = schedlab::base::rng::SimRng::new(3);
+    for _ in 0..200_000 {
+        let x = libm::exp(100.0 * r.uniform(-7.0, 7.0));
+        assert_eq!(x.sqrt().to_bits(), libm::sqrt(x).to_bits(), "{x}");
+        let y = r.uniform(0.0, 10.0);
+        assert_eq!(y.sqrt().to_bits(), libm::sqrt(y).to_bits(), "{y}");
+    }
+    for x in [
+        0.0,
+        -0.0,
+        1.0,
+        2.0,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+        f64::INFINITY,
+    ] {
+        assert_eq!(x.sqrt().to_bits(), libm::sqrt(x).to_bits(), "{x}");
+    }
 }
 
 #[wasm_bindgen_test]
@@ -74,6 +115,13 @@ fn protocol_messages_round_trip() {
     let to_worker = [
         ToWorker::Trace {
             name: "NASA-iPSC-1993-3.1-cln.swf.gz".into(),
+        },
+        ToWorker::Bench {
+            id: 9,
+            link: "#e=abc.0".into(),
+            runs: 10,
+            trace: None,
+            phases_only: true,
         },
         ToWorker::Run {
             id: 7,

@@ -47,7 +47,8 @@ pub fn bench_grid_command(a: &BenchGridArgs) -> Result<(), Error> {
     let wanted: Vec<Trace> = config.sites.iter().map(|&(t, _)| t).collect();
     let (workloads, _missing) = load_some_traces(&a.traces, &wanted)?;
     let load = t0.elapsed().as_secs_f64();
-    // The sites hold their own copies of the jobs: the parsed trace can go before the run.
+    // The sites' jobs share the parsed trace's SWF records (`Job::record`); dropping the
+    // aligned workloads here frees only their own job vectors, the records live on.
     let t_run = Instant::now();
     let sites = config_sites(&config, &workloads, None)?;
     drop(workloads);

@@ -8,6 +8,7 @@ pub mod bench_grid;
 pub mod bench_mesh;
 pub mod bench_moldable;
 pub mod bench_network;
+pub mod bench_phases;
 pub mod bench_queue;
 pub mod bench_seed001;
 pub mod bench_sweep;
@@ -72,6 +73,9 @@ pub enum Command {
     BenchMesh(bench_mesh::BenchMeshArgs),
     /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
     BenchNetwork(bench_network::BenchNetworkArgs),
+    /// Time the phases (load, simulate, measure) of a flat or mesh share link's experiment over
+    /// several runs, as JSON (the native side of scripts/bench-browser.mjs).
+    BenchPhases(bench_phases::BenchPhasesArgs),
     /// Time seed 001's reproduction: 1000 task sets × every allocator, phase model.
     BenchSeed001(bench_seed001::BenchSeed001Args),
     /// Time EASY and conservative with long queues: 300,000 jobs in a burst, CTC at load factor 100
@@ -278,6 +282,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
         Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
         Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
+        Command::BenchPhases(a) => bench_phases::bench_phases_command(&a),
         Command::BenchSeed001(a) => bench_seed001::bench_seed001_command(&a),
         Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),

@@ -35,7 +35,7 @@ fn config_err(key: &str, message: String) -> Error {
 }
 
 /// The envelope of a link or file.
-fn envelope_of(arg: &str) -> Result<Envelope, Error> {
+pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
     let path = Path::new(arg);
     if !arg.contains('#') && path.is_file() {
         let text = read_document(path)?;

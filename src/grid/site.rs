@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::Time;
 use crate::machine::MachineError;
-use crate::workload::transform::shift_time_zone;
 use crate::workload::{Job, SwfHeader, Workload};
 
 /// Seconds in an hour.
@@ -33,17 +32,26 @@ pub struct Site {
 }
 
 impl Site {
-    /// A site with jobs given in its *local* time (0 = local Monday 00:00); they are moved to
-    /// grid time by adding `tz_offset_hours · 3600` and sorted stably by submit time.
-    /// The shift is [`shift_time_zone`] of the workload transforms.
+    /// A site with jobs given in its *local* time (0 = local Monday 00:00); they are sorted
+    /// stably by submit time and moved to grid time by adding `tz_offset_hours · 3600` to
+    /// each submit time — the arithmetic of
+    /// [`shift_time_zone`](crate::workload::transform::shift_time_zone) of the workload transforms —
+    /// but unlike that transform the SWF records are left as read: the sites that replay one
+    /// trace share its records (issue 17 item 5), so a record's submit time stays the trace's
+    /// local one and the grid time is [`Job::submit`] (nothing in the grid reads records).
     pub fn from_local(name: &str, procs: u32, tz_offset_hours: f64, jobs: Vec<Job>) -> Site {
-        let mut w = Workload::from_jobs(SwfHeader::default(), jobs);
-        shift_time_zone(&mut w, tz_offset_hours);
+        let mut jobs = Workload::from_jobs(SwfHeader::default(), jobs).jobs;
+        if tz_offset_hours.is_finite() && tz_offset_hours != 0.0 {
+            let d = tz_offset_hours * HOUR;
+            for job in &mut jobs {
+                job.submit += d;
+            }
+        }
         Site {
             name: name.to_string(),
             procs,
             tz_offset_hours,
-            jobs: w.jobs,
+            jobs,
         }
     }
 

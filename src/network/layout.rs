@@ -111,9 +111,13 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
             }
             if start {
                 loads[k] += w;
-                peak = peak.max(loads[k]);
-                if io_line[k] {
-                    io_peak = io_peak.max(loads[k]);
+                // Comparisons, not f64::max: the same maxima (no load is NaN or −0), but on
+                // wasm32 f64::max is a call (issue 17 item 4).
+                if loads[k] > peak {
+                    peak = loads[k];
+                }
+                if io_line[k] && loads[k] > io_peak {
+                    io_peak = loads[k];
                 }
             } else {
                 loads[k] -= w;

@@ -8,7 +8,7 @@
 
 use super::protocol::{FromWorker, MeshReport, ToWorker, MAX_MESH_JOBS};
 use super::worker::{post, stored_trace};
-use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshExperiment};
+use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshExperiment, MeshRunOutput};
 use crate::run::TraceInput;
 
 /// Handles a [`ToWorker::RunMesh`] (other messages are ignored).
@@ -46,7 +46,15 @@ pub fn report(exp: &MeshExperiment, trace: Option<&str>, lite: bool) -> Result<M
     let input = stored
         .as_ref()
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
-    let mut output = run_mesh(exp, input).map_err(|e| e.to_string())?;
+    let output = run_mesh(exp, input).map_err(|e| e.to_string())?;
+    let mut report = page_report(output, lite);
+    report.wall_ms = js_sys::Date::now() - t0;
+    Ok(report)
+}
+
+/// What the page gets of a finished mesh run (`wall_ms` left at 0): the per-job CSV of every
+/// job and the per-job data cut to [`MAX_MESH_JOBS`] jobs — neither for a `lite` run.
+pub fn page_report(mut output: MeshRunOutput, lite: bool) -> MeshReport {
     let total_jobs = output.jobs.len();
     let jobs_csv = if lite {
         String::new()
@@ -56,11 +64,11 @@ pub fn report(exp: &MeshExperiment, trace: Option<&str>, lite: bool) -> Result<M
     let keep = if lite { 0 } else { MAX_MESH_JOBS };
     output.jobs.truncate(keep);
     output.layouts.truncate(keep);
-    Ok(MeshReport {
+    MeshReport {
         truncated: output.jobs.len() < total_jobs,
         output,
         total_jobs,
         jobs_csv,
-        wall_ms: js_sys::Date::now() - t0,
-    })
+        wall_ms: 0.0,
+    }
 }

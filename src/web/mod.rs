@@ -14,6 +14,8 @@
 //! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
 //! * [`format`] — number formatting (re-exported from [`crate::form::format`]).
 //! * [`worker_link`] — starting a worker from a page and posting to it.
+//! * [`bench_worker`] — the worker's bench message: the phases of a run timed as
+//!   `schedlab bench-phases` times them natively (scripts/bench-browser.mjs).
 //! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
 //! * [`moldable_page`], [`moldable_worker`], [`moldable_chart`] — the moldable mode (seed
@@ -31,6 +33,7 @@
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
+pub mod bench_worker;
 pub mod chart;
 pub mod dom;
 pub mod exercise_page;

@@ -22,6 +22,7 @@ use crate::mesh_run::{MeshExperiment, MeshRunOutput};
 use crate::metrics::JobRecord;
 use crate::moldable_run::{MoldSchedule, MoldableReport, MoldableShare};
 use crate::run::RunOutput;
+use crate::timing::PhaseTimes;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
@@ -96,6 +97,45 @@ pub enum ToWorker {
     /// same `id`. The page parsed and validated the exercise and solves its questions from the
     /// results; the worker reads no exercise file (its bundle stays without that parser).
     RunExercise { id: u32, runs: Vec<RunRequest> },
+    /// Time the phases of a flat or mesh share link's experiment over `runs` runs
+    /// ([`crate::timing`]), then the page's whole path for it (`scripts/bench-browser.mjs`; the
+    /// page never sends it). Answered by a [`BenchReply`] — not a [`FromWorker`], so no page
+    /// handles it — or a [`FromWorker::Error`] with the same `id`.
+    Bench {
+        id: u32,
+        /// The share link or its fragment (`#e=…`, `#x=…`, `#m=…`).
+        link: String,
+        runs: usize,
+        /// A trace sent earlier, for a workload that reads one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+        /// Time the phases only (not the page's path): for profiling.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        phases_only: bool,
+    },
+}
+
+/// The worker's answer to a [`ToWorker::Bench`]: `{"type": "benched", …}`, milliseconds per
+/// run throughout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReply {
+    /// Always `benched`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: u32,
+    /// Load, simulate and measure, through the library calls `schedlab bench-phases` times.
+    pub phases: PhaseTimes,
+    /// Building what the page gets beyond the metrics from a finished run (flat: the chart
+    /// data, per-job records and explanations of small runs; mesh: the per-job CSV and the
+    /// cut to [`MAX_MESH_JOBS`] jobs).
+    pub report_ms: Vec<f64>,
+    /// Writing the page's result message as JSON.
+    pub json_ms: Vec<f64>,
+    /// Its length, bytes.
+    pub json_bytes: usize,
+    /// The page's whole path: what the worker does for a Run (flat: in slices with progress
+    /// messages and yields to the event loop) or RunMesh message, JSON included.
+    pub page_ms: Vec<f64>,
 }
 
 /// Files the worker writes from a finished run, exactly as `schedlab run` does.

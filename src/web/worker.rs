@@ -151,6 +151,13 @@ fn on_message(ev: MessageEvent) {
             super::moldable_worker::start(id, *share, trace)
         }
         msg @ ToWorker::RunExercise { .. } => super::exercise_worker::handle(msg),
+        ToWorker::Bench {
+            id,
+            link,
+            runs,
+            trace,
+            phases_only,
+        } => super::bench_worker::start(id, link, runs, trace, phases_only),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {
@@ -424,6 +431,28 @@ pub async fn run_sliced(
     progress(&sim);
     let result = sim.into_result();
     let output = run::finish(&result, &prepared);
+    let mut report = page_report(&result, output, explain);
+    let header = Rc::new(prepared.workload.header.clone());
+    FINISHED.with(|f| {
+        let mut f = f.borrow_mut();
+        f.push_back((id, Rc::new(result), header));
+        while f.len() > KEPT_RUNS {
+            f.pop_front();
+        }
+    });
+    report.wall_ms = now_ms() - t0;
+    Ok(Some(report))
+}
+
+/// What the page gets of a finished run (`wall_ms` left at 0): its metrics `output` without
+/// the timeline, the chart data (decimated timeline, wait quantiles), the per-job records of
+/// runs of at most [`MAX_JOB_RECORDS`] jobs and, when `explain`, each started job's
+/// explanations as lines.
+pub(super) fn page_report(
+    result: &SimResult,
+    mut output: run::RunOutput,
+    explain: bool,
+) -> RunReport {
     let why = explain.then(|| {
         let lines = story::by_job(&story::Names::jobs(&result.jobs), &result.explanations);
         // Aligned with the records: the jobs that started, in arrival order.
@@ -435,14 +464,6 @@ pub async fn run_sliced(
             .collect()
     });
     let explanations = explain.then(|| result.explanations.clone());
-    let header = Rc::new(prepared.workload.header.clone());
-    FINISHED.with(|f| {
-        let mut f = f.borrow_mut();
-        f.push_back((id, Rc::new(result), header));
-        while f.len() > KEPT_RUNS {
-            f.pop_front();
-        }
-    });
     let jobs = (output.jobs.len() <= MAX_JOB_RECORDS).then(|| output.jobs.clone());
     let mut waits: Vec<f64> = output.jobs.iter().map(|j| j.wait).collect();
     let charts = ChartData {
@@ -450,16 +471,15 @@ pub async fn run_sliced(
         timeline: decimate(&output.timeline, MAX_TIMELINE_POINTS),
         wait_quantiles: quantiles(&mut waits, WAIT_QUANTILES),
     };
-    let mut output = output;
     output.timeline = Vec::new();
-    Ok(Some(RunReport {
+    RunReport {
         output,
         jobs,
         why,
         explanations,
-        wall_ms: now_ms() - t0,
+        wall_ms: 0.0,
         charts,
-    }))
+    }
 }
 
 /// The step function `points` (each value holds from its time to the next point's) as

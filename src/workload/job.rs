@@ -2,6 +2,14 @@
 //! seed 002 §III-A: size = allocated processors (field 5) if > 0 else requested (field 8);
 //! estimate = requested time (field 9) if > 0 else run time (field 4); a job runs for
 //! min(run time, estimate) — it is killed at its estimate.
+//!
+//! The job's SWF record (18 numbers, three quarters of the job's bytes) sits behind an
+//! [`Arc`]: the copies of a job — the simulation's own copy of a workload, the six sites of
+//! seed 002's CTC_TZ_4 that replay one trace in six time zones — share the record of the
+//! parsed trace instead of copying it (issue 17 item 5). [`Job::record_mut`] writes to a job's
+//! own record (copying it first when it is shared).
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,14 +32,27 @@ pub struct Job {
     /// Submesh shape (width, height) for mesh machines; `None` on flat machines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<(u32, u32)>,
-    /// The full SWF record this job came from (synthetic jobs get one too).
-    pub record: SwfRecord,
+    /// The full SWF record this job came from (synthetic jobs get one too), shared by the
+    /// job's copies.
+    pub record: Arc<SwfRecord>,
 }
 
 impl Job {
     /// Builds a job from the essential values, filling the SWF record consistently.
     pub fn new(id: u64, submit: Time, run_time: Time, estimate: Time, procs: u32) -> Job {
-        let record = SwfRecord {
+        Job::new_with(id, submit, run_time, estimate, procs, |_| {})
+    }
+
+    /// [`Job::new`] with the SWF record changed by `edit` before it is shared (no copy).
+    pub fn new_with(
+        id: u64,
+        submit: Time,
+        run_time: Time,
+        estimate: Time,
+        procs: u32,
+        edit: impl FnOnce(&mut SwfRecord),
+    ) -> Job {
+        let mut record = SwfRecord {
             job_number: id as f64,
             submit_time: submit,
             run_time,
@@ -41,6 +62,7 @@ impl Job {
             status: 1.0,
             ..SwfRecord::unknown()
         };
+        edit(&mut record);
         Job {
             id,
             submit,
@@ -48,8 +70,13 @@ impl Job {
             estimate,
             procs,
             shape: None,
-            record,
+            record: Arc::new(record),
         }
+    }
+
+    /// The job's own SWF record, to write to (copied first if another job shares it).
+    pub fn record_mut(&mut self) -> &mut SwfRecord {
+        Arc::make_mut(&mut self.record)
     }
 
     /// How long the job occupies its processors: min(run time, estimate).

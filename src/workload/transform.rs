@@ -176,7 +176,7 @@ impl Transforms {
 /// Sets a job's submit time and keeps its SWF record in step.
 fn set_submit(job: &mut crate::workload::Job, t: f64) {
     job.submit = t;
-    job.record.submit_time = t;
+    job.record_mut().submit_time = t;
 }
 
 /// Load factor LF (seed 003 §5.5): every submit time is multiplied by 1 / LF (computed as

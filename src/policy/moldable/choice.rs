@@ -63,9 +63,9 @@ impl FairShare {
     pub fn upper(&self, shape: &MoldableJob, system: &SystemWeights, total: u32) -> u32 {
         let (own, sum) = match self.rule {
             WeightRule::Strict => (fixed(shape.esrt), system.strict),
-            WeightRule::Sqrt => (fixed(libm::sqrt(shape.esrt.max(0.0))), system.sqrt),
+            WeightRule::Sqrt => (fixed(shape.esrt.max(0.0).sqrt()), system.sqrt),
             WeightRule::SqrtParallel => {
-                let own = fixed(libm::sqrt(shape.esrt.max(0.0)));
+                let own = fixed(shape.esrt.max(0.0).sqrt());
                 let sum = if shape.is_sequential() {
                     system.sqrt_parallel + own
                 } else {
@@ -107,7 +107,7 @@ pub struct SystemWeights {
 impl SystemWeights {
     /// `shape`'s job entered the system.
     pub fn add(&mut self, shape: &MoldableJob) {
-        let r = fixed(libm::sqrt(shape.esrt.max(0.0)));
+        let r = fixed(shape.esrt.max(0.0).sqrt());
         self.strict += fixed(shape.esrt);
         self.sqrt += r;
         if !shape.is_sequential() {
@@ -117,7 +117,7 @@ impl SystemWeights {
 
     /// `shape`'s job left the system.
     pub fn remove(&mut self, shape: &MoldableJob) {
-        let r = fixed(libm::sqrt(shape.esrt.max(0.0)));
+        let r = fixed(shape.esrt.max(0.0).sqrt());
         self.strict = self.strict.saturating_sub(fixed(shape.esrt));
         self.sqrt = self.sqrt.saturating_sub(r);
         if !shape.is_sequential() {

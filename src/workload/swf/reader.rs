@@ -238,7 +238,7 @@ fn to_job(record: SwfRecord, data_index: u64) -> Outcome {
         estimate,
         procs,
         shape: None,
-        record,
+        record: std::sync::Arc::new(record),
     })
 }
 

@@ -276,10 +276,15 @@ impl LublinParams {
             let procs = self.nodes(&mut rng, umed, uhi);
             let run = self.run_time(&mut rng, procs);
             let estimate = libm::ceil(run * self.estimate_factor);
-            let mut job = Job::new(i as u64 + 1, submit, run, estimate, procs);
             // m_lublin99.c writes the job type to field 15 (queue): 1 = batch.
-            job.record.queue = 1.0;
-            jobs.push(job);
+            jobs.push(Job::new_with(
+                i as u64 + 1,
+                submit,
+                run,
+                estimate,
+                procs,
+                |r| r.queue = 1.0,
+            ));
         }
         Workload::from_jobs(header, jobs)
     }
