@@ -9,19 +9,31 @@
 //! reinserted, so no reservation ever moves later — and no job starts later than the
 //! reservation it was first given (checked: [`ConservativeBackfilling::violations`]).
 //!
-//! Issue 17 makes the compression touch only jobs that can move. After a compression pass no
-//! waiting job can move (a job freed later in the pass only frees time at or after its own
-//! reservation, which is never before the reservations already visited), and arrivals only take
-//! processors. So a job can move earlier only into a window that contains an instant freed
-//! since: by the completion, or by a job that moved earlier in this pass. A job larger than the
-//! most processors free at any such instant before its reservation is left where it is
-//! without touching the profile — exactly what the full reinsertion would do. Waiting jobs are
-//! kept ordered by (reservation, arrival), so neither `decide` nor the compression sorts.
-
-use std::collections::BTreeSet;
-use std::ops::Bound;
+//! Issue 17 makes the compression cheap without changing any reservation:
+//!
+//! * **No trial reinsertion.** Taking a job out and putting it back at its earliest fit moves
+//!   it earlier exactly when some start `s` before its reservation `r` has the job's processors
+//!   free on [s, min(s + estimate, r)) — its own slot covers everything from `r` to the end of
+//!   any earlier fit — and the earliest such `s` is where it goes. [`Profile::fit_before`]
+//!   finds it without touching the profile; only a job that moves changes the profile (its
+//!   old slot given back, its new one taken).
+//! * **Two cheap tests first.** A job moves if the processors free just before `r` are enough
+//!   (the free stretch reaching `r` is a fit), and otherwise only if some stretch of at least
+//!   its size free processors *ending before `r`* is at least its estimate long. The pass walks
+//!   the profile from now along with the queue and keeps, for every level of free processors,
+//!   the longest such stretch seen ([`Stretches`]) — exact, since a job that moves (and may
+//!   cut stretches behind the walk) sends the walk back to now. Only jobs passing a test are
+//!   searched.
+//! * Waiting jobs are kept ordered by (reservation, arrival) ([`WaitQueue`]); the pass walks
+//!   it with a cursor, since a moved job only goes behind it. The profile is a vector while
+//!   short and a segment tree over chunks when long ([`Profile`]).
+//!
+//! (The first pass of issue 17 skipped every job larger than the most processors free at an
+//! instant freed since the last pass; the tests above subsume it: a job that could not move
+//! after the previous pass can only move into a stretch containing such an instant.)
 
 use super::profile::Profile;
+use super::wait_queue::{Cursor, WaitQueue};
 use super::{Context, Policy};
 use crate::base::event::OrdTime;
 use crate::base::{Explainer, Explanation, JobId, Reason, Time};
@@ -31,7 +43,7 @@ use crate::base::{Explainer, Explanation, JobId, Reason, Time};
 pub struct ConservativeBackfilling {
     profile: Profile,
     /// Waiting jobs by (current reservation, arrival).
-    waiting: BTreeSet<(OrdTime, JobId)>,
+    waiting: WaitQueue,
     /// Current reservation of each waiting job.
     reservation: Vec<Time>,
     /// First reservation of each job.
@@ -41,9 +53,76 @@ pub struct ConservativeBackfilling {
     /// Times the compression would have moved a job later (a bug if ever non-zero).
     violations: usize,
     scratch: Vec<(OrdTime, JobId)>,
-    /// Intervals freed during the current compression pass.
-    freed: Vec<(Time, Time)>,
+    stretches: Stretches,
     explainer: Explainer,
+}
+
+/// The free stretches of the profile seen by a compression pass: for each level of free
+/// processors, the longest stretch at that level or above that ended before the pass's
+/// position (as an upper bound), and the stretches still open there.
+#[derive(Clone, Debug, Default)]
+struct Stretches {
+    /// Steps starting before `until` are seen.
+    until: Time,
+    started: bool,
+    /// Open stretches: (level, start), levels increasing from the bottom.
+    open: Vec<(u32, Time)>,
+    /// Pareto-longest closed stretches: (level, length), levels decreasing, lengths
+    /// increasing.
+    closed: Vec<(u32, Time)>,
+}
+
+impl Stretches {
+    fn reset(&mut self, now: Time) {
+        self.until = now;
+        self.started = false;
+        self.open.clear();
+        self.closed.clear();
+    }
+
+    /// Sees every step of `profile` starting before `to` (from the one containing `now`).
+    fn advance(&mut self, profile: &Profile, now: Time, to: Time) {
+        if self.started && to <= self.until {
+            return;
+        }
+        let (open, closed) = (&mut self.open, &mut self.closed);
+        profile.for_steps(self.until, to, !self.started, |t, free| {
+            let t = if t < now { now } else { t };
+            let mut from = t;
+            while let Some(&(level, s)) = open.last() {
+                if level <= free {
+                    break;
+                }
+                open.pop();
+                // A length computed by subtraction may round below the exact test's
+                // `s + estimate <= t`; a relative slack keeps it an upper bound.
+                close(closed, level, (t - s) + 1e-12 * (t.abs() + s.abs()));
+                from = s;
+            }
+            if open.last().is_none_or(|&(level, _)| level < free) {
+                open.push((free, from));
+            }
+        });
+        self.started = true;
+        self.until = to;
+    }
+
+    /// Whether a closed stretch of at least `procs` free processors may be `estimate` long.
+    fn may_fit(&self, procs: u32, estimate: Time) -> bool {
+        self.closed
+            .iter()
+            .any(|&(l, n)| l >= procs && n >= estimate)
+    }
+}
+
+/// Keeps `(level, len)` among the Pareto-longest closed stretches.
+fn close(closed: &mut Vec<(u32, Time)>, level: u32, len: Time) {
+    if closed.iter().any(|&(l, n)| l >= level && n >= len) {
+        return;
+    }
+    closed.retain(|&(l, n)| !(l <= level && n <= len));
+    let i = closed.partition_point(|&(l, _)| l > level);
+    closed.insert(i, (level, len));
 }
 
 impl ConservativeBackfilling {
@@ -51,13 +130,13 @@ impl ConservativeBackfilling {
     pub fn new(n_jobs: usize, procs: u32) -> Self {
         ConservativeBackfilling {
             profile: Profile::new(procs, f64::NEG_INFINITY),
-            waiting: BTreeSet::new(),
+            waiting: WaitQueue::default(),
             reservation: vec![f64::NAN; n_jobs],
             promised: vec![None; n_jobs],
             started_at: vec![f64::NAN; n_jobs],
             violations: 0,
             scratch: Vec::new(),
-            freed: Vec::new(),
+            stretches: Stretches::default(),
             explainer: Explainer::default(),
         }
     }
@@ -73,70 +152,49 @@ impl ConservativeBackfilling {
         &self.profile
     }
 
-    /// The most processors free at an instant of `freed` within [from, to).
-    fn max_freed(&self, from: Time, to: Time) -> u32 {
-        self.freed
-            .iter()
-            .map(|&(a, b)| self.profile.max_free(a.max(from), b.min(to)))
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// Reinserts every waiting job at its earliest fit, in order of current reservation,
-    /// after [now, freed_until) was released by the early completion of `completed`; jobs
-    /// that cannot move are skipped (module docs).
-    fn compress(&mut self, ctx: &Context<'_>, completed: JobId, freed_until: Time) {
+    /// Moves every waiting job, in order of current reservation, to its earliest fit if that
+    /// is earlier, after [now, …) was released by the early completion of `completed`
+    /// (module docs).
+    fn compress(&mut self, ctx: &Context<'_>, completed: JobId) {
         let now = ctx.now;
-        let mut order = std::mem::take(&mut self.scratch);
-        order.clear();
-        order.extend(self.waiting.iter().copied());
-        self.freed.clear();
-        self.freed.push((now, freed_until));
-        // Most processors free at a freed instant of [now, seen).
-        let mut most = 0;
-        let mut seen = now;
-        for &(OrdTime(old), j) in &order {
+        self.stretches.reset(now);
+        let mut cur = Cursor::default();
+        while let Some((OrdTime(old), j)) = self.waiting.next(&mut cur) {
             let job = &ctx.jobs[j];
             let (procs, est) = (job.procs_held(), job.estimate);
             if procs == 0 || old == now {
                 // Nothing held, or already at the earliest possible start.
                 continue;
             }
-            if old > now {
-                if old > seen {
-                    most = most.max(self.max_freed(seen, old));
-                    seen = old;
-                }
-                if procs > most {
-                    continue;
-                }
+            if old < now {
+                // A waiting job is due at its reservation; reinserting it would have put it
+                // back where it is and counted a violation.
+                self.violations += 1;
+                continue;
             }
-            self.profile.release(old, old + est, procs);
-            let new = match self.profile.earliest_fit(now, procs, est) {
-                Some(s) if s <= old => s,
-                _ => {
-                    self.violations += 1;
-                    old
-                }
+            self.stretches.advance(&self.profile, now, old);
+            if self.profile.free_before(old) < procs && !self.stretches.may_fit(procs, est) {
+                continue;
+            }
+            let Some(new) = self.profile.fit_before(now, procs, est, old) else {
+                continue;
             };
+            self.profile.release(old, old + est, procs);
             if !self.profile.reserve(new, new + est, procs) {
                 self.violations += 1;
             }
             self.reservation[j] = new;
-            if new != old {
-                let moved = Reason::Moved {
-                    from: old,
-                    to: new,
-                    completed,
-                };
-                self.explainer.record(now, j, moved);
-                self.waiting.remove(&(OrdTime(old), j));
-                self.waiting.insert((OrdTime(new), j));
-                self.freed.push((old, old + est));
-                most = self.max_freed(now, seen);
-            }
+            let moved = Reason::Moved {
+                from: old,
+                to: new,
+                completed,
+            };
+            self.explainer.record(now, j, moved);
+            self.waiting.remove(&(OrdTime(old), j));
+            self.waiting.insert((OrdTime(new), j));
+            // The stretches seen so far may be cut by the new slot: see them again.
+            self.stretches.reset(now);
         }
-        self.scratch = order;
     }
 }
 
@@ -176,23 +234,21 @@ impl Policy for ConservativeBackfilling {
         if ctx.now < expected_end && j.procs_held() > 0 {
             self.profile.release(ctx.now, expected_end, j.procs_held());
             self.profile.prune(ctx.now);
-            self.compress(ctx, job, expected_end);
+            self.compress(ctx, job);
         }
     }
 
     fn decide(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
         let mut free = ctx.free_procs;
         let now = ctx.now;
+        // Steps that ended before now are never read again (every search starts at now).
+        self.profile.prune(now);
         // Due jobs (reservation ≤ now) in order of reservation, ties by arrival; +0 is the
         // largest zero in the total order, so a reservation at -0 is due at +0 and vice versa.
         let key = OrdTime(if now == 0.0 { 0.0 } else { now });
         let mut due = std::mem::take(&mut self.scratch);
         due.clear();
-        due.extend(
-            self.waiting
-                .range((Bound::Unbounded, Bound::Included((key, JobId::MAX))))
-                .copied(),
-        );
+        self.waiting.up_to((key, JobId::MAX), &mut due);
         for &(res, j) in &due {
             let procs = ctx.jobs[j].procs_held();
             if procs <= free {
