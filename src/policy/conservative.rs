@@ -17,23 +17,26 @@
 //!   any earlier fit — and the earliest such `s` is where it goes. [`Profile::fit_before`]
 //!   finds it without touching the profile; only a job that moves changes the profile (its
 //!   old slot given back, its new one taken).
-//! * **Two cheap tests first.** A job moves if the processors free just before `r` are enough
-//!   (the free stretch reaching `r` is a fit), and otherwise only if some stretch of at least
-//!   its size free processors *ending before `r`* is at least its estimate long. The pass walks
-//!   the profile from now along with the queue and keeps, for every level of free processors,
-//!   the longest such stretch seen ([`Stretches`]) — exact, since a job that moves (and may
-//!   cut stretches behind the walk) sends the walk back to now. Only jobs passing a test are
-//!   searched.
-//! * Waiting jobs are kept ordered by (reservation, arrival) ([`WaitQueue`]); the pass walks
-//!   it with a cursor, since a moved job only goes behind it. The profile is a vector while
+//! * **Only jobs that may move are visited.** After a compression pass no waiting job can move
+//!   (a job moved later in the pass frees time only from its own old reservation on, never
+//!   before the reservations already visited), and arrivals, starts and the passing of time
+//!   only take room away. So a job can move only into a window that contains an instant
+//!   freed since: by the completion or by a job moved earlier in this pass. Such a window lies
+//!   in a maximal stretch of at least the job's processors free that meets a freed interval;
+//!   it is either the job's estimate long, or it reaches the job's reservation. For every freed
+//!   interval the pass records, per level of free processors, the hull of the stretches
+//!   meeting it — its length and its end ([`Freed`], upper bounds: stretches only shrink
+//!   afterwards, or grow through a later freed interval, which is recorded too). A job moves
+//!   only if, at its size, some recorded length is at least its estimate or some recorded end
+//!   reaches its reservation; the waiting queue ([`WaitQueue`]) keeps for each chunk of jobs
+//!   the fewest processors and the shortest estimate, so a whole chunk is skipped with one such
+//!   test. Only the jobs passing it are searched exactly.
+//! * Waiting jobs are kept ordered by (reservation, arrival); the pass walks them after the
+//!   last job visited, since a moved job only goes behind it. The profile is a vector while
 //!   short and a segment tree over chunks when long ([`Profile`]).
-//!
-//! (The first pass of issue 17 skipped every job larger than the most processors free at an
-//! instant freed since the last pass; the tests above subsume it: a job that could not move
-//! after the previous pass can only move into a stretch containing such an instant.)
 
 use super::profile::Profile;
-use super::wait_queue::{Cursor, WaitQueue};
+use super::wait_queue::{Summary, WaitQueue};
 use super::{Context, Policy};
 use crate::base::event::OrdTime;
 use crate::base::{Explainer, Explanation, JobId, Reason, Time};
@@ -53,76 +56,139 @@ pub struct ConservativeBackfilling {
     /// Times the compression would have moved a job later (a bug if ever non-zero).
     violations: usize,
     scratch: Vec<(OrdTime, JobId)>,
-    stretches: Stretches,
+    freed: Freed,
     explainer: Explainer,
 }
 
-/// The free stretches of the profile seen by a compression pass: for each level of free
-/// processors, the longest stretch at that level or above that ended before the pass's
-/// position (as an upper bound), and the stretches still open there.
+/// What a compression pass knows of the stretches of free processors that meet an interval
+/// freed during the pass (module docs): for each level, the longest hull and the furthest end.
+/// Both are Pareto lists by decreasing level (lengths, ends increasing).
 #[derive(Clone, Debug, Default)]
-struct Stretches {
-    /// Steps starting before `until` are seen.
-    until: Time,
-    started: bool,
-    /// Open stretches: (level, start), levels increasing from the bottom.
-    open: Vec<(u32, Time)>,
-    /// Pareto-longest closed stretches: (level, length), levels decreasing, lengths
-    /// increasing.
-    closed: Vec<(u32, Time)>,
+struct Freed {
+    len: Vec<(u32, Time)>,
+    end: Vec<(u32, Time)>,
+    left: Vec<(u32, Time)>,
+    right: Vec<(u32, Time)>,
+    levels: Vec<u32>,
 }
 
-impl Stretches {
-    fn reset(&mut self, now: Time) {
-        self.until = now;
-        self.started = false;
-        self.open.clear();
-        self.closed.clear();
-    }
-
-    /// Sees every step of `profile` starting before `to` (from the one containing `now`).
-    fn advance(&mut self, profile: &Profile, now: Time, to: Time) {
-        if self.started && to <= self.until {
-            return;
-        }
-        let (open, closed) = (&mut self.open, &mut self.closed);
-        profile.for_steps(self.until, to, !self.started, |t, free| {
-            let t = if t < now { now } else { t };
-            let mut from = t;
-            while let Some(&(level, s)) = open.last() {
-                if level <= free {
-                    break;
-                }
-                open.pop();
-                // A length computed by subtraction may round below the exact test's
-                // `s + estimate <= t`; a relative slack keeps it an upper bound.
-                close(closed, level, (t - s) + 1e-12 * (t.abs() + s.abs()));
-                from = s;
-            }
-            if open.last().is_none_or(|&(level, _)| level < free) {
-                open.push((free, from));
-            }
-        });
-        self.started = true;
-        self.until = to;
-    }
-
-    /// Whether a closed stretch of at least `procs` free processors may be `estimate` long.
-    fn may_fit(&self, procs: u32, estimate: Time) -> bool {
-        self.closed
-            .iter()
-            .any(|&(l, n)| l >= procs && n >= estimate)
-    }
-}
-
-/// Keeps `(level, len)` among the Pareto-longest closed stretches.
-fn close(closed: &mut Vec<(u32, Time)>, level: u32, len: Time) {
-    if closed.iter().any(|&(l, n)| l >= level && n >= len) {
+/// Keeps `(level, v)` in a Pareto list (levels decreasing, values increasing).
+fn keep(front: &mut Vec<(u32, Time)>, level: u32, v: Time) {
+    let i = front.partition_point(|&(l, _)| l >= level);
+    if i > 0 && front[i - 1].1 >= v {
+        // A level at least as high already has as much.
         return;
     }
-    closed.retain(|&(l, n)| !(l <= level && n <= len));
-    let i = closed.partition_point(|&(l, _)| l > level);
-    closed.insert(i, (level, len));
+    // Drop the entries at this level or below that have no more.
+    let mut k = i;
+    while k < front.len() && front[k].1 <= v {
+        k += 1;
+    }
+    front.splice(i..k, std::iter::once((level, v)));
+}
+
+/// The largest value of a Pareto list at `level` or above (−∞ if none).
+fn best(front: &[(u32, Time)], level: u32) -> Time {
+    let i = front.partition_point(|&(l, _)| l >= level);
+    if i == 0 {
+        f64::NEG_INFINITY
+    } else {
+        front[i - 1].1
+    }
+}
+
+/// The value of a (level, value) list by decreasing level at `level`: the entry with the
+/// smallest level ≥ `level`, or `above` if every level is lower.
+fn at_level(list: &[(u32, Time)], level: u32, above: Time) -> Time {
+    let i = list.partition_point(|&(l, _)| l >= level);
+    if i == 0 {
+        above
+    } else {
+        list[i - 1].1
+    }
+}
+
+impl Freed {
+    fn clear(&mut self) {
+        self.len.clear();
+        self.end.clear();
+    }
+
+    /// Records the stretches of `profile` that meet [a, b) (clipped to `now`).
+    fn add(&mut self, profile: &Profile, now: Time, a: Time, b: Time) {
+        let a = if a < now { now } else { a };
+        if b <= a {
+            return;
+        }
+        let top = profile.max_free(a, b);
+        if top == 0 {
+            return;
+        }
+        // Leftwards from a: (level, start of the stretch) for levels from each cap down to the
+        // next; levels above the first cap start at a.
+        self.left.clear();
+        let mut m = profile.free_at(a);
+        let mut lo = a;
+        if m > 0 {
+            let left = &mut self.left;
+            profile.walk_back(a, |t, f| {
+                if f < m {
+                    left.push((m, lo));
+                    m = f;
+                    if m == 0 {
+                        return false;
+                    }
+                }
+                if t <= now {
+                    lo = now;
+                    return false;
+                }
+                lo = t;
+                true
+            });
+            if m > 0 {
+                self.left.push((m, lo));
+            }
+        }
+        // Rightwards from b: (level, end of the stretch); levels above the first cap end at b.
+        self.right.clear();
+        let mut m = profile.free_before(b);
+        if m > 0 {
+            let right = &mut self.right;
+            profile.walk_on(b, |t, f| {
+                if f < m {
+                    right.push((m, t));
+                    m = f;
+                }
+                m > 0
+            });
+            if m > 0 {
+                // The last step lasts forever.
+                self.right.push((m, f64::INFINITY));
+            }
+        }
+        self.levels.clear();
+        self.levels.push(top);
+        let caps = self.left.iter().chain(&self.right).map(|&(l, _)| l);
+        self.levels.extend(caps.filter(|&l| l < top));
+        self.levels.sort_unstable_by(|x, y| y.cmp(x));
+        self.levels.dedup();
+        for &l in &self.levels {
+            let lo = at_level(&self.left, l, a);
+            let hi = at_level(&self.right, l, b);
+            // A length computed by subtraction may round below the exact test's
+            // `s + estimate <= t`; a relative slack keeps it an upper bound.
+            let len = (hi - lo) + 1e-12 * (hi.abs() + lo.abs());
+            keep(&mut self.len, l, len);
+            keep(&mut self.end, l, hi);
+        }
+    }
+
+    /// Whether a job of `procs` processors and `estimate`, reserved at `r`, may move.
+    #[inline]
+    fn may_move(&self, procs: u32, estimate: Time, r: Time) -> bool {
+        best(&self.len, procs) >= estimate || best(&self.end, procs) >= r
+    }
 }
 
 impl ConservativeBackfilling {
@@ -136,7 +202,7 @@ impl ConservativeBackfilling {
             started_at: vec![f64::NAN; n_jobs],
             violations: 0,
             scratch: Vec::new(),
-            stretches: Stretches::default(),
+            freed: Freed::default(),
             explainer: Explainer::default(),
         }
     }
@@ -153,27 +219,32 @@ impl ConservativeBackfilling {
     }
 
     /// Moves every waiting job, in order of current reservation, to its earliest fit if that
-    /// is earlier, after [now, …) was released by the early completion of `completed`
-    /// (module docs).
-    fn compress(&mut self, ctx: &Context<'_>, completed: JobId) {
+    /// is earlier, after [now, freed_until) was released by the early completion of
+    /// `completed`; only jobs that may move are visited (module docs).
+    fn compress(&mut self, ctx: &Context<'_>, completed: JobId, freed_until: Time) {
         let now = ctx.now;
-        self.stretches.reset(now);
-        let mut cur = Cursor::default();
-        while let Some((OrdTime(old), j)) = self.waiting.next(&mut cur) {
-            let job = &ctx.jobs[j];
-            let (procs, est) = (job.procs_held(), job.estimate);
-            if procs == 0 || old == now {
-                // Nothing held, or already at the earliest possible start.
-                continue;
-            }
+        self.freed.clear();
+        self.freed.add(&self.profile, now, now, freed_until);
+        let mut after = None;
+        loop {
+            let freed = &self.freed;
+            let chunk = |s: &Summary| {
+                let r = s.first.0 .0;
+                r < now || (s.procs != u32::MAX && freed.may_move(s.procs, s.estimate, r))
+            };
+            let job = |(OrdTime(r), _): (OrdTime, JobId), procs: u32, est: Time| {
+                // Due (a violation, counted below); nothing held or already at now: stays.
+                procs > 0 && (r < now || (r != now && freed.may_move(procs, est, r)))
+            };
+            let Some((key, procs, est)) = self.waiting.next_where(after, chunk, job) else {
+                break;
+            };
+            after = Some(key);
+            let (OrdTime(old), j) = key;
             if old < now {
                 // A waiting job is due at its reservation; reinserting it would have put it
                 // back where it is and counted a violation.
                 self.violations += 1;
-                continue;
-            }
-            self.stretches.advance(&self.profile, now, old);
-            if self.profile.free_before(old) < procs && !self.stretches.may_fit(procs, est) {
                 continue;
             }
             let Some(new) = self.profile.fit_before(now, procs, est, old) else {
@@ -190,10 +261,9 @@ impl ConservativeBackfilling {
                 completed,
             };
             self.explainer.record(now, j, moved);
-            self.waiting.remove(&(OrdTime(old), j));
-            self.waiting.insert((OrdTime(new), j));
-            // The stretches seen so far may be cut by the new slot: see them again.
-            self.stretches.reset(now);
+            self.waiting.remove(&key);
+            self.waiting.insert((OrdTime(new), j), procs, est);
+            self.freed.add(&self.profile, now, old, old + est);
         }
     }
 }
@@ -225,7 +295,7 @@ impl Policy for ConservativeBackfilling {
             needs: procs,
         };
         self.explainer.record(ctx.now, job, reserved);
-        self.waiting.insert((OrdTime(start), job));
+        self.waiting.insert((OrdTime(start), job), procs, est);
     }
 
     fn job_completed(&mut self, job: JobId, ctx: &Context<'_>) {
@@ -234,7 +304,7 @@ impl Policy for ConservativeBackfilling {
         if ctx.now < expected_end && j.procs_held() > 0 {
             self.profile.release(ctx.now, expected_end, j.procs_held());
             self.profile.prune(ctx.now);
-            self.compress(ctx, job);
+            self.compress(ctx, job, expected_end);
         }
     }
 

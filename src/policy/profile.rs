@@ -261,22 +261,31 @@ impl Profile {
         self.steps[n.saturating_sub(1)].free
     }
 
-    /// Calls `f(start, free)` for every step starting in [from, to), in order — and first for
-    /// the step containing `from` when `containing` is set and it starts before `from`.
-    pub fn for_steps(&self, from: Time, to: Time, containing: bool, mut f: impl FnMut(Time, u32)) {
+    /// Calls `f(start, free)` for every step starting at or after `from`, in order, until it
+    /// returns `false`.
+    pub fn walk_on(&self, from: Time, mut f: impl FnMut(Time, u32) -> bool) {
         if let Some(tree) = &self.tree {
-            return tree.for_steps(from, to, containing, f);
+            return tree.walk_on(from, f);
         }
-        let i = if containing {
-            self.index_at(from)
-        } else {
-            self.steps.partition_point(|s| s.start < from)
-        };
+        let i = self.steps.partition_point(|s| s.start < from);
         for s in &self.steps[i..] {
-            if s.start >= to {
-                break;
+            if !f(s.start, s.free) {
+                return;
             }
-            f(s.start, s.free);
+        }
+    }
+
+    /// Calls `f(start, free)` for every step starting before `to`, latest first, until it
+    /// returns `false`.
+    pub fn walk_back(&self, to: Time, mut f: impl FnMut(Time, u32) -> bool) {
+        if let Some(tree) = &self.tree {
+            return tree.walk_back(to, f);
+        }
+        let n = self.steps.partition_point(|s| s.start < to);
+        for s in self.steps[..n].iter().rev() {
+            if !f(s.start, s.free) {
+                return;
+            }
         }
     }
 
@@ -497,6 +506,27 @@ mod tests {
                         let a = pruned + a as f64 / 2.0;
                         let b = a + d as f64 / 2.0;
                         prop_assert_eq!(flat.max_free(a, b), tree.max_free(a, b));
+                        prop_assert_eq!(flat.free_before(a), tree.free_before(a));
+                        // Walks stopping after d / 8 + 1 steps, both ways, against the list.
+                        let k = d as usize / 8 + 1;
+                        let steps = flat.steps();
+                        let on: Vec<_> = steps.iter().copied().filter(|s| s.0 >= a).take(k).collect();
+                        let back: Vec<_> =
+                            steps.iter().rev().copied().filter(|s| s.0 < a).take(k).collect();
+                        for p in [&flat, &tree] {
+                            let mut got = Vec::new();
+                            p.walk_on(a, |t, f| {
+                                got.push((t, f));
+                                got.len() < k
+                            });
+                            prop_assert_eq!(&got, &on);
+                            got.clear();
+                            p.walk_back(a, |t, f| {
+                                got.push((t, f));
+                                got.len() < k
+                            });
+                            prop_assert_eq!(&got, &back);
+                        }
                     }
                 }
                 prop_assert_eq!(flat.steps(), tree.steps());

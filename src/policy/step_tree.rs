@@ -615,16 +615,10 @@ impl StepTree {
         self.value(q) as u32
     }
 
-    /// `Profile::for_steps`.
-    pub(super) fn for_steps(
-        &self,
-        from: Time,
-        to: Time,
-        containing: bool,
-        mut f: impl FnMut(Time, u32),
-    ) {
+    /// `Profile::walk_on`.
+    pub(super) fn walk_on(&self, from: Time, mut f: impl FnMut(Time, u32) -> bool) {
         let mut p = self.locate(from);
-        if !containing && self.start(p) < from {
+        if self.start(p) < from {
             match self.next(p) {
                 Some(q) => p = q,
                 None => return,
@@ -632,12 +626,36 @@ impl StepTree {
         }
         let mut off = self.offset(p.c);
         loop {
-            let t = self.start(p);
-            if t >= to {
+            if !f(self.start(p), (self.chunks[p.c].free[p.i] + off) as u32) {
                 return;
             }
-            f(t, (self.chunks[p.c].free[p.i] + off) as u32);
             match self.next(p) {
+                Some(q) => {
+                    if q.c != p.c {
+                        off = self.offset(q.c);
+                    }
+                    p = q;
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// `Profile::walk_back`.
+    pub(super) fn walk_back(&self, to: Time, mut f: impl FnMut(Time, u32) -> bool) {
+        let mut p = self.locate(to);
+        if self.start(p) >= to {
+            match self.prev(p) {
+                Some(q) => p = q,
+                None => return,
+            }
+        }
+        let mut off = self.offset(p.c);
+        loop {
+            if !f(self.start(p), (self.chunks[p.c].free[p.i] + off) as u32) {
+                return;
+            }
+            match self.prev(p) {
                 Some(q) => {
                     if q.c != p.c {
                         off = self.offset(q.c);
