@@ -187,7 +187,19 @@ impl Freed {
     /// Whether a job of `procs` processors and `estimate`, reserved at `r`, may move.
     #[inline]
     fn may_move(&self, procs: u32, estimate: Time, r: Time) -> bool {
-        best(&self.len, procs) >= estimate || best(&self.end, procs) >= r
+        self.may_fit_in(procs, estimate) || self.may_reach(procs, r)
+    }
+
+    /// Whether a recorded stretch of at least `procs` free processors is `estimate` long.
+    #[inline]
+    fn may_fit_in(&self, procs: u32, estimate: Time) -> bool {
+        best(&self.len, procs) >= estimate
+    }
+
+    /// Whether a recorded stretch of at least `procs` free processors reaches `r`.
+    #[inline]
+    fn may_reach(&self, procs: u32, r: Time) -> bool {
+        best(&self.end, procs) >= r
     }
 }
 
@@ -227,14 +239,19 @@ impl ConservativeBackfilling {
         self.freed.add(&self.profile, now, now, freed_until);
         let mut after = None;
         loop {
-            let freed = &self.freed;
+            let (freed, profile) = (&self.freed, &self.profile);
             let chunk = |s: &Summary| {
                 let r = s.first.0 .0;
                 r < now || (s.procs != u32::MAX && freed.may_move(s.procs, s.estimate, r))
             };
             let job = |(OrdTime(r), _): (OrdTime, JobId), procs: u32, est: Time| {
                 // Due (a violation, counted below); nothing held or already at now: stays.
-                procs > 0 && (r < now || (r != now && freed.may_move(procs, est, r)))
+                // A stretch reaching the reservation must end just before it (exact check).
+                procs > 0
+                    && (r < now
+                        || (r != now
+                            && (freed.may_fit_in(procs, est)
+                                || (freed.may_reach(procs, r) && profile.free_before(r) >= procs))))
             };
             let Some((key, procs, est)) = self.waiting.next_where(after, chunk, job) else {
                 break;
