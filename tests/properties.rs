@@ -188,3 +188,80 @@ proptest! {
         }
     }
 }
+
+// ----------------------------------------------------------------------------------------
+// Issue 17: the data structures behind EASY and conservative against simple references.
+// ----------------------------------------------------------------------------------------
+
+mod queue_tree_reference {
+    use proptest::prelude::*;
+    use schedlab::policy::queue_tree::{FitQuery, QueueTree};
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push(u32, u32),
+        Remove(usize),
+        Query(usize, u32, u32, u32),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (0u32..12, 0u32..40).prop_map(|(p, e)| Op::Push(p, e)),
+            2 => (0usize..10_000).prop_map(Op::Remove),
+            2 => (0usize..10_000, 0u32..14, 0u32..8, 0u32..50)
+                .prop_map(|(f, free, extra, s)| Op::Query(f, free, extra, s)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// `next_fit` finds exactly the first waiting job (in arrival order, from a position
+        /// on) that a linear scan of the queue finds; sizes and estimates are drawn from
+        /// small ranges, so staircases are often longer than a node keeps.
+        #[test]
+        fn next_fit_is_the_first_match_of_a_linear_scan(ops in prop::collection::vec(op(), 1..400)) {
+            let mut t = QueueTree::with_capacity(2);
+            // (procs, estimate, waiting) by job id = arrival order.
+            let mut jobs: Vec<(u32, f64, bool)> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Push(p, e) => {
+                        t.push(jobs.len(), p, e as f64);
+                        jobs.push((p, e as f64, true));
+                    }
+                    Op::Remove(k) => {
+                        let waiting: Vec<usize> = (0..jobs.len()).filter(|&j| jobs[j].2).collect();
+                        if waiting.is_empty() {
+                            continue;
+                        }
+                        let j = waiting[k % waiting.len()];
+                        // The tree's position of job j: positions follow arrival order from
+                        // the head's job on.
+                        let h = t.head().expect("a job waits");
+                        let pos = h + j - t.job(h);
+                        prop_assert_eq!(t.job(pos), j);
+                        t.remove(pos);
+                        jobs[j].2 = false;
+                    }
+                    Op::Query(k, free, extra, s) => {
+                        let Some(h) = t.head() else {
+                            prop_assert!(jobs.iter().all(|j| !j.2));
+                            continue;
+                        };
+                        let first = t.job(h);
+                        let from_job = first + k % (jobs.len() - first + 1);
+                        let q = FitQuery { free, extra, now: 10.0, shadow: 10.0 + s as f64 };
+                        let want = (from_job..jobs.len()).find(|&j| {
+                            let (p, e, w) = jobs[j];
+                            w && p <= free && (p <= extra || 10.0 + e <= q.shadow)
+                        });
+                        let got = t.next_fit(h + (from_job - first), &q).map(|pos| t.job(pos));
+                        prop_assert_eq!(got, want);
+                    }
+                }
+                prop_assert_eq!(t.len(), jobs.iter().filter(|j| j.2).count());
+            }
+        }
+    }
+}

@@ -466,3 +466,18 @@ fn cut_span_counts_separately() {
     assert_eq!(r.removed_by_window, 0);
     assert_eq!(ids(&w), vec![1, 2, 3]);
 }
+
+#[test]
+fn a_load_factor_above_the_default_limit_is_applied_when_the_caller_allowed_it() {
+    // `validate_with` (experiment level) checks the limit; `apply` must not refuse what a
+    // raised `--max-load-factor` let through (bench-queue's burst uses 10^12).
+    let mut w = workload(&[0.0, 1e6, 2e6]);
+    let t = Transforms {
+        load_factor: 1e12,
+        ..Transforms::default()
+    };
+    assert!(t.validate().is_err());
+    let report = t.apply(&mut w);
+    assert!(report.notes.is_empty(), "{:?}", report.notes);
+    assert_eq!(submits(&w), vec![0.0, 1e-6, 2e-6]);
+}

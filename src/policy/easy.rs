@@ -37,7 +37,7 @@ impl EasyBackfilling {
     /// A policy for a workload of `n_jobs` jobs.
     pub fn new(n_jobs: usize) -> Self {
         EasyBackfilling {
-            queue: QueueTree::with_capacity(n_jobs.min(1024)),
+            queue: QueueTree::with_capacity(n_jobs.min(128)),
             promised: HashMap::new(),
             just_started: Vec::new(),
             zero_held_queued: 0,
@@ -159,7 +159,8 @@ impl Policy for EasyBackfilling {
         self.explainer.record(ctx.now, head, blocked);
 
         // 3. Backfill later jobs in arrival order: only those that fit and end by the shadow
-        // time or fit the extra processors are visited.
+        // time or fit the extra processors are visited; the scan stops when no processor is
+        // left (unless a job holding none waits).
         let mut q = FitQuery {
             free,
             extra,
@@ -167,7 +168,10 @@ impl Policy for EasyBackfilling {
             shadow,
         };
         let mut from = head_pos + 1;
-        while let Some(pos) = self.queue.next_fit(from, &q) {
+        while q.free > 0 || self.zero_held_queued > 0 {
+            let Some(pos) = self.queue.next_fit(from, &q) else {
+                break;
+            };
             let j = self.queue.job(pos);
             let job = &jobs[j];
             let procs = job.procs_held();

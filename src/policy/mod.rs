@@ -12,6 +12,8 @@ pub mod mesh;
 pub mod moldable;
 pub mod profile;
 pub mod queue_tree;
+mod step_tree;
+pub mod wait_queue;
 
 pub use conservative::ConservativeBackfilling;
 pub use easy::EasyBackfilling;

@@ -135,10 +135,12 @@ impl Transforms {
 
     /// Applies the transforms in order: align, time-zone shift, window, cut span, first N,
     /// load factor. Settings that fail [`Transforms::validate`] are skipped (with a note)
-    /// rather than causing a panic.
+    /// rather than causing a panic — except the load factor's upper limit, which callers
+    /// check against their own (possibly raised) limits before (`validate_with`), so that
+    /// `--max-load-factor` really lets a larger load factor through.
     pub fn apply(&self, w: &mut Workload) -> TransformReport {
         let mut report = TransformReport::default();
-        if let Err(e) = self.validate() {
+        if let Err(e) = self.validate_up_to(f64::MAX) {
             report.notes.push(format!("transforms not applied: {e}"));
             return report;
         }
