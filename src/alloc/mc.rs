@@ -87,10 +87,31 @@ fn first_at_least(v: &[u32], t: u32, small: bool) -> Option<usize> {
 }
 
 /// Chebyshev distance from (x, y) to the rectangle [x1, x2] × [y1, y2].
-fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
+pub(super) fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
     let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
     let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
     dx.max(dy)
+}
+
+/// Order of (x, y) within its shell around the rectangle [x1, x2] × [y1, y2] (seed 000 §3.1):
+/// 0 inside or on the sides of the ring facing the rectangle's shorter sides, 1 on the other
+/// sides, 2 on a corner.
+pub(super) fn ring_class(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
+    let d = dist(x, y, x1, y1, x2, y2);
+    if d == 0 {
+        return 0;
+    }
+    let shorter_is_x = (x2 - x1) <= (y2 - y1); // left/right sides are the shorter ones
+    let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
+    let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
+    let on_lr = dx == d && dy < d; // left/right side of the ring
+    let on_tb = dy == d && dx < d;
+    match (on_lr, on_tb) {
+        (true, _) if shorter_is_x => 0,
+        (_, true) if !shorter_is_x => 0,
+        (true, _) | (_, true) => 1,
+        _ => 2,
+    }
 }
 
 impl NodeAllocator for MinimizingContention {
@@ -214,23 +235,6 @@ impl NodeAllocator for MinimizingContention {
             ..
         } = best?;
         let (x2, y2) = (x1 + a - 1, y1 + b - 1);
-        let shorter_is_x = (x2 - x1) <= (y2 - y1); // left/right sides are the shorter ones
-        let class = |x: u32, y: u32| -> u32 {
-            let d = dist(x, y, x1, y1, x2, y2);
-            if d == 0 {
-                return 0;
-            }
-            let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
-            let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
-            let on_lr = dx == d && dy < d; // left/right side of the ring
-            let on_tb = dy == d && dx < d;
-            match (on_lr, on_tb) {
-                (true, _) if shorter_is_x => 0,
-                (_, true) if !shorter_is_x => 0,
-                (true, _) | (_, true) => 1,
-                _ => 2,
-            }
-        };
         // Only the nodes up to the last shell used can be chosen.
         let (bx1, by1) = (
             x1.saturating_sub(last).max(1),
@@ -241,7 +245,12 @@ impl NodeAllocator for MinimizingContention {
         for y in by1..=by2 {
             for x in bx1..=bx2 {
                 if mesh.is_free(x, y) {
-                    order.push((dist(x, y, x1, y1, x2, y2), class(x, y), y, x));
+                    order.push((
+                        dist(x, y, x1, y1, x2, y2),
+                        ring_class(x, y, x1, y1, x2, y2),
+                        y,
+                        x,
+                    ));
                 }
             }
         }

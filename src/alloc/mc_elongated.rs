@@ -115,7 +115,7 @@ fn imbalance(free: &FreeCounts, mesh: &Mesh, io: IoLayout) -> i64 {
 }
 
 /// Chebyshev distance from (c, p) to the rectangle [c0, c1] × [p0, p1].
-fn dist(c: u32, p: u32, r: (u32, u32, u32, u32)) -> u32 {
+pub(super) fn dist(c: u32, p: u32, r: (u32, u32, u32, u32)) -> u32 {
     let (c0, c1, p0, p1) = r;
     let dc = c0.saturating_sub(c).max(c.saturating_sub(c1));
     let dp = p0.saturating_sub(p).max(p.saturating_sub(p1));
@@ -137,7 +137,7 @@ impl NodeAllocator for McElongated {
         let io = self.io;
         let (lines, k) = (io.lines(mesh), io.line_len(mesh));
         let free = FreeCounts::new(mesh);
-        let mut imbalance = imbalance(&free, mesh, io);
+        let imbalance = imbalance(&free, mesh, io);
         // Shell 0 of every column when j < k: the same segment, computed once.
         let seg = (j / k == 0).then(|| segment(io, k, j, imbalance >= 0));
         let max_shell = lines.max(k);
@@ -169,43 +169,58 @@ impl NodeAllocator for McElongated {
                 }
             }
         }
-        // Nodes by (shell, level from the middle, column); the side is chosen while picking.
-        let mut cand: Vec<(u32, u32, u32, u32)> = free
-            .iter()
-            .map(|&(c, p)| (dist(c, p, r), io.level(p), c, p))
-            .collect();
-        cand.sort_unstable();
-        let mut out = Vec::with_capacity(j as usize);
-        let mut a = 0;
-        while a < cand.len() && out.len() < j as usize {
-            // The nodes of one shell.
-            let mut b = a;
-            while b < cand.len() && cand[b].0 == cand[a].0 {
-                b += 1;
-            }
-            let shell = &cand[a..b];
-            // Each side middle-out; nodes level with the middle first; then the lighter side.
-            let mut below = shell.iter().filter(|n| io.side_of(n.3) < 0);
-            let mut above = shell.iter().filter(|n| io.side_of(n.3) > 0);
-            for n in shell.iter().filter(|n| io.side_of(n.3) == 0) {
-                if out.len() < j as usize {
-                    out.push(io.node(mesh, n.2, n.3));
-                }
-            }
-            while out.len() < j as usize {
-                let pick = if imbalance >= 0 {
-                    below.next().or_else(|| above.next())
-                } else {
-                    above.next().or_else(|| below.next())
-                };
-                let Some(n) = pick else { break };
-                imbalance += io.side_of(n.3);
+        take_by_shells(mesh, io, &free, r, j, imbalance)
+    }
+}
+
+/// The `j` free nodes `free` (line coordinates) nearest the shell-0 rectangle `r`, shell by
+/// shell (seed 000 §3.2): within a shell the nodes level with the I/O middle first, then each
+/// side middle-out, always taking from the side with fewer allocated nodes (`imbalance`:
+/// above − below, updated while picking). `None` if fewer than `j` are given.
+pub(super) fn take_by_shells(
+    mesh: &Mesh,
+    io: IoLayout,
+    free: &[(u32, u32)],
+    r: (u32, u32, u32, u32),
+    j: u32,
+    mut imbalance: i64,
+) -> Option<Vec<Node>> {
+    // Nodes by (shell, level from the middle, column); the side is chosen while picking.
+    let mut cand: Vec<(u32, u32, u32, u32)> = free
+        .iter()
+        .map(|&(c, p)| (dist(c, p, r), io.level(p), c, p))
+        .collect();
+    cand.sort_unstable();
+    let mut out = Vec::with_capacity(j as usize);
+    let mut a = 0;
+    while a < cand.len() && out.len() < j as usize {
+        // The nodes of one shell.
+        let mut b = a;
+        while b < cand.len() && cand[b].0 == cand[a].0 {
+            b += 1;
+        }
+        let shell = &cand[a..b];
+        // Each side middle-out; nodes level with the middle first; then the lighter side.
+        let mut below = shell.iter().filter(|n| io.side_of(n.3) < 0);
+        let mut above = shell.iter().filter(|n| io.side_of(n.3) > 0);
+        for n in shell.iter().filter(|n| io.side_of(n.3) == 0) {
+            if out.len() < j as usize {
                 out.push(io.node(mesh, n.2, n.3));
             }
-            a = b;
         }
-        (out.len() == j as usize).then_some(out)
+        while out.len() < j as usize {
+            let pick = if imbalance >= 0 {
+                below.next().or_else(|| above.next())
+            } else {
+                above.next().or_else(|| below.next())
+            };
+            let Some(n) = pick else { break };
+            imbalance += io.side_of(n.3);
+            out.push(io.node(mesh, n.2, n.3));
+        }
+        a = b;
     }
+    (out.len() == j as usize).then_some(out)
 }
 
 #[cfg(test)]

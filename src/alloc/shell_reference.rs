@@ -5,7 +5,8 @@
 //! [`crate::alloc::shells`]) choose exactly the same nodes in the same order, and as the
 //! "before" of `schedlab bench-network --reference`.
 
-use super::mc::shapes;
+use super::mc::{dist, ring_class, shapes};
+use super::mc_elongated::{dist as dist_line, take_by_shells, McElongated};
 use super::node_allocator::{free_nodes, IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
@@ -25,41 +26,25 @@ impl McElongatedReference {
         McElongatedReference { io }
     }
 
-    /// Shell 0 of column `i` (as `McElongated::shell0`).
+    /// Shell 0 of column `i` (`McElongated::shell0`: the shell-0 rule did not change).
     fn shell0(&self, mesh: &Mesh, i: u32, j: u32, below_first: bool) -> (u32, u32, u32, u32) {
-        let k = self.io.line_len(mesh);
-        let cols = j / k;
-        if cols == 0 {
-            let mut order = self.io.middle_out(k);
-            if !below_first {
-                let io = self.io;
-                order.sort_by_key(|&p| (io.level(p), -io.side_of(p)));
-            }
-            let seg = &order[..(j as usize).min(order.len())];
-            let lo = seg.iter().copied().min().unwrap_or(1);
-            let hi = seg.iter().copied().max().unwrap_or(1);
-            return (i, i, lo, hi);
-        }
-        let c0 = i.saturating_sub(j / (2 * k));
-        let last = self.io.lines(mesh) - 1;
-        let c1 = (i + cols - 1 - j / (2 * k)).min(last);
-        (c0, c1, 1, k)
+        McElongated::new(self.io).shell0(mesh, i, j, below_first)
     }
 }
 
-/// Chebyshev distance from (x, y) to the rectangle [x1, x2] × [y1, y2].
-fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
-    let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
-    let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
-    dx.max(dy)
-}
-
-/// Chebyshev distance from (c, p) to the rectangle [c0, c1] × [p0, p1].
-fn dist_line(c: u32, p: u32, r: (u32, u32, u32, u32)) -> u32 {
-    let (c0, c1, p0, p1) = r;
-    let dc = c0.saturating_sub(c).max(c.saturating_sub(c1));
-    let dp = p0.saturating_sub(p).max(p.saturating_sub(p1));
-    dc.max(dp)
+/// The cost of a candidate from its shell histogram: the sum of the shell numbers of the `j`
+/// nearest free nodes.
+fn histogram_cost(hist: &[u32], j: u32) -> u64 {
+    let (mut need, mut cost) = (u64::from(j), 0u64);
+    for (s, &n) in hist.iter().enumerate() {
+        let take = need.min(u64::from(n));
+        cost += take * s as u64;
+        need -= take;
+        if need == 0 {
+            break;
+        }
+    }
+    cost
 }
 
 impl NodeAllocator for McReference {
@@ -88,15 +73,7 @@ impl NodeAllocator for McReference {
                     for &(x, y) in &free {
                         hist[dist(x, y, x1, y1, x2, y2) as usize] += 1;
                     }
-                    let (mut need, mut cost) = (u64::from(j), 0u64);
-                    for (s, &n) in hist.iter().enumerate() {
-                        let take = need.min(u64::from(n));
-                        cost += take * s as u64;
-                        need -= take;
-                        if need == 0 {
-                            break;
-                        }
-                    }
+                    let cost = histogram_cost(&hist, j);
                     if best.is_none_or(|(c, _)| cost < c) {
                         best = Some((cost, (x1, y1, x2, y2)));
                         if cost == 0 {
@@ -107,26 +84,17 @@ impl NodeAllocator for McReference {
             }
         }
         let (_, (x1, y1, x2, y2)) = best?;
-        let shorter_is_x = (x2 - x1) <= (y2 - y1); // left/right sides are the shorter ones
-        let class = |x: u32, y: u32| -> u32 {
-            let d = dist(x, y, x1, y1, x2, y2);
-            if d == 0 {
-                return 0;
-            }
-            let dx = x1.saturating_sub(x).max(x.saturating_sub(x2));
-            let dy = y1.saturating_sub(y).max(y.saturating_sub(y2));
-            let on_lr = dx == d && dy < d; // left/right side of the ring
-            let on_tb = dy == d && dx < d;
-            match (on_lr, on_tb) {
-                (true, _) if shorter_is_x => 0,
-                (_, true) if !shorter_is_x => 0,
-                (true, _) | (_, true) => 1,
-                _ => 2,
-            }
-        };
         let mut order: Vec<(u32, u32, u32, u32, u32)> = free
             .iter()
-            .map(|&(x, y)| (dist(x, y, x1, y1, x2, y2), class(x, y), y, x, 0))
+            .map(|&(x, y)| {
+                (
+                    dist(x, y, x1, y1, x2, y2),
+                    ring_class(x, y, x1, y1, x2, y2),
+                    y,
+                    x,
+                    0,
+                )
+            })
             .collect();
         order.sort_unstable();
         Some(
@@ -164,7 +132,7 @@ impl NodeAllocator for McElongatedReference {
             }
         }
         let mut hist = vec![0u32; lines.max(k) as usize + 1];
-        let mut imbalance = io.imbalance(mesh);
+        let imbalance = io.imbalance(mesh);
         let mut best: Option<(u64, (u32, u32, u32, u32))> = None;
         for i in 0..lines {
             let r = self.shell0(mesh, i, j, imbalance >= 0);
@@ -172,56 +140,13 @@ impl NodeAllocator for McElongatedReference {
             for &(c, p) in &free {
                 hist[dist_line(c, p, r) as usize] += 1;
             }
-            let (mut need, mut cost) = (u64::from(j), 0u64);
-            for (s, &n) in hist.iter().enumerate() {
-                let take = need.min(u64::from(n));
-                cost += take * s as u64;
-                need -= take;
-                if need == 0 {
-                    break;
-                }
-            }
+            let cost = histogram_cost(&hist, j);
             if best.is_none_or(|(c, _)| cost < c) {
                 best = Some((cost, r));
             }
         }
         let (_, r) = best?;
-        // Nodes by (shell, level from the middle, column); the side is chosen while picking.
-        let mut cand: Vec<(u32, u32, u32, u32)> = free
-            .iter()
-            .map(|&(c, p)| (dist_line(c, p, r), io.level(p), c, p))
-            .collect();
-        cand.sort_unstable();
-        let mut out = Vec::with_capacity(j as usize);
-        let mut a = 0;
-        while a < cand.len() && out.len() < j as usize {
-            // The nodes of one shell.
-            let mut b = a;
-            while b < cand.len() && cand[b].0 == cand[a].0 {
-                b += 1;
-            }
-            let shell = &cand[a..b];
-            // Each side middle-out; nodes level with the middle first; then the lighter side.
-            let mut below = shell.iter().filter(|n| io.side_of(n.3) < 0);
-            let mut above = shell.iter().filter(|n| io.side_of(n.3) > 0);
-            for n in shell.iter().filter(|n| io.side_of(n.3) == 0) {
-                if out.len() < j as usize {
-                    out.push(io.node(mesh, n.2, n.3));
-                }
-            }
-            while out.len() < j as usize {
-                let pick = if imbalance >= 0 {
-                    below.next().or_else(|| above.next())
-                } else {
-                    above.next().or_else(|| below.next())
-                };
-                let Some(n) = pick else { break };
-                imbalance += io.side_of(n.3);
-                out.push(io.node(mesh, n.2, n.3));
-            }
-            a = b;
-        }
-        (out.len() == j as usize).then_some(out)
+        take_by_shells(mesh, io, &free, r, j, imbalance)
     }
 }
 

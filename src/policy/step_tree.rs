@@ -764,7 +764,7 @@ impl StepTree {
     }
 
     /// `Profile::walk_on`.
-    pub(super) fn walk_on(&self, from: Time, mut f: impl FnMut(Time, u32) -> bool) {
+    pub(super) fn walk_on(&self, from: Time, f: impl FnMut(Time, u32) -> bool) {
         let mut p = self.locate(from);
         if self.start(p) < from {
             match self.next(p) {
@@ -772,25 +772,11 @@ impl StepTree {
                 None => return,
             }
         }
-        let mut off = self.offset(p.c);
-        loop {
-            if !f(self.start(p), (self.chunks[p.c].free[p.i] + off) as u32) {
-                return;
-            }
-            match self.next(p) {
-                Some(q) => {
-                    if q.c != p.c {
-                        off = self.offset(q.c);
-                    }
-                    p = q;
-                }
-                None => return,
-            }
-        }
+        self.walk_from(p, Self::next, f);
     }
 
     /// `Profile::walk_back`.
-    pub(super) fn walk_back(&self, to: Time, mut f: impl FnMut(Time, u32) -> bool) {
+    pub(super) fn walk_back(&self, to: Time, f: impl FnMut(Time, u32) -> bool) {
         let mut p = self.locate(to);
         if self.start(p) >= to {
             match self.prev(p) {
@@ -798,12 +784,23 @@ impl StepTree {
                 None => return,
             }
         }
+        self.walk_from(p, Self::prev, f);
+    }
+
+    /// Calls `f(start, free)` for the step at `p` and the steps `step` leads to, until `f`
+    /// returns false or the steps end.
+    fn walk_from(
+        &self,
+        mut p: Pos,
+        step: impl Fn(&Self, Pos) -> Option<Pos>,
+        mut f: impl FnMut(Time, u32) -> bool,
+    ) {
         let mut off = self.offset(p.c);
         loop {
             if !f(self.start(p), (self.chunks[p.c].free[p.i] + off) as u32) {
                 return;
             }
-            match self.prev(p) {
+            match step(self, p) {
                 Some(q) => {
                     if q.c != p.c {
                         off = self.offset(q.c);
