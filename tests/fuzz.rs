@@ -608,3 +608,18 @@ fn answers_base() -> Vec<Value> {
         entry,
     ]
 }
+
+/// Found by `swf_plain` (2026-11-27): a job of u32::MAX processors makes the machine that
+/// large, and giving its processors back overflowed the profile's free count (a panic in debug
+/// builds, a wrapped count in release). Every policy now runs it.
+#[test]
+fn a_job_of_u32_max_processors_runs_under_every_policy() {
+    let bytes = b"0 210258.22978725805 0 0 0 0 0 1 1 0 0 0 0 0 0 0 0 0\n\
+        0 442 0 0 4294967295 0 0 0 1 0 0 0 0 0 0 0 0 0\n\
+        0 305 0 138 0 0 0 1 139 0 0 0 0 0 0 0 0 0";
+    for lenient in [false, true] {
+        for policy in ["fcfs", "easy", "conservative"] {
+            read_and_run("regression", bytes, lenient, policy);
+        }
+    }
+}

@@ -157,7 +157,7 @@ impl Profile {
         let a = self.split_at(start);
         let b = self.split_at(end);
         for s in &mut self.steps[a..b] {
-            s.free = (s.free + procs).min(self.total);
+            s.free = s.free.saturating_add(procs).min(self.total);
         }
         self.coalesce(a, b);
         self.settle();
@@ -555,6 +555,16 @@ mod tests {
         assert_eq!(p.steps(), vec![(0.0, 4), (10.0, 10)]);
         p.prune(12.0);
         assert_eq!(p.steps(), vec![(10.0, 10)]);
+    }
+
+    #[test]
+    fn releasing_on_a_machine_of_u32_max_processors_saturates() {
+        let mut p = Profile::new(u32::MAX, 0.0);
+        assert!(p.reserve(0.0, 10.0, 5));
+        assert_eq!(p.free_at(1.0), u32::MAX - 5);
+        // More than was taken: capped at the machine size, no overflow.
+        p.release(0.0, 10.0, u32::MAX);
+        assert_eq!(p.free_at(1.0), u32::MAX);
     }
 
     #[test]
