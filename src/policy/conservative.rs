@@ -47,8 +47,6 @@ pub struct ConservativeBackfilling {
     profile: Profile,
     /// Waiting jobs by (current reservation, arrival).
     waiting: WaitQueue,
-    /// Current reservation of each waiting job.
-    reservation: Vec<Time>,
     /// First reservation of each job.
     promised: Vec<Option<Time>>,
     /// Start time of each started job.
@@ -209,7 +207,6 @@ impl ConservativeBackfilling {
         ConservativeBackfilling {
             profile: Profile::new(procs, f64::NEG_INFINITY),
             waiting: WaitQueue::default(),
-            reservation: vec![f64::NAN; n_jobs],
             promised: vec![None; n_jobs],
             started_at: vec![f64::NAN; n_jobs],
             violations: 0,
@@ -271,7 +268,6 @@ impl ConservativeBackfilling {
             if !self.profile.reserve(new, new + est, procs) {
                 self.violations += 1;
             }
-            self.reservation[j] = new;
             let moved = Reason::Moved {
                 from: old,
                 to: new,
@@ -305,7 +301,6 @@ impl Policy for ConservativeBackfilling {
         if !self.profile.reserve(start, start + est, procs) {
             self.violations += 1;
         }
-        self.reservation[job] = start;
         self.promised[job] = Some(start);
         let reserved = Reason::Reserved {
             at: start,

@@ -183,41 +183,9 @@ impl Profile {
         if procs > self.total {
             return None;
         }
-        if let Some(tree) = &self.tree {
-            return tree.search(from, procs, duration, f64::INFINITY);
-        }
-        let n = self.steps.len();
-        let mut i = self.index_at(from);
-        loop {
-            let s = if self.steps[i].start > from {
-                self.steps[i].start
-            } else {
-                from
-            };
-            let end = s + duration;
-            let mut k = i;
-            let mut blocked = None;
-            loop {
-                if self.steps[k].free < procs {
-                    blocked = Some(k);
-                    break;
-                }
-                k += 1;
-                if k >= n || self.steps[k].start >= end {
-                    break;
-                }
-            }
-            match blocked {
-                None => return Some(s),
-                Some(k) => {
-                    if k + 1 >= n {
-                        // The last step is never reserved forever; defensive stop.
-                        return None;
-                    }
-                    i = k + 1;
-                }
-            }
-        }
+        // With no limit, the one vector / tree search of `fit_before` (the last step lasts
+        // forever, so a job no larger than the machine always fits).
+        self.fit_before(from, procs, duration, f64::INFINITY)
     }
 
     /// Earliest time ≥ `from` and before `limit` at which `procs` processors are free for

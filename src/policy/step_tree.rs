@@ -814,26 +814,20 @@ impl StepTree {
 
     /// Every step as (start, free), by increasing start.
     pub(super) fn for_each(&self, mut f: impl FnMut(Time, u32)) {
-        for (c, ch) in self.chunks.iter().enumerate().skip(self.head) {
-            let off = self.offset(c);
-            for (&t, &v) in ch.start.iter().zip(&ch.free) {
-                f(t, (v + off) as u32);
-            }
-        }
+        let first = self.locate(f64::NEG_INFINITY);
+        self.walk_from(first, Self::next, |t, v| {
+            f(t, v);
+            true
+        });
     }
 
     /// The steps from the one containing `t` on, as (start, free).
     pub(super) fn steps_from(&self, t: Time) -> Vec<(Time, u32)> {
-        let p = self.locate(t);
         let mut out = Vec::with_capacity(self.len);
-        for c in p.c..self.chunks.len() {
-            let off = self.offset(c);
-            let ch = &self.chunks[c];
-            let from = if c == p.c { p.i } else { 0 };
-            for k in from..ch.start.len() {
-                out.push((ch.start[k], (ch.free[k] + off) as u32));
-            }
-        }
+        self.walk_from(self.locate(t), Self::next, |s, v| {
+            out.push((s, v));
+            true
+        });
         out
     }
 
