@@ -36,6 +36,24 @@ fn simulate(jobs: &[Job], kind: PolicyKind) -> SimResult {
         .expect("simulation runs")
 }
 
+/// Conservative backfilling as the engine runs it and with the plain compression
+/// (`ConservativeBackfilling::visiting_every_job`): the same first reservations and starts.
+fn same_as_plain_compression(jobs: &[Job]) -> Result<(), TestCaseError> {
+    use schedlab::policy::ConservativeBackfilling;
+    let fast = simulate(jobs, PolicyKind::Conservative);
+    let plain = Box::new(ConservativeBackfilling::visiting_every_job(
+        jobs.len(),
+        PROCS,
+    ));
+    let plain = Simulation::new(jobs.to_vec(), PROCS, plain)
+        .run_to_end()
+        .expect("simulation runs");
+    let starts = |r: &SimResult| r.outcomes.iter().map(|o| o.start).collect::<Vec<_>>();
+    prop_assert_eq!(&fast.promised, &plain.promised);
+    prop_assert_eq!(starts(&fast), starts(&plain));
+    Ok(())
+}
+
 /// A deliberately naive EASY written straight from the issue's wording, recomputing everything
 /// at every instant: the engine's EASY must give exactly the same start times.
 fn reference_easy(jobs: &[Job], procs: u32) -> Vec<f64> {
@@ -180,12 +198,41 @@ proptest! {
         prop_assert_eq!(engine, reference_easy(&jobs, PROCS));
     }
 
+    /// Conservative's compression skips the jobs that cannot move (issue 17); the plain
+    /// compression, which searches every waiting job's earlier fit, gives the same schedule.
+    #[test]
+    fn conservative_skipping_matches_the_plain_compression(jobs in workload()) {
+        same_as_plain_compression(&jobs)?;
+    }
+
     #[test]
     fn the_first_job_never_waits(jobs in workload()) {
         for kind in PolicyKind::ALL {
             let r = simulate(&jobs, kind);
             prop_assert_eq!(r.outcomes[0].start, jobs[0].submit);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The same on queues long enough to fill several chunks of the waiting queue: up to 600
+    /// jobs arriving faster than they run, most of them finishing before their estimate.
+    #[test]
+    fn conservative_skipping_matches_the_plain_compression_on_long_queues(
+        v in prop::collection::vec((0u32..3, 1u32..=PROCS, 1u32..40, 0u32..60), 100..600)
+    ) {
+        let mut t = 0.0;
+        let jobs: Vec<Job> = v
+            .into_iter()
+            .enumerate()
+            .map(|(i, (gap, p, run, slack))| {
+                t += gap as f64;
+                Job::new(i as u64, t, run as f64, (run + slack) as f64, p)
+            })
+            .collect();
+        same_as_plain_compression(&jobs)?;
     }
 }
 

@@ -55,6 +55,9 @@ pub struct ConservativeBackfilling {
     violations: usize,
     scratch: Vec<(OrdTime, JobId)>,
     freed: Freed,
+    /// Search every waiting job's earlier fit, not only those that may move (the plain
+    /// compression, kept as the reference of a property test).
+    visit_every_job: bool,
     explainer: Explainer,
 }
 
@@ -213,6 +216,18 @@ impl ConservativeBackfilling {
             scratch: Vec::new(),
             freed: Freed::default(),
             explainer: Explainer::default(),
+            visit_every_job: false,
+        }
+    }
+
+    /// The same policy with the plain compression: every waiting job's earlier fit is
+    /// searched, none is skipped by the freed-stretch test (module docs). For tests: its
+    /// schedules must equal [`ConservativeBackfilling::new`]'s.
+    #[doc(hidden)]
+    pub fn visiting_every_job(n_jobs: usize, procs: u32) -> Self {
+        ConservativeBackfilling {
+            visit_every_job: true,
+            ..ConservativeBackfilling::new(n_jobs, procs)
         }
     }
 
@@ -236,10 +251,10 @@ impl ConservativeBackfilling {
         self.freed.add(&self.profile, now, now, freed_until);
         let mut after = None;
         loop {
-            let (freed, profile) = (&self.freed, &self.profile);
+            let (freed, profile, every) = (&self.freed, &self.profile, self.visit_every_job);
             let chunk = |s: &Summary| {
                 let r = s.first.0 .0;
-                r < now || (s.procs != u32::MAX && freed.may_move(s.procs, s.estimate, r))
+                every || r < now || (s.procs != u32::MAX && freed.may_move(s.procs, s.estimate, r))
             };
             let job = |(OrdTime(r), _): (OrdTime, JobId), procs: u32, est: Time| {
                 // Due (a violation, counted below); nothing held or already at now: stays.
@@ -247,7 +262,8 @@ impl ConservativeBackfilling {
                 procs > 0
                     && (r < now
                         || (r != now
-                            && (freed.may_fit_in(procs, est)
+                            && (every
+                                || freed.may_fit_in(procs, est)
                                 || (freed.may_reach(procs, r) && profile.free_before(r) >= procs))))
             };
             let Some((key, procs, est)) = self.waiting.next_where(after, chunk, job) else {
