@@ -450,3 +450,36 @@ fn bench_phases_times_a_links_experiment() {
     assert_eq!(c4, 2);
     assert!(e4.contains("only flat and mesh links"), "{e4}");
 }
+
+/// `bench-network --decisions N` runs exactly N decisions per case (the same work for every
+/// binary, for instruction counts); 0 is refused with the flag's name.
+#[test]
+fn bench_network_runs_an_exact_number_of_decisions() {
+    let (code, stdout, stderr) = schedlab(&[
+        "bench-network",
+        "--allocators",
+        "mc,mc_elongated",
+        "--sizes",
+        "22x16",
+        "--busy",
+        "0.9",
+        "--decisions",
+        "37",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| mc"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    for (row, name) in rows.iter().zip(["mc", "mc_elongated"]) {
+        assert_eq!(row[1], name);
+        assert_eq!(row[2], "22 × 16");
+        assert_eq!(row[3], "0.90");
+        assert_eq!(row[4], "37");
+    }
+    let (code, _, stderr) = schedlab(&["bench-network", "--decisions", "0"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--decisions must be > 0"), "{stderr}");
+}

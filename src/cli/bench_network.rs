@@ -43,20 +43,39 @@ pub struct BenchNetworkArgs {
     /// Comma-separated meshes W×H (default: 22x16,128x128).
     #[arg(long, default_value = "22x16,128x128")]
     pub sizes: String,
+    /// Run exactly this many decisions per case instead of timing for `--seconds` (the same
+    /// work for every binary: for instruction counts, e.g. under callgrind; 80 decisions
+    /// cover every state and request size the same number of times).
+    #[arg(long)]
+    pub decisions: Option<u64>,
 }
 
-/// Times `select` on `states` for at least `seconds` (the clock read every `chunk`
-/// decisions): (decisions, seconds).
+/// How long a case runs: at least some seconds, or an exact number of decisions.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Seconds(f64),
+    Decisions(u64),
+}
+
+/// Times `select` on `states` for the budget (the clock read every `chunk` decisions):
+/// (decisions, seconds).
 fn time_select(
     alloc: &mut dyn NodeAllocator,
     states: &[Mesh],
-    seconds: f64,
+    budget: Budget,
     chunk: u64,
 ) -> (u64, f64) {
     let start = Instant::now();
     let mut n = 0u64;
     let mut chosen = 0usize;
-    while start.elapsed().as_secs_f64() < seconds {
+    let (seconds, chunk, rounds) = match budget {
+        Budget::Seconds(s) => (s, chunk, u64::MAX),
+        Budget::Decisions(d) => (f64::INFINITY, d, 1),
+    };
+    for _ in 0..rounds {
+        if start.elapsed().as_secs_f64() >= seconds {
+            break;
+        }
         for _ in 0..chunk {
             let m = &states[(n % states.len() as u64) as usize];
             let j = 1 + (n as u32).wrapping_mul(7919) % 40;
@@ -76,6 +95,11 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
         return Err(cfg_err("--seconds must be > 0".into()));
     }
+    let budget = match a.decisions {
+        Some(0) => return Err(cfg_err("--decisions must be > 0".into())),
+        Some(d) => Budget::Decisions(d),
+        None => Budget::Seconds(a.seconds),
+    };
     let kinds: Vec<NodeAllocatorKind> = if a.allocators.trim() == "all" {
         NodeAllocatorKind::ALL.to_vec()
     } else {
@@ -124,7 +148,7 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
             .collect::<Result<_, Error>>()?;
         for &k in &kinds {
             let mut alloc = k.build(&net, 1);
-            let (n, s) = time_select(alloc.as_mut(), &states, a.seconds, 16);
+            let (n, s) = time_select(alloc.as_mut(), &states, budget, 16);
             println!(
                 "| {} | {w} × {h} | {:.2} | {n} | {s:.2} | {:.0} |",
                 k.as_str(),
@@ -139,7 +163,7 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
                 }
                 _ => continue,
             };
-            let (n, s) = time_select(reference.as_mut(), &states, a.seconds, 1);
+            let (n, s) = time_select(reference.as_mut(), &states, budget, 1);
             let rate = n as f64 / s;
             let digits = if rate < 10.0 { 2 } else { 0 };
             println!(
