@@ -15,16 +15,32 @@
 //! 4) — row-major within each class.
 //!
 //! **Speed** (issue 17 item 2). Costs come from free-node counts per shell
-//! ([`crate::alloc::shells`]): for each shape, the free count of shell 0 at every base (one
-//! vectorised pass over the summed-area table) bounds the cost from below (every node missing
-//! from shell 0 costs at least 1); the base with the most free nodes is costed first, and then
-//! only the bases whose bound can still beat the best cost so far, each shell by shell until
-//! its bound exceeds it. Only the winner's nodes are enumerated. The choice is the same as the
-//! straightforward search's ([`crate::alloc::shell_reference`], property-tested).
+//! ([`crate::alloc::shells`]). A candidate whose shells 0..=d hold C(0), …, C(d) free nodes
+//! costs at least (d + 1) · j − Σₛ min(C(s), j): each of the j nodes costs its shell number,
+//! i.e. 1 for every shell s it lies outside of, and shell s leaves out j − min(C(s), j) of
+//! them. For each shape, the shell-0 counts of a row of bases are one vectorised pass over the
+//! summed-area table; the first shape's most-free base is costed first, to bound the others.
+//! A row whose bases cannot beat the best cost so far is skipped; while many of its bases
+//! (one in [`DEEPEN_BELOW`] or more) still can, the bound is deepened by the next shell for the
+//! whole row, up to shell [`BOUNDED_SHELLS`] (on nearly full meshes, where free nodes are
+//! scattered and every base's shell 0 is nearly empty, shell 0 alone bounds nothing). Only the
+//! bases passing the bound are costed, each shell by shell until its bound exceeds the best;
+//! only the winner's nodes are enumerated. The choice is the same as the straightforward
+//! search's ([`crate::alloc::shell_reference`], property-tested).
 
 use super::node_allocator::{Node, NodeAllocator};
-use super::shells::{shell_cost, FreeCounts};
+use super::shells::{shell_cost, FreeCounts, PAD};
 use crate::machine::mesh::Mesh;
+
+/// The deepest shell counted for a whole row of bases to bound their costs (module docs);
+/// the table's padding must cover the rows grown by it.
+const BOUNDED_SHELLS: u32 = 2;
+const _: () = assert!(BOUNDED_SHELLS <= PAD);
+
+/// A row's bound is deepened by one more shell while at least one base in this many passes
+/// it (measured: 2, 4 and 8 are within noise of each other on 128 × 128 at 50–90 % busy; 4
+/// is never the slowest).
+const DEEPEN_BELOW: usize = 4;
 
 /// Minimizing Contention.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,7 +145,13 @@ impl NodeAllocator for MinimizingContention {
         let (w, h) = (mesh.width(), mesh.height());
         let free = FreeCounts::new(mesh);
         let max_shell = w.max(h);
-        let small = i32::try_from(mesh.size()).is_ok();
+        // The row bounds sum shells 0..=k (k = 0 if (k + 1) · j would overflow).
+        let k = if j.checked_mul(BOUNDED_SHELLS + 1).is_some() {
+            BOUNDED_SHELLS
+        } else {
+            0
+        };
+        let small = i32::try_from(u64::from(mesh.size()) * u64::from(k + 1)).is_ok();
         let cost = |x1: u32, y1: u32, a: u32, b: u32, limit: u64| {
             let (x2, y2) = (x1 + a - 1, y1 + b - 1);
             shell_cost(j, limit, max_shell, |s| free.within(x1, y1, x2, y2, s))
@@ -146,19 +168,34 @@ impl NodeAllocator for MinimizingContention {
             if best.is_some_and(|b| b.cost == 0 && b.order < first) {
                 break;
             }
-            // Free nodes in shell 0 at the bases of row y1.
-            let row_c0 = |y1: usize, out: &mut Vec<u32>| {
-                let (lo, hi) = (free.row(y1 as u32 - 1), free.row(y1 as u32 + b - 1));
-                let row = lo[a as usize..]
+            // Adds min(C(s), j) at the bases of row y1 to `dst` (s = 0: sets it): after
+            // shells 0..=d, a candidate costs at least (d + 1) · j minus its sum (module docs).
+            let add_shell = |y1: usize, s: u32, dst: &mut [u32]| {
+                let y1 = y1 as u32;
+                let (lo, hi) = (
+                    free.padded_row((y1 - 1).saturating_sub(s)),
+                    free.padded_row(y1 + b - 1 + s),
+                );
+                // Base x1 = 1 + i: columns x1 − s − 1 and x1 + a − 1 + s, padded by PAD.
+                let (l, r) = ((PAD - s) as usize, (PAD + a + s) as usize);
+                let cols = lo[l..l + nx]
                     .iter()
-                    .zip(&lo[..nx])
-                    .zip(hi[a as usize..].iter().zip(&hi[..nx]))
-                    .map(|((&l2, &l1), (&h2, &h1))| (h2 - h1) - (l2 - l1));
-                out.extend(row);
+                    .zip(&lo[r..r + nx])
+                    .zip(hi[l..l + nx].iter().zip(&hi[r..r + nx]));
+                if s == 0 {
+                    for (d, ((&l1, &l2), (&h1, &h2))) in dst.iter_mut().zip(cols) {
+                        *d = ((h2 - h1) - (l2 - l1)).min(j);
+                    }
+                } else {
+                    for (d, ((&l1, &l2), (&h1, &h2))) in dst.iter_mut().zip(cols) {
+                        *d += ((h2 - h1) - (l2 - l1)).min(j);
+                    }
+                }
             };
             let order = |at: usize| first + ((at / nx) as u64) * u64::from(w) + (at % nx) as u64;
-            // Costs candidate `at` (c free nodes in its shell 0) if it can still win.
-            let consider = |at: usize, c: u32, best: &mut Option<Best>| {
+            // Costs candidate `at` if it can still win; `level` − `c` bounds its cost from
+            // below (`c`: its sum over shells 0..=d, `level` = (d + 1) · j).
+            let consider = |at: usize, c: u32, level: u32, best: &mut Option<Best>| {
                 let o = order(at);
                 // The highest cost this candidate may have and still win.
                 let lim = match *best {
@@ -169,8 +206,7 @@ impl NodeAllocator for MinimizingContention {
                         None => return,
                     },
                 };
-                // Every node missing from shell 0 costs at least 1.
-                if u64::from(j.saturating_sub(c)) > lim {
+                if u64::from(level.saturating_sub(c)) > lim {
                     return;
                 }
                 let base = ((at % nx) as u32 + 1, (at / nx) as u32 + 1);
@@ -184,14 +220,34 @@ impl NodeAllocator for MinimizingContention {
                     });
                 }
             };
-            // Considers the candidates `off..` whose shell-0 counts are `vals`, skipping fast
-            // those with more nodes missing from shell 0 than the best cost so far; `true`
-            // when no later candidate can win.
-            let scan = |vals: &[u32], off: usize, best: &mut Option<Best>| -> bool {
+            // The least sum at `level` that passes the bound of the best so far.
+            let need_at = |level: u32, best: &Option<Best>| {
+                let loose = best.map_or(u64::MAX, |b| b.cost);
+                u64::from(level).saturating_sub(loose) as u32
+            };
+            // Considers the candidates of row y1 (`vals`: their shell-0 counts), skipping
+            // fast those whose bound exceeds the best cost so far. While many candidates
+            // pass (more than one in DEEPEN_BELOW), the bound is first deepened by the next
+            // shell for the whole row (one vectorised pass each, up to shell k). `true` when
+            // no later candidate can win.
+            let scan_row = |y1: usize, vals: &mut [u32], best: &mut Option<Best>| -> bool {
+                let off = (y1 - 1) * nx;
+                let mut level = j;
+                for s in 1..=k {
+                    let need = need_at(level, best);
+                    let Some(at) = first_at_least(vals, need, small) else {
+                        return false;
+                    };
+                    let n = vals[at..].iter().filter(|&&v| v >= need).count();
+                    if n * DEEPEN_BELOW < nx {
+                        break;
+                    }
+                    add_shell(y1, s, vals);
+                    level += j;
+                }
                 let mut i = 0;
                 while i < vals.len() {
-                    let loose = best.map_or(u64::MAX, |b| b.cost);
-                    let need = u64::from(j).saturating_sub(loose) as u32;
+                    let need = need_at(level, best);
                     let Some(d) = first_at_least(&vals[i..], need, small) else {
                         return false;
                     };
@@ -199,30 +255,33 @@ impl NodeAllocator for MinimizingContention {
                     if best.is_some_and(|b| b.cost == 0 && b.order <= order(off + i)) {
                         return true;
                     }
-                    consider(off + i, vals[i], best);
+                    consider(off + i, vals[i], level, best);
                     i += 1;
                 }
                 false
             };
-            c0.clear();
+            c0.resize(nx * ny, 0);
             if best.is_none() {
-                // First shape: every base's count, then the most-free base (the first of
-                // them) costed first, to bound the others.
-                for y1 in 1..=ny {
-                    row_c0(y1, &mut c0);
+                // First shape: every base's shell-0 count, then the most-free base (the first
+                // of them) costed first, to bound the others.
+                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                    add_shell(y1, 0, row);
                 }
                 let top = c0.iter().copied().max().unwrap_or(0);
                 let top_at = first_at_least(&c0, top, small).unwrap_or(0);
                 if let Some(&c) = c0.get(top_at) {
-                    consider(top_at, c, &mut best);
+                    consider(top_at, c, j, &mut best);
                 }
-                scan(&c0, 0, &mut best);
+                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                    if scan_row(y1, row, &mut best) {
+                        break;
+                    }
+                }
             } else {
                 // Later shapes are bounded by the best so far: row by row.
-                for y1 in 1..=ny {
-                    c0.clear();
-                    row_c0(y1, &mut c0);
-                    if scan(&c0, (y1 - 1) * nx, &mut best) {
+                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                    add_shell(y1, 0, row);
+                    if scan_row(y1, row, &mut best) {
                         break;
                     }
                 }

@@ -303,4 +303,21 @@ mod tests {
             }
         }
     }
+
+    /// MC on nearly full meshes, where its row bounds are deepened to shells 1 and 2 (free
+    /// nodes scattered, so most candidates pass the shell-0 bound).
+    #[test]
+    fn mc_on_nearly_full_meshes_same_as_reference() {
+        let mut rng = SimRng::new(29);
+        for &(w, h, p) in &[(64, 48, 0.9), (48, 64, 0.85), (70, 33, 0.95)] {
+            let m = state(rng.next_u64(), w, h, p, 0);
+            for j in [1, 6, 12, 17, 30, 40] {
+                assert_eq!(
+                    MinimizingContention.select(&m, j),
+                    McReference.select(&m, j),
+                    "{w}×{h} p={p} j={j}"
+                );
+            }
+        }
+    }
 }

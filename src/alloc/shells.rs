@@ -15,12 +15,18 @@
 
 use crate::machine::mesh::Mesh;
 
+/// Columns of padding on each side of every row of a [`FreeCounts`] table: column x < 0
+/// repeats column 0 and x > W repeats column W, so the counts of rectangles grown by up to
+/// `PAD` columns past the mesh's sides (clipped) are differences of contiguous slices.
+pub const PAD: u32 = 4;
+
 /// Summed-area table of the free nodes of a mesh.
 #[derive(Clone, Debug, Default)]
 pub struct FreeCounts {
     width: u32,
     height: u32,
-    /// `sat[y · (W + 1) + x]` = free nodes in [1, x] × [1, y] (row 0 and column 0 are zero).
+    /// `sat[y · (W + 1 + 2 PAD) + PAD + x]` = free nodes in [1, x] × [1, y] (row 0 and
+    /// column 0 are zero), for x in −PAD..=W + PAD clamped to 0..=W.
     sat: Vec<u32>,
 }
 
@@ -28,15 +34,19 @@ impl FreeCounts {
     /// The table of `mesh`'s free nodes.
     pub fn new(mesh: &Mesh) -> FreeCounts {
         let (w, h) = (mesh.width() as usize, mesh.height() as usize);
-        let stride = w + 1;
+        let pad = PAD as usize;
+        let stride = w + 1 + 2 * pad;
         let mut sat = vec![0u32; stride * (h + 1)];
         let owners = mesh.owners();
         for y in 1..=h {
             let (prev, cur) = sat[(y - 1) * stride..(y + 1) * stride].split_at_mut(stride);
             let row = &owners[(y - 1) * w..y * w];
             let mut run = 0u32;
-            for (c, &o) in cur[1..].iter_mut().zip(row) {
+            for (c, &o) in cur[pad + 1..].iter_mut().zip(row) {
                 run += u32::from(o == 0);
+                *c = run;
+            }
+            for c in &mut cur[pad + w + 1..] {
                 *c = run;
             }
             for (c, &p) in cur.iter_mut().zip(prev.iter()) {
@@ -50,9 +60,10 @@ impl FreeCounts {
         }
     }
 
-    /// Row `y` (0..=H) of the table: free nodes in [1, x] × [1, y] for x = 0..=W.
-    pub fn row(&self, y: u32) -> &[u32] {
-        let stride = self.width as usize + 1;
+    /// Row `y` of the table (clamped to 0..=H) with its padding: element `PAD + x` is the
+    /// number of free nodes in [1, x] × [1, y] for x = −PAD..=W + PAD, x clamped to 0..=W.
+    pub fn padded_row(&self, y: u32) -> &[u32] {
+        let stride = self.width as usize + 1 + 2 * PAD as usize;
         let y = y.min(self.height) as usize;
         &self.sat[y * stride..(y + 1) * stride]
     }
@@ -63,8 +74,8 @@ impl FreeCounts {
         if x1 == 0 || y1 == 0 || x1 > x2 || y1 > y2 || x2 > self.width || y2 > self.height {
             return 0;
         }
-        let s = self.width as usize + 1;
-        let at = |x: u32, y: u32| self.sat[y as usize * s + x as usize];
+        let s = self.width as usize + 1 + 2 * PAD as usize;
+        let at = |x: u32, y: u32| self.sat[y as usize * s + (PAD + x) as usize];
         at(x2, y2) + at(x1 - 1, y1 - 1) - at(x1 - 1, y2) - at(x2, y1 - 1)
     }
 
@@ -134,6 +145,20 @@ mod tests {
             assert_eq!(f.count(0, 1, 1, 1), 0);
             assert_eq!(f.count(1, 1, w + 1, 1), 0);
             assert_eq!(f.within(1, 1, 1, 1, 100), m.free_count());
+            // Padded rows: clipped counts by differences of slices.
+            for y in 0..=h + 2 {
+                let row = f.padded_row(y);
+                assert_eq!(row.len(), (w + 1 + 2 * PAD) as usize);
+                for x in 0..row.len() as u32 {
+                    let clamped = x.saturating_sub(PAD).min(w);
+                    let want = if clamped == 0 || y == 0 {
+                        0
+                    } else {
+                        f.count(1, 1, clamped, y.min(h))
+                    };
+                    assert_eq!(row[x as usize], want, "{w}×{h} y={y} x={x}");
+                }
+            }
         }
     }
 
