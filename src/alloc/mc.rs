@@ -19,7 +19,9 @@
 //! costs at least (d + 1) · j − Σₛ min(C(s), j): each of the j nodes costs its shell number,
 //! i.e. 1 for every shell s it lies outside of, and shell s leaves out j − min(C(s), j) of
 //! them. For each shape, the shell-0 counts of a row of bases are one vectorised pass over the
-//! summed-area table; the first shape's most-free base is costed first, to bound the others.
+//! summed-area table; the first shape's most-free base is costed first, to bound the others
+//! (if it costs j or more, shell 0 bounds nothing: the first shape's rows are all deepened to
+//! shell [`BOUNDED_SHELLS`] and the base with the largest sum is costed next).
 //! A row whose bases cannot beat the best cost so far is skipped; while many of its bases
 //! (one in [`DEEPEN_BELOW`] or more) still can, the bound is deepened by the next shell for the
 //! whole row, up to shell [`BOUNDED_SHELLS`] (on nearly full meshes, where free nodes are
@@ -34,7 +36,7 @@ use crate::machine::mesh::Mesh;
 
 /// The deepest shell counted for a whole row of bases to bound their costs (module docs);
 /// the table's padding must cover the rows grown by it.
-const BOUNDED_SHELLS: u32 = 2;
+const BOUNDED_SHELLS: u32 = 3;
 const _: () = assert!(BOUNDED_SHELLS <= PAD);
 
 /// A row's bound is deepened by one more shell while at least one base in this many passes
@@ -143,7 +145,7 @@ impl NodeAllocator for MinimizingContention {
             return Some(Vec::new());
         }
         let (w, h) = (mesh.width(), mesh.height());
-        let free = FreeCounts::new(mesh);
+        let free = FreeCounts::padded(mesh);
         let max_shell = w.max(h);
         // The row bounds sum shells 0..=k, each at most the mesh's size (k = 0 if the sum
         // could overflow).
@@ -228,15 +230,15 @@ impl NodeAllocator for MinimizingContention {
                 let loose = best.map_or(u64::MAX, |b| b.cost);
                 u64::from(level).saturating_sub(loose) as u32
             };
-            // Considers the candidates of row y1 (`vals`: their shell-0 counts), skipping
+            // Considers the candidates of row y1 (`vals`: their sums up to shell `depth`), skipping
             // fast those whose bound exceeds the best cost so far. While many candidates
-            // pass (more than one in DEEPEN_BELOW), the bound is first deepened by the next
-            // shell for the whole row (one vectorised pass each, up to shell k). `true` when
-            // no later candidate can win.
-            let scan_row = |y1: usize, vals: &mut [u32], best: &mut Option<Best>| -> bool {
+            // pass (at least one in DEEPEN_BELOW), the bound is first deepened by the next
+            // shell for the whole row (one vectorised pass each, from `depth`, the shell its
+            // sums already reach, up to shell k). `true` when no later candidate can win.
+            let scan_row = |y1: usize, vals: &mut [u32], depth: u32, best: &mut Option<Best>| {
                 let off = (y1 - 1) * nx;
-                let mut level = j;
-                for s in 1..=k {
+                let mut level = j * (depth + 1);
+                for s in depth + 1..=k {
                     let need = need_at(level, best);
                     let Some(at) = first_at_least(vals, need, small) else {
                         return false;
@@ -270,13 +272,31 @@ impl NodeAllocator for MinimizingContention {
                 for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
                     add_shell(y1, 0, row);
                 }
-                let top = c0.iter().copied().max().unwrap_or(0);
-                let top_at = first_at_least(&c0, top, small).unwrap_or(0);
+                let most = |c0: &[u32]| {
+                    let top = c0.iter().copied().max().unwrap_or(0);
+                    first_at_least(c0, top, small).unwrap_or(0)
+                };
+                let top_at = most(&c0);
                 if let Some(&c) = c0.get(top_at) {
                     consider(top_at, c, j, &mut best);
                 }
+                let mut depth = 0;
+                if k > 0 && best.is_some_and(|b| b.cost >= u64::from(j)) {
+                    // Shell 0 bounds nothing (every base passes it): every row is deepened
+                    // to shell k, and the base with the largest sum costed next.
+                    for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                        for s in 1..=k {
+                            add_shell(y1, s, row);
+                        }
+                    }
+                    depth = k;
+                    let top_at = most(&c0);
+                    if let Some(&c) = c0.get(top_at) {
+                        consider(top_at, c, j * (k + 1), &mut best);
+                    }
+                }
                 for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
-                    if scan_row(y1, row, &mut best) {
+                    if scan_row(y1, row, depth, &mut best) {
                         break;
                     }
                 }
@@ -284,7 +304,7 @@ impl NodeAllocator for MinimizingContention {
                 // Later shapes are bounded by the best so far: row by row.
                 for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
                     add_shell(y1, 0, row);
-                    if scan_row(y1, row, &mut best) {
+                    if scan_row(y1, row, 0, &mut best) {
                         break;
                     }
                 }

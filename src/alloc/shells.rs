@@ -15,9 +15,9 @@
 
 use crate::machine::mesh::Mesh;
 
-/// Columns of padding on each side of every row of a [`FreeCounts`] table: column x < 0
-/// repeats column 0 and x > W repeats column W, so the counts of rectangles grown by up to
-/// `PAD` columns past the mesh's sides (clipped) are differences of contiguous slices.
+/// Columns of padding on each side of every row of a [`FreeCounts::padded`] table: column
+/// x < 0 repeats column 0 and x > W repeats column W, so the counts of rectangles grown by up
+/// to `PAD` columns past the mesh's sides (clipped) are differences of contiguous slices.
 pub const PAD: u32 = 4;
 
 /// Summed-area table of the free nodes of a mesh.
@@ -25,16 +25,28 @@ pub const PAD: u32 = 4;
 pub struct FreeCounts {
     width: u32,
     height: u32,
-    /// `sat[y · (W + 1 + 2 PAD) + PAD + x]` = free nodes in [1, x] × [1, y] (row 0 and
-    /// column 0 are zero), for x in −PAD..=W + PAD clamped to 0..=W.
+    /// Columns of padding on each side of a row (0 or [`PAD`]).
+    pad: u32,
+    /// `sat[y · (W + 1 + 2 pad) + pad + x]` = free nodes in [1, x] × [1, y] (row 0 and
+    /// column 0 are zero), for x in −pad..=W + pad clamped to 0..=W.
     sat: Vec<u32>,
 }
 
 impl FreeCounts {
     /// The table of `mesh`'s free nodes.
     pub fn new(mesh: &Mesh) -> FreeCounts {
+        FreeCounts::with_padding(mesh, 0)
+    }
+
+    /// The table of `mesh`'s free nodes with [`PAD`] columns of padding, for
+    /// [`FreeCounts::padded_row`].
+    pub fn padded(mesh: &Mesh) -> FreeCounts {
+        FreeCounts::with_padding(mesh, PAD)
+    }
+
+    fn with_padding(mesh: &Mesh, padding: u32) -> FreeCounts {
         let (w, h) = (mesh.width() as usize, mesh.height() as usize);
-        let pad = PAD as usize;
+        let pad = padding as usize;
         let stride = w + 1 + 2 * pad;
         let mut sat = vec![0u32; stride * (h + 1)];
         let owners = mesh.owners();
@@ -56,14 +68,16 @@ impl FreeCounts {
         FreeCounts {
             width: w as u32,
             height: h as u32,
+            pad: padding,
             sat,
         }
     }
 
-    /// Row `y` of the table (clamped to 0..=H) with its padding: element `PAD + x` is the
-    /// number of free nodes in [1, x] × [1, y] for x = −PAD..=W + PAD, x clamped to 0..=W.
+    /// Row `y` of the table (clamped to 0..=H) with its padding: element `pad + x` is the
+    /// number of free nodes in [1, x] × [1, y] for x = −pad..=W + pad, x clamped to 0..=W
+    /// (pad = [`PAD`] for a [`FreeCounts::padded`] table, else 0).
     pub fn padded_row(&self, y: u32) -> &[u32] {
-        let stride = self.width as usize + 1 + 2 * PAD as usize;
+        let stride = (self.width + 1 + 2 * self.pad) as usize;
         let y = y.min(self.height) as usize;
         &self.sat[y * stride..(y + 1) * stride]
     }
@@ -74,8 +88,8 @@ impl FreeCounts {
         if x1 == 0 || y1 == 0 || x1 > x2 || y1 > y2 || x2 > self.width || y2 > self.height {
             return 0;
         }
-        let s = self.width as usize + 1 + 2 * PAD as usize;
-        let at = |x: u32, y: u32| self.sat[y as usize * s + (PAD + x) as usize];
+        let s = (self.width + 1 + 2 * self.pad) as usize;
+        let at = |x: u32, y: u32| self.sat[y as usize * s + (self.pad + x) as usize];
         at(x2, y2) + at(x1 - 1, y1 - 1) - at(x1 - 1, y2) - at(x2, y1 - 1)
     }
 
@@ -128,36 +142,44 @@ mod tests {
         let mut rng = SimRng::new(3);
         for &(w, h) in &[(1, 1), (5, 3), (3, 7), (9, 9)] {
             let m = random_mesh(&mut rng, w, h, 0.4);
-            let f = FreeCounts::new(&m);
-            for x1 in 1..=w {
-                for x2 in x1..=w {
-                    for y1 in 1..=h {
-                        for y2 in y1..=h {
-                            let scan = (y1..=y2)
-                                .flat_map(|y| (x1..=x2).map(move |x| (x, y)))
-                                .filter(|&(x, y)| m.is_free(x, y))
-                                .count() as u32;
-                            assert_eq!(f.count(x1, y1, x2, y2), scan);
-                        }
+            for (f, pad) in [(FreeCounts::new(&m), 0), (FreeCounts::padded(&m), PAD)] {
+                check_table(&m, &f, pad);
+            }
+        }
+    }
+
+    /// `f` counts `m`'s free nodes in every rectangle, and its rows padded by `pad` columns
+    /// give the clipped counts.
+    fn check_table(m: &Mesh, f: &FreeCounts, pad: u32) {
+        let (w, h) = (m.width(), m.height());
+        for x1 in 1..=w {
+            for x2 in x1..=w {
+                for y1 in 1..=h {
+                    for y2 in y1..=h {
+                        let scan = (y1..=y2)
+                            .flat_map(|y| (x1..=x2).map(move |x| (x, y)))
+                            .filter(|&(x, y)| m.is_free(x, y))
+                            .count() as u32;
+                        assert_eq!(f.count(x1, y1, x2, y2), scan);
                     }
                 }
             }
-            assert_eq!(f.count(0, 1, 1, 1), 0);
-            assert_eq!(f.count(1, 1, w + 1, 1), 0);
-            assert_eq!(f.within(1, 1, 1, 1, 100), m.free_count());
-            // Padded rows: clipped counts by differences of slices.
-            for y in 0..=h + 2 {
-                let row = f.padded_row(y);
-                assert_eq!(row.len(), (w + 1 + 2 * PAD) as usize);
-                for x in 0..row.len() as u32 {
-                    let clamped = x.saturating_sub(PAD).min(w);
-                    let want = if clamped == 0 || y == 0 {
-                        0
-                    } else {
-                        f.count(1, 1, clamped, y.min(h))
-                    };
-                    assert_eq!(row[x as usize], want, "{w}×{h} y={y} x={x}");
-                }
+        }
+        assert_eq!(f.count(0, 1, 1, 1), 0);
+        assert_eq!(f.count(1, 1, w + 1, 1), 0);
+        assert_eq!(f.within(1, 1, 1, 1, 100), m.free_count());
+        // Padded rows: clipped counts by differences of slices.
+        for y in 0..=h + 2 {
+            let row = f.padded_row(y);
+            assert_eq!(row.len(), (w + 1 + 2 * pad) as usize);
+            for x in 0..row.len() as u32 {
+                let clamped = x.saturating_sub(pad).min(w);
+                let want = if clamped == 0 || y == 0 {
+                    0
+                } else {
+                    f.count(1, 1, clamped, y.min(h))
+                };
+                assert_eq!(row[x as usize], want, "{w}×{h} y={y} x={x}");
             }
         }
     }
