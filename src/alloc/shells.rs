@@ -77,7 +77,7 @@ impl FreeCounts {
     /// number of free nodes in [1, x] × [1, y] for x = −pad..=W + pad, x clamped to 0..=W
     /// (pad = [`PAD`] for a [`FreeCounts::padded`] table, else 0).
     pub fn padded_row(&self, y: u32) -> &[u32] {
-        let stride = (self.width + 1 + 2 * self.pad) as usize;
+        let stride = self.width as usize + 1 + 2 * self.pad as usize;
         let y = y.min(self.height) as usize;
         &self.sat[y * stride..(y + 1) * stride]
     }
@@ -88,8 +88,8 @@ impl FreeCounts {
         if x1 == 0 || y1 == 0 || x1 > x2 || y1 > y2 || x2 > self.width || y2 > self.height {
             return 0;
         }
-        let s = (self.width + 1 + 2 * self.pad) as usize;
-        let at = |x: u32, y: u32| self.sat[y as usize * s + (self.pad + x) as usize];
+        let s = self.width as usize + 1 + 2 * self.pad as usize;
+        let at = |x: u32, y: u32| self.sat[y as usize * s + self.pad as usize + x as usize];
         at(x2, y2) + at(x1 - 1, y1 - 1) - at(x1 - 1, y2) - at(x2, y1 - 1)
     }
 
