@@ -163,7 +163,8 @@ impl NodeAllocator for MinimizingContention {
         // candidate wins with a lower cost, or the same cost and an earlier place (ties keep
         // the first).
         let mut best: Option<Best> = None;
-        let mut c0 = Vec::new();
+        // Per base of the current shape: C(0) plus min(C(s), j) for the shells counted so far.
+        let mut sums = Vec::new();
         let area = u64::from(w) * u64::from(h);
         for (si, (a, b)) in shapes(j, w, h).into_iter().enumerate() {
             let (nx, ny) = ((w - a + 1) as usize, (h - b + 1) as usize);
@@ -265,44 +266,44 @@ impl NodeAllocator for MinimizingContention {
                 }
                 false
             };
-            c0.resize(nx * ny, 0);
+            sums.resize(nx * ny, 0);
             if best.is_none() {
                 // First shape: every base's shell-0 count, then the most-free base (the first
                 // of them) costed first, to bound the others.
-                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                for (y1, row) in (1..=ny).zip(sums.chunks_mut(nx)) {
                     add_shell(y1, 0, row);
                 }
-                let most = |c0: &[u32]| {
-                    let top = c0.iter().copied().max().unwrap_or(0);
-                    first_at_least(c0, top, small).unwrap_or(0)
+                let most = |sums: &[u32]| {
+                    let top = sums.iter().copied().max().unwrap_or(0);
+                    first_at_least(sums, top, small).unwrap_or(0)
                 };
-                let top_at = most(&c0);
-                if let Some(&c) = c0.get(top_at) {
+                let top_at = most(&sums);
+                if let Some(&c) = sums.get(top_at) {
                     consider(top_at, c, j, &mut best);
                 }
                 let mut depth = 0;
                 if k > 0 && best.is_some_and(|b| b.cost >= u64::from(j)) {
                     // Shell 0 bounds nothing (every base passes it): every row is deepened
                     // to shell k, and the base with the largest sum costed next.
-                    for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                    for (y1, row) in (1..=ny).zip(sums.chunks_mut(nx)) {
                         for s in 1..=k {
                             add_shell(y1, s, row);
                         }
                     }
                     depth = k;
-                    let top_at = most(&c0);
-                    if let Some(&c) = c0.get(top_at) {
+                    let top_at = most(&sums);
+                    if let Some(&c) = sums.get(top_at) {
                         consider(top_at, c, j * (k + 1), &mut best);
                     }
                 }
-                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                for (y1, row) in (1..=ny).zip(sums.chunks_mut(nx)) {
                     if scan_row(y1, row, depth, &mut best) {
                         break;
                     }
                 }
             } else {
                 // Later shapes are bounded by the best so far: row by row.
-                for (y1, row) in (1..=ny).zip(c0.chunks_mut(nx)) {
+                for (y1, row) in (1..=ny).zip(sums.chunks_mut(nx)) {
                     add_shell(y1, 0, row);
                     if scan_row(y1, row, 0, &mut best) {
                         break;

@@ -304,8 +304,8 @@ mod tests {
         }
     }
 
-    /// MC on nearly full meshes, where its row bounds are deepened to shells 1 and 2 (free
-    /// nodes scattered, so most candidates pass the shell-0 bound).
+    /// MC on nearly full meshes, where its row bounds are deepened past shell 0 (free nodes
+    /// scattered, so most candidates pass the shell-0 bound).
     #[test]
     fn mc_on_nearly_full_meshes_same_as_reference() {
         let mut rng = SimRng::new(29);
