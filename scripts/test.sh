@@ -63,5 +63,8 @@ for suite in tests/e2e/run.mjs $(ls tests/e2e/*.mjs | grep -v -e '/run.mjs$' -e 
 done
 
 print_timings
-grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' "$e2e_log" || true
+# The tallies of every suite, then every failed check: the end of the log is what a CI
+# summary shows.
+grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$e2e_log" || true
+grep -E '^\[[a-z0-9-]+ +[0-9.]+s\] FAIL ' "$e2e_log" || true
 exit "$status"

@@ -1,11 +1,25 @@
 //! Small DOM helpers shared by the three modes' pages: event listeners that live as long as
-//! the page, HTML escaping for text put into markup, and object URLs for downloads.
+//! the page, work deferred to a later main-thread task, HTML escaping for text put into
+//! markup, and object URLs for downloads.
 
 use js_sys::Array;
 use wasm_bindgen::convert::FromWasmAbi;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::EventTarget;
+
+/// Runs `f` in a later main-thread task (`setTimeout(f, 0)`): the work before it and `f` are
+/// separate tasks, so the page can paint and take input between them. Without a window (never
+/// on a page) `f` runs at once.
+pub fn defer(f: impl FnOnce() + 'static) {
+    match web_sys::window() {
+        Some(w) => {
+            let cb = Closure::once_into_js(f);
+            let _ = w.set_timeout_with_callback(cb.unchecked_ref());
+        }
+        None => f(),
+    }
+}
 
 /// Adds an event listener that lives as long as the page.
 pub fn listen<E>(target: &EventTarget, event: &str, f: impl FnMut(E) + 'static)

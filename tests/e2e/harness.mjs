@@ -92,14 +92,28 @@ export function stopServer() {
   server = null;
 }
 
-export function launchBrowser() {
-  return chromium.launch({
+/// Chromium, headless. With SCHEDLAB_E2E_CPU_SLOWDOWN=k (k > 1), every page's main thread
+/// runs k times slower (the DevTools CPU throttling), to check that the suites' main-thread
+/// checks still pass on a machine slower than this one.
+export async function launchBrowser() {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     timeout: 60000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--no-first-run'],
   });
+  const rate = Number(process.env.SCHEDLAB_E2E_CPU_SLOWDOWN ?? 1);
+  if (rate > 1) {
+    const newPage = browser.newPage.bind(browser);
+    browser.newPage = async (...args) => {
+      const page = await newPage(...args);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      return page;
+    };
+  }
+  return browser;
 }
 
 /// A fresh 1280×720 tab on `url` whose console errors and page errors go into `errors`;

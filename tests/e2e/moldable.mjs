@@ -165,6 +165,11 @@ async function main() {
     // 4. Charts.
     const ink = await chartsInk(page, '#moldable-charts canvas');
     check(ink.length === 2 && ink.every((c) => c.ink > 0.01 && c.ink < 0.95), 'charts: category bars and Gantt not blank', JSON.stringify(ink));
+    for (const [link, name] of [['#moldable-png-changes', 'schedlab-moldable-categories.png'],
+      ['#moldable-png-gantt', 'schedlab-moldable-gantt.png']]) {
+      const png = await download(page, link);
+      check(png.name === name && png.text.startsWith('\ufffdPNG'), `charts: ${name} downloads as PNG (made on click)`, png.name);
+    }
     const pick = await page.$$eval('#moldable-gantt-pick option', (o) => o.map((x) => x.textContent));
     check(pick.length === 6 && (await page.$eval('#moldable-gantt-pick', (s) => s.selectedOptions[0].textContent)) === 'Combined scheme',
       'Gantt picker: 6 schedules, the combined scheme shown first', pick.join(' | '));

@@ -29,7 +29,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
-use super::kit::export::canvas_png;
+use super::kit::export::png_on_click;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::kit::playback::{Pace, Playback};
 use super::mesh_view::{self, Geometry, Line, RunView};
@@ -205,7 +205,6 @@ const COLUMNS: [Column; 17] = [
 
 /// Elements of the mesh panel.
 struct Ui {
-    doc: Document,
     panel: HtmlElement,
     form: HtmlElement,
     run: HtmlButtonElement,
@@ -491,7 +490,6 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         util_box: by_id(doc, "mesh-util-box")?,
         png_sweep: by_id(doc, "mesh-png-sweep")?,
         png_util: by_id(doc, "mesh-png-util")?,
-        doc: doc.clone(),
     })
 }
 
@@ -631,19 +629,9 @@ fn wire(app: &Rc<App>) {
             }
         });
     }
-    for (link, canvas_id) in [
-        (&ui.png, "mesh-canvas"),
-        (&ui.png_sweep, "mesh-chart-sweep"),
-        (&ui.png_util, "mesh-chart-util"),
-    ] {
-        let l = link.clone();
-        let d = ui.doc.clone();
-        listen(link, "click", move |_: Event| {
-            if let Some(url) = canvas_png(&d, canvas_id) {
-                l.set_href(&url);
-            }
-        });
-    }
+    png_on_click(&ui.png, "mesh-canvas");
+    png_on_click(&ui.png_sweep, "mesh-chart-sweep");
+    png_on_click(&ui.png_util, "mesh-chart-util");
 }
 
 // ---- the mesh view ----

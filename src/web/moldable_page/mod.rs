@@ -28,6 +28,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
+use super::kit::export::png_on_click;
 use super::protocol::{FromWorker, MoldablePageReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
 use crate::envelope::{Envelope, Mode};
@@ -71,7 +72,6 @@ struct State {
 }
 
 struct Ui {
-    doc: Document,
     panel: HtmlElement,
     notice: HtmlElement,
     notice_text: Element,
@@ -124,7 +124,6 @@ struct App {
 
 fn ui(doc: &Document) -> Result<Ui, String> {
     Ok(Ui {
-        doc: doc.clone(),
         panel: by_id(doc, "moldable-mode")?,
         notice: by_id(doc, "moldable-notice")?,
         notice_text: by_id(doc, "moldable-notice-text")?,
@@ -320,6 +319,8 @@ fn update_controls(app: &App) {
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
     wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
+    png_on_click(&ui.png_changes, "moldable-chart-changes");
+    png_on_click(&ui.png_gantt, "moldable-gantt");
     {
         let app = Rc::clone(app);
         listen(ui.preset.as_ref(), "click", move |_: Event| {

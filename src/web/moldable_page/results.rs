@@ -8,7 +8,7 @@ use crate::moldable_run::{jobs_csv, results_csv, MoldableOutput};
 use crate::policy::moldable::MoldableStrategyKind;
 use crate::web::dom::escape;
 use crate::web::format;
-use crate::web::kit::export::{canvas_png, show_link};
+use crate::web::kit::export::show_link;
 use crate::web::moldable_chart;
 
 /// A column of the table: key (`data-key`), label, unit, tooltip, value of a row, digits.
@@ -261,10 +261,7 @@ fn draw_changes(app: &App) {
     };
     match moldable_chart::draw_changes("moldable-chart-changes", &report) {
         Ok(svg) => {
-            show_link(
-                &app.ui.png_changes,
-                canvas_png(&app.ui.doc, "moldable-chart-changes"),
-            );
+            app.ui.png_changes.set_hidden(false);
             show_link(&app.ui.svg_changes, svg_url(app, &svg));
         }
         Err(m) => app
@@ -324,7 +321,7 @@ pub(super) fn draw_gantt(app: &App) {
         );
         match moldable_chart::draw_gantt("moldable-gantt", &title, &layout, &s.jobs) {
             Ok((area, svg)) => {
-                show_link(&ui.png_gantt, canvas_png(&ui.doc, "moldable-gantt"));
+                ui.png_gantt.set_hidden(false);
                 show_link(&ui.svg_gantt, svg_url(app, &svg));
                 Some((layout, s.jobs, area))
             }

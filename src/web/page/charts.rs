@@ -3,10 +3,11 @@
 //! explained runs ([`crate::web::replay_panel`]).
 
 use super::*;
-use crate::web::kit::export::{canvas_png, show_link};
+use crate::web::kit::export::{png_on_click, show_link};
 use crate::web::replay_panel::{job_tip, place_tip};
 
-/// After a completed batch: the charts of its runs.
+/// After a completed batch, first step: the time charts of its runs (or the sweep chart).
+/// [`show_run_details`] is the second step.
 pub(super) fn draw_charts(app: &App) {
     app.ui.charts.set_hidden(false);
     let sweep = is_sweep(app);
@@ -33,6 +34,32 @@ pub(super) fn draw_charts(app: &App) {
         })
         .collect();
     let drawn = chart::draw_all(&series);
+    drop(st);
+    // (The links are made after the state is released: they record their object URLs in it.)
+    let ids = ["chart-util", "chart-queue", "chart-wait"];
+    match drawn {
+        Ok(svgs) => {
+            for (id, svg) in ids.iter().zip(&svgs) {
+                svg_link(app, id, Some(svg));
+            }
+        }
+        Err(m) => show_error(&format!("The charts could not be drawn: {m}")),
+    }
+    for id in ids {
+        png_link(&app.ui, id, true);
+    }
+}
+
+/// After a completed batch, second step (after [`draw_charts`]): the Gantt chart and its run
+/// picker, the comparison of two runs and the step-by-step replay. Nothing for a sweep.
+pub(super) fn show_run_details(app: &App) {
+    if is_sweep(app) {
+        return;
+    }
+    let st = app.state.borrow();
+    let Some(b) = st.batch.as_ref() else {
+        return;
+    };
     let runs: Vec<GanttRun> = b
         .done
         .iter()
@@ -70,19 +97,6 @@ pub(super) fn draw_charts(app: &App) {
         ));
     }
     drop(st);
-    // (The links are made after the state is released: they record their object URLs in it.)
-    let ids = ["chart-util", "chart-queue", "chart-wait"];
-    match drawn {
-        Ok(svgs) => {
-            for (id, svg) in ids.iter().zip(&svgs) {
-                svg_link(app, id, Some(svg));
-            }
-        }
-        Err(m) => show_error(&format!("The charts could not be drawn: {m}")),
-    }
-    for id in ids {
-        png_link(&app.ui, id, true);
-    }
     app.ui.gantt_policy.set_inner_html(&options);
     app.state.borrow_mut().gantt_runs = runs;
     draw_gantt(app);
@@ -166,10 +180,29 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
     place_tip(&ui.gantt_tip, text.as_deref(), ev, cw);
 }
 
-/// Points the link `png-{canvas_id}` at the canvas as a PNG (hidden when `shown` is false).
+/// The canvases with a PNG link `png-{id}`.
+const PNG_CHARTS: [&str; 6] = [
+    "chart-util",
+    "chart-queue",
+    "chart-wait",
+    "chart-gantt",
+    "chart-sweep",
+    "chart-compare",
+];
+
+/// Makes every `png-{id}` link download its canvas, encoded when clicked.
+pub(super) fn wire_png_links(ui: &Ui) {
+    for id in PNG_CHARTS {
+        if let Ok(link) = by_id::<HtmlAnchorElement>(&ui.doc, &format!("png-{id}")) {
+            png_on_click(&link, id);
+        }
+    }
+}
+
+/// Shows the link `png-{canvas_id}` (the PNG is made when it is clicked), or hides it.
 pub(super) fn png_link(ui: &Ui, canvas_id: &str, shown: bool) {
-    if let Ok(link) = by_id(&ui.doc, &format!("png-{canvas_id}")) {
-        show_link(&link, canvas_png(&ui.doc, canvas_id).filter(|_| shown));
+    if let Ok(link) = by_id::<HtmlAnchorElement>(&ui.doc, &format!("png-{canvas_id}")) {
+        link.set_hidden(!shown);
     }
 }
 

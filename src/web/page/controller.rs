@@ -466,7 +466,7 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
     })
 }
 
-pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
+pub(super) fn on_done(app: &Rc<App>, id: u32, report: RunReport) {
     let next = {
         let mut guard = app.state.borrow_mut();
         let st = &mut *guard;
@@ -520,30 +520,54 @@ pub(super) fn on_done(app: &App, id: u32, report: RunReport) {
         Some(msg) => app.worker.post(&msg),
         None => {
             highlight_best(&app.ui);
-            let (n, ms) = show_finished(app, |b| b.wall_ms);
-            end_batch(
+            finish_batch(
                 app,
-                &format!(
-                    "Done: {} run{} in {} s.",
-                    n,
-                    if n == 1 { "" } else { "s" },
-                    format::fixed(ms / 1000.0, 2)
-                ),
+                |b| b.wall_ms,
+                |n, ms| {
+                    format!(
+                        "Done: {} run{} in {} s.",
+                        n,
+                        if n == 1 { "" } else { "s" },
+                        format::fixed(ms / 1000.0, 2)
+                    )
+                },
             );
         }
     }
 }
 
-/// Shows a finished batch's share link, downloads and charts; returns its number of runs and
-/// `elapsed(batch)` (milliseconds).
-pub(super) fn show_finished(app: &App, elapsed: impl Fn(&Batch) -> f64) -> (usize, f64) {
+/// Shows a finished batch and ends it, in three main-thread tasks so that no single one holds
+/// the page (issue 3: the page never freezes; on a slow machine the charts of one finished run
+/// took over 100 ms in one go): the share link and downloads now, the time charts
+/// ([`draw_charts`]) next, then the Gantt chart, comparison and replay
+/// ([`show_run_details`]), after which the batch ends with `note(runs, elapsed(batch))` (ms)
+/// in the progress line. The batch stays busy until then, so Run stays disabled; Cancel is
+/// disabled, there being nothing left to cancel.
+pub(super) fn finish_batch(
+    app: &Rc<App>,
+    elapsed: impl Fn(&Batch) -> f64,
+    note: impl FnOnce(usize, f64) -> String + 'static,
+) {
     publish_link(app);
     render_exports(app);
-    draw_charts(app);
-    app.state
-        .borrow()
-        .batch
-        .as_ref()
-        .map(|b| (b.runs.len(), elapsed(b)))
-        .unwrap_or((0, 0.0))
+    app.ui.cancel.set_disabled(true);
+    let (id, runs, ms) = match app.state.borrow().batch.as_ref() {
+        Some(b) => (b.id, b.runs.len(), elapsed(b)),
+        None => return,
+    };
+    let still_ours = move |app: &App| current_id(app) == Some(id);
+    let app = Rc::clone(app);
+    defer(move || {
+        if !still_ours(&app) {
+            return;
+        }
+        draw_charts(&app);
+        defer(move || {
+            if !still_ours(&app) {
+                return;
+            }
+            show_run_details(&app);
+            end_batch(&app, &note(runs, ms));
+        });
+    });
 }

@@ -19,7 +19,7 @@ use web_sys::{
 };
 
 use super::chart;
-use super::dom::{escape, listen};
+use super::dom::{defer, escape, listen};
 use super::format;
 use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
@@ -576,6 +576,7 @@ fn render_head(ui: &Ui, sweep: Option<SweepAxis>) {
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
     wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
+    wire_png_links(ui);
     {
         let app = Rc::clone(app);
         listen(ui.sweep.as_ref(), "change", move |_: Event| {

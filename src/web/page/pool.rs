@@ -193,7 +193,7 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
 
 /// All points of the sweep are in: the table (one row per policy and load factor), the
 /// chart, the downloads and the share link.
-pub(super) fn finish_sweep(app: &App) {
+pub(super) fn finish_sweep(app: &Rc<App>) {
     stop_pool(app);
     let (rows, axis) = {
         let mut st = app.state.borrow_mut();
@@ -230,12 +230,14 @@ pub(super) fn finish_sweep(app: &App) {
         st.gantt = None;
     }
     fill_sweep_metrics(ui, None, "mean_wait");
-    let (n, ms) = show_finished(app, |b| js_sys::Date::now() - b.started);
-    end_batch(
+    finish_batch(
         app,
-        &format!(
-            "Done: sweep of {n} runs in {} s.",
-            format::fixed(ms / 1000.0, 2)
-        ),
+        |b| js_sys::Date::now() - b.started,
+        |n, ms| {
+            format!(
+                "Done: sweep of {n} runs in {} s.",
+                format::fixed(ms / 1000.0, 2)
+            )
+        },
     );
 }
