@@ -27,8 +27,8 @@ cargo fmt --check
 section "cargo clippy --all-targets (native)"
 cargo clippy --all-targets -- -D warnings
 
-section "cargo clippy (wasm32)"
-cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+section "cargo clippy --all-targets (wasm32)"
+cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 section "cargo test (native)"
 cargo test

@@ -150,7 +150,8 @@ impl NodeAllocator for McElongatedReference {
     }
 }
 
-#[cfg(test)]
+// proptest is a native-only dev-dependency (Cargo.toml).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::alloc::mc::MinimizingContention;

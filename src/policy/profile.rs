@@ -328,7 +328,8 @@ impl Profile {
     }
 }
 
-#[cfg(test)]
+// proptest is a native-only dev-dependency (Cargo.toml).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -1134,7 +1134,8 @@ fn merge_stairs(a: (&Stair, i64, Time, Time), b: (&Stair, i64, Time, Time), out:
     }
 }
 
-#[cfg(test)]
+// proptest is a native-only dev-dependency (Cargo.toml).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

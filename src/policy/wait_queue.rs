@@ -230,7 +230,8 @@ impl WaitQueue {
     }
 }
 
-#[cfg(test)]
+// proptest is a native-only dev-dependency (Cargo.toml).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
