@@ -188,6 +188,10 @@ async function main() {
       const png = await download(page, '[data-testid="png-util"]');
       check(png.name === 'schedlab-utilisation.png' && png.text.startsWith('\ufffdPNG'),
         'charts: utilisation chart downloads as PNG', png.name);
+      for (const [link, name] of [['#png-chart-queue', 'schedlab-queue.png'], ['#png-chart-wait', 'schedlab-waits.png']]) {
+        const other = await download(page, link);
+        check(other.name === name && other.text.startsWith('\ufffdPNG'), `charts: ${name} downloads as PNG (made on click)`, other.name);
+      }
       const svg = await download(page, '[data-testid="svg-util"]');
       check(svg.name === 'schedlab-utilisation.svg' && /^<svg[\s\S]*Utilisation over time[\s\S]*Processors busy[\s\S]*<\/svg>\s*$/.test(svg.text),
         'charts: utilisation chart downloads as SVG (title, axis label)', svg.text.slice(0, 120));

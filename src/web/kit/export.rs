@@ -18,12 +18,13 @@ pub fn canvas_png(doc: &Document, canvas_id: &str) -> Option<String> {
 /// is encoded then, not when the chart is drawn: encoding every chart of a finished run at
 /// once held the main thread for tens of milliseconds. Call once per link, when the page is
 /// wired; showing and hiding the link is up to the chart's code.
-pub fn png_on_click(link: &HtmlAnchorElement, canvas_id: &'static str) {
+pub fn png_on_click(link: &HtmlAnchorElement, canvas_id: &str) {
     let l = link.clone();
+    let canvas_id = canvas_id.to_string();
     listen(link, "click", move |_: Event| {
         if let Some(url) = l
             .owner_document()
-            .and_then(|doc| canvas_png(&doc, canvas_id))
+            .and_then(|doc| canvas_png(&doc, &canvas_id))
         {
             l.set_href(&url);
         }

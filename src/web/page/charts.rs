@@ -180,21 +180,19 @@ pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
     place_tip(&ui.gantt_tip, text.as_deref(), ev, cw);
 }
 
-/// The canvases with a PNG link `png-{id}`.
-const PNG_CHARTS: [&str; 6] = [
-    "chart-util",
-    "chart-queue",
-    "chart-wait",
-    "chart-gantt",
-    "chart-sweep",
-    "chart-compare",
-];
-
-/// Makes every `png-{id}` link download its canvas, encoded when clicked.
+/// Makes every link `png-{canvas id}` of the flat page (`a[id^="png-chart-"]` in index.html)
+/// download its canvas, encoded when clicked.
 pub(super) fn wire_png_links(ui: &Ui) {
-    for id in PNG_CHARTS {
-        if let Ok(link) = by_id::<HtmlAnchorElement>(&ui.doc, &format!("png-{id}")) {
-            png_on_click(&link, id);
+    let Ok(links) = ui.doc.query_selector_all(r#"a[id^="png-chart-"]"#) else {
+        return;
+    };
+    for i in 0..links.length() {
+        if let Some(link) = links
+            .get(i)
+            .and_then(|n| n.dyn_into::<HtmlAnchorElement>().ok())
+        {
+            let id = link.id();
+            png_on_click(&link, id.trim_start_matches("png-"));
         }
     }
 }
