@@ -1,11 +1,11 @@
-// Browser vs. native speed (issue 17 item 4). Not a test: it asserts nothing but prints
+// Browser vs. native speed. Not a test: it asserts nothing but prints
 // Markdown tables for BENCHMARKS.md.
 //
 //   trunk build --release && cargo build --release --bin schedlab
 //   node scripts/bench-browser.mjs [--runs N] [--rounds K] [--page-repeat N]
 //
 // Experiments, taken from the page's own share links: the flat page's EASY on 100,000
-// Lublin–Feitelson jobs (seed 1), and the 2D-mesh preset "Window-based scheduling (seed 003)"
+// Lublin–Feitelson jobs (seed 1), and the 2D-mesh preset "Window-based scheduling (Ababneh & Bani-Mohammad)"
 // (MPL under Window-240, 1,000 jobs, seed 1).
 //
 // Main measurement, phase by phase (--rounds K, default 3, alternating browser and native so
@@ -13,7 +13,7 @@
 // experiment, default 10): the page
 // starts a worker of its own (dist/worker_loader.js) and sends it a `bench` message with the
 // link; the worker times load / simulate / measure with performance.now() through
-// `schedlab::timing` — the calls `schedlab bench-phases LINK --runs N` times natively, in the
+// `schedlab::timing` — the calls `schedlab bench phases LINK --runs N` times natively, in the
 // same process, with the same clock readings — then what only the page's path adds (building
 // the page's report, writing it as JSON, and the whole Run / RunMesh path: slices, progress
 // messages, yields to the event loop). Figures are medians and minima over all runs, plus the
@@ -79,7 +79,7 @@ async function workerBench(page, link, runs) {
 }
 
 function nativeBench(link, runs) {
-  const out = execFileSync(BIN, ['bench-phases', link, '--runs', String(runs)], { encoding: 'utf8', timeout: 600000 });
+  const out = execFileSync(BIN, ['bench', 'phases', link, '--runs', String(runs)], { encoding: 'utf8', timeout: 600000 });
   return JSON.parse(out);
 }
 
@@ -108,9 +108,9 @@ async function main() {
     const flatLink = await page.$eval('#share-link', (a) => a.href);
     experiments.push(['Flat EASY, 100,000 Lublin–Feitelson jobs', flatLink, 'run']);
 
-    // Mesh: seed 003 preset, Window-240 with MPL.
+    // Mesh: Ababneh & Bani-Mohammad preset, Window-240 with MPL.
     await page.click('[data-testid="mode-mesh"]');
-    await page.click('[data-testid="mesh-preset-003"]');
+    await page.click('[data-testid="mesh-preset-window"]');
     await page.fill('#mesh-seed', '1');
     const meshPage = { browser: [], native: [] };
     for (let i = 0; i < Math.max(1, PAGE_REPEAT); i += 1) {
@@ -121,7 +121,7 @@ async function main() {
       meshPage.browser.push(await pageSeconds(page, '#mesh-progress-label'));
     }
     const meshLink = await page.$eval('#mesh-share-link', (a) => a.href);
-    experiments.push(['2D mesh, seed 003 preset (MPL, Window-240, 1,000 jobs)', meshLink, 'mesh']);
+    experiments.push(['2D mesh, Ababneh & Bani-Mohammad preset (MPL, Window-240, 1,000 jobs)', meshLink, 'mesh']);
 
     if (PAGE_REPEAT > 0) {
       for (const [[name, link, cmd], r] of [[experiments[0], flatPage], [experiments[1], meshPage]]) {

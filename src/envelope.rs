@@ -39,12 +39,12 @@ pub const MAX_ENVELOPE_FRAGMENT: usize = MAX_GRID_FRAGMENT;
 pub enum Mode {
     /// One machine of P processors, flat policies (the core experiment).
     Flat,
-    /// A 2D mesh: contiguous allocation and window scheduling (seed 003) or non-contiguous
-    /// allocation under contention (seed 000).
+    /// A 2D mesh: contiguous allocation and window scheduling (Ababneh & Bani-Mohammad) or non-contiguous
+    /// allocation under contention (Mache et al.).
     Mesh,
-    /// Sites in time zones with job sharing (seed 002).
+    /// Sites in time zones with job sharing (Ernemann et al.).
     Grid,
-    /// Moldable jobs on one machine, strategies against rigid conservative (seed 004).
+    /// Moldable jobs on one machine, strategies against rigid conservative (Srinivasan et al.).
     Moldable,
 }
 
@@ -265,7 +265,7 @@ mod tests {
     use super::*;
     use crate::config::{Experiment, ExperimentFile};
     use crate::grid::spec::preset_global_grid;
-    use crate::mesh_run::{preset_contention_seed000, MeshAllocatorKind};
+    use crate::mesh_run::{preset_contention, MeshAllocatorKind};
     use crate::moldable_run::MoldableExperiment;
     use crate::policy::moldable::MoldableStrategyKind;
     use crate::policy::PolicyKind;
@@ -281,7 +281,7 @@ mod tests {
     }
 
     fn mesh() -> MeshShare {
-        let exp = preset_contention_seed000(0.4);
+        let exp = preset_contention(0.4);
         MeshShare {
             v: MESH_SHARE_VERSION,
             allocators: vec![exp.allocator, MeshAllocatorKind::parse("mbs").unwrap()],

@@ -43,13 +43,13 @@ pub enum Error {
 pub enum Engine {
     /// The flat-machine engine (`schedlab run`).
     Flat,
-    /// The contiguous 2D-mesh engine (seed 003).
+    /// The contiguous 2D-mesh engine (Ababneh & Bani-Mohammad).
     Mesh,
-    /// The flow-level contention engine (seed 000).
+    /// The flow-level contention engine (Mache et al.).
     Flow,
-    /// The grid engine (seed 002).
+    /// The grid engine (Ernemann et al.).
     Grid,
-    /// The moldable engine (seed 004).
+    /// The moldable engine (Srinivasan et al.).
     Moldable,
 }
 
@@ -69,7 +69,7 @@ impl Engine {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimulationError {
     pub engine: Engine,
-    /// What was running (`window-240`, `seed003 CTC LF 1.2 FCFS`), empty if nothing to add.
+    /// What was running (`window-240`, `window CTC LF 1.2 FCFS`), empty if nothing to add.
     pub context: String,
     /// The engine's own message (the job, the policy, the step refused).
     pub message: String,

@@ -2,7 +2,7 @@
 //! decoder. No paper defines them: they bound what one run may cost (memory, time) so that a
 //! typo (`"jobs": 100000000`), a gzip bomb or `/dev/zero` is refused with an error that names
 //! the limit and the value instead of exhausting the machine. The sizes of the papers'
-//! experiments (seed 003 §5: 32 × 32 meshes; seed 002 §IV: 6 sites; seed 000 Table 1: 1000
+//! experiments (Ababneh & Bani-Mohammad §5: 32 × 32 meshes; Ernemann et al. §IV: 6 sites; Mache et al. Table 1: 1000
 //! jobs) and of the Parallel Workloads Archive's traces are far below every limit.
 //!
 //! The constants are the defaults; [`Limits`] carries the ones a run uses, which the CLI may

@@ -1,23 +1,23 @@
-//! A 2D-mesh experiment as JSON, and running it: the machine M(W, H) of seed 003 §2 with a
+//! A 2D-mesh experiment as JSON, and running it: the machine M(W, H) of Ababneh & Bani-Mohammad §2 with a
 //! contiguous allocator (First Fit, Best Fit, MPL) under a mesh policy (FCFS, OO, OOCB-k,
-//! Window-K, Delay — seed 003 §4–5), or the machine of seed 000 §4.1 (I/O nodes on one side)
+//! Window-K, Delay — Ababneh & Bani-Mohammad §4–5), or the machine of Mache et al. §4.1 (I/O nodes on one side)
 //! with a non-contiguous allocator (Random, Paging, MBS, MC, MC-Elongated, PLAS, Hilbert) run
 //! FCFS under the flow-level contention model of [`crate::network::flow`]. Both report the
-//! core summary plus the layout metrics of seed 000 §2.2–2.3. The CLI (`schedlab mesh`) and
+//! core summary plus the layout metrics of Mache et al. §2.2–2.3. The CLI (`schedlab mesh`) and
 //! the web app's 2D-mesh mode go through [`run_mesh`]; the format is documented in
 //! `docs/experiment-format.md`.
 //!
 //! ```json
-//! {"workload": {"synthetic": {"model": "mesh003", "jobs": 1000}},
+//! {"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 1000}},
 //!  "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1}
 //! ```
 //!
 //! Which engine runs is decided by the allocator: contiguous allocators use the trace's run
-//! times (seed 003 has no network model); non-contiguous allocators make service times depend
+//! times (Ababneh & Bani-Mohammad has no network model); non-contiguous allocators make service times depend
 //! on the layouts through the flow model (κ and the traffic ratio under `network`) and run
-//! FCFS, as seed 000 does — or, with `network.phases`, through seed 001's phase model
-//! (exchanges and writes at given link and disk speeds). The binary-tree allocators of seed
-//! 001 (`bt`, `sbt_16`, `d_dbt_8`, …) are node allocators; BT, SBT and DBT may make the FCFS
+//! FCFS, as Mache et al. does — or, with `network.phases`, through Liu et al.'s phase model
+//! (exchanges and writes at given link and disk speeds). The binary-tree allocators of Liu
+//! et al. (`bt`, `sbt_16`, `d_dbt_8`, …) are node allocators; BT, SBT and DBT may make the FCFS
 //! head wait although enough nodes are free.
 
 use std::fmt;
@@ -51,7 +51,7 @@ use crate::workload::Workload;
 pub const MESH_FORMAT_VERSION: u32 = 1;
 /// Largest mesh side accepted (see [`crate::limits`]).
 pub use crate::limits::MAX_MESH_SIDE;
-/// κ of the flow model by default (the value of `schedlab reproduce seed000`).
+/// κ of the flow model by default (the value of `schedlab reproduce mc-elongated`).
 pub const DEFAULT_KAPPA: f64 = 0.001;
 
 fn one() -> u32 {
@@ -94,7 +94,7 @@ impl MeshAllocatorKind {
         v
     }
 
-    /// The binary-tree allocators of seed 001 (the paper's 28 settings), as the app lists them
+    /// The binary-tree allocators of Liu et al. (the paper's 28 settings), as the app lists them
     /// after [`MeshAllocatorKind::all`].
     pub fn trees() -> Vec<MeshAllocatorKind> {
         NodeAllocatorKind::trees()
@@ -210,7 +210,7 @@ fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }
 
-/// The I/O line and the traffic of seed 000 §4.1.
+/// The I/O line and the traffic of Mache et al. §4.1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeshNetworkSpec {
@@ -226,7 +226,7 @@ pub struct MeshNetworkSpec {
     /// κ: slowdown per message on a job's most loaded link (default 0.001).
     #[serde(default = "default_kappa")]
     pub kappa: f64,
-    /// Seed 001's phase model (§2, §5.2) instead of the fluid mix of ρ and κ: every job
+    /// Liu et al.'s phase model (§2, §5.2) instead of the fluid mix of ρ and κ: every job
     /// alternates all-to-all exchanges and complete-bipartite writes
     /// ([`flow::PhaseConfig`]; default off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,7 +275,7 @@ pub struct MeshExperiment {
     #[serde(default = "fcfs")]
     pub policy: MeshPolicyKind,
     /// How sizes become w × h requests for contiguous allocators (jobs that already carry a
-    /// shape fitting the mesh — the `mesh003` model — keep it).
+    /// shape fitting the mesh — the `mesh_jobs` model — keep it).
     #[serde(default)]
     pub shape_rule: ShapeRule,
     #[serde(default)]
@@ -321,7 +321,7 @@ impl MeshExperiment {
                 "policy",
                 format!(
                     "{} is a non-contiguous allocator, which runs FCFS under the contention \
-                     model (seed 000); got {}",
+                     model (Mache et al.); got {}",
                     self.allocator.label(),
                     self.policy.label()
                 ),
@@ -386,7 +386,7 @@ pub struct MeshJobRecord {
     /// Submesh width and height (contiguous allocators), 0 × 0 otherwise.
     pub w: u32,
     pub h: u32,
-    /// nodes_affected of its layout (seed 000 §2.2).
+    /// nodes_affected of its layout (Mache et al. §2.2).
     pub nodes_affected: u64,
     /// Its balance factor around the middle I/O link (§2.3).
     pub balance: u64,
@@ -403,10 +403,10 @@ impl MeshJobRecord {
 /// Means of the layout metrics over a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeshMetrics {
-    /// `contiguous`, `flow` (the flow model, or seed 001's phases on its engine) or `separated`
+    /// `contiguous`, `flow` (the flow model, or Liu et al.'s phases on its engine) or `separated`
     /// (the separated-classes contention model): what produced the service times.
     pub engine: String,
-    /// Mean service time end − start (seed 000 Table 2).
+    /// Mean service time end − start (Mache et al. Table 2).
     pub mean_service: f64,
     pub mean_nodes_affected: f64,
     pub mean_balance: f64,
@@ -644,7 +644,7 @@ pub fn simulate_mesh(
 }
 
 /// The metrics of a simulated mesh run ([`simulate_mesh`]): per-job records, the summary, the
-/// layout metrics of seed 000 §2.2–2.3 and the peak link loads.
+/// layout metrics of Mache et al. §2.2–2.3 and the peak link loads.
 pub fn measure_mesh(
     exp: &MeshExperiment,
     net: &Network,
@@ -743,24 +743,24 @@ fn system_balance_at_starts(layouts: &[JobLayout], sides: &[(u64, u64, u64)]) ->
     out
 }
 
-/// Orientation switching in seed 003's experiments (`schedlab reproduce seed003` and the app's
+/// Orientation switching in Ababneh & Bani-Mohammad's experiments (`schedlab reproduce window` and the app's
 /// preset): on, as the MPL allocator of the paper's [3] allows (`docs/reproductions.md`).
-pub const SEED003_SWITCH_ORIENTATION: bool = true;
+pub const WINDOW_SWITCH_ORIENTATION: bool = true;
 
-/// Seed 003's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL
-/// switching orientations as in `schedlab reproduce seed003`.
-pub fn preset_window_seed003() -> MeshExperiment {
-    use crate::workload::synthetic::{Mesh003Params, SideDistribution, SyntheticModel};
-    let params = Mesh003Params {
+/// Ababneh & Bani-Mohammad's Fig. 6 experiment: 32 × 32 mesh, uniform side lengths, Window-240 with MPL
+/// switching orientations as in `schedlab reproduce window`.
+pub fn preset_window() -> MeshExperiment {
+    use crate::workload::synthetic::{MeshJobsParams, SideDistribution, SyntheticModel};
+    let params = MeshJobsParams {
         jobs: 1000,
         sides: SideDistribution::Uniform,
         arrival_rate: 1.5,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     MeshExperiment {
         version: MESH_FORMAT_VERSION,
-        name: Some("Window-based scheduling (seed 003)".into()),
-        workload: WorkloadSpec::Synthetic(SyntheticModel::Mesh003(params)),
+        name: Some("Window-based scheduling (Ababneh & Bani-Mohammad)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::MeshJobs(params)),
         transforms: Transforms::default(),
         width: 32,
         height: 32,
@@ -769,12 +769,12 @@ pub fn preset_window_seed003() -> MeshExperiment {
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec::default(),
         seed: 1,
-        switch_orientation: SEED003_SWITCH_ORIENTATION,
+        switch_orientation: WINDOW_SWITCH_ORIENTATION,
     }
 }
 
-/// The six strategies of seed 000's Table 2, in the paper's row order.
-pub const SEED000_STRATEGIES: [NodeAllocatorKind; 6] = [
+/// The six strategies of Mache et al.'s Table 2, in the paper's row order.
+pub const MC_ELONGATED_STRATEGIES: [NodeAllocatorKind; 6] = [
     NodeAllocatorKind::McElongated,
     NodeAllocatorKind::Plas,
     NodeAllocatorKind::Mc,
@@ -783,10 +783,10 @@ pub const SEED000_STRATEGIES: [NodeAllocatorKind; 6] = [
     NodeAllocatorKind::Paging(0),
 ];
 
-/// Seed 000's calibrated mean interarrival times (ratio of I/O, seconds): what `schedlab
-/// reproduce seed000` finds under the separated-classes model (MC-Elongated at 65 %
-/// utilisation, [`crate::reproduce::seed000::calibrate`]), rounded to 0.1 s (tested).
-pub const SEED000_INTERARRIVALS: [(f64, f64); 6] = [
+/// Mache et al.'s calibrated mean interarrival times (ratio of I/O, seconds): what `schedlab
+/// reproduce mc-elongated` finds under the separated-classes model (MC-Elongated at 65 %
+/// utilisation, [`crate::reproduce::mc_elongated::calibrate`]), rounded to 0.1 s (tested).
+pub const MC_ELONGATED_INTERARRIVALS: [(f64, f64); 6] = [
     (0.0, 75.5),
     (0.2, 91.0),
     (0.4, 140.9),
@@ -795,15 +795,15 @@ pub const SEED000_INTERARRIVALS: [(f64, f64); 6] = [
     (1.0, 487.4),
 ];
 
-/// The mean interarrival time of seed 000's experiment at traffic ratio `traffic_io`: linear
-/// between the calibrated points of [`SEED000_INTERARRIVALS`] (clamped to 0 ..= 1).
-pub fn seed000_interarrival(traffic_io: f64) -> f64 {
+/// The mean interarrival time of Mache et al.'s experiment at traffic ratio `traffic_io`: linear
+/// between the calibrated points of [`MC_ELONGATED_INTERARRIVALS`] (clamped to 0 ..= 1).
+pub fn mc_elongated_interarrival(traffic_io: f64) -> f64 {
     let rho = if traffic_io.is_finite() {
         traffic_io.clamp(0.0, 1.0)
     } else {
         0.5
     };
-    let pts = SEED000_INTERARRIVALS;
+    let pts = MC_ELONGATED_INTERARRIVALS;
     for w in pts.windows(2) {
         let ((r0, a0), (r1, a1)) = (w[0], w[1]);
         if rho <= r1 {
@@ -813,28 +813,28 @@ pub fn seed000_interarrival(traffic_io: f64) -> f64 {
     pts[pts.len() - 1].1
 }
 
-/// The contention model of seed 000's experiment (`schedlab reproduce seed000` and the app's
+/// The contention model of Mache et al.'s experiment (`schedlab reproduce mc-elongated` and the app's
 /// preset): the separated-classes model with no computation term.
-pub const SEED000_MODEL: ContentionModel = ContentionModel::Separated;
-/// σ of seed 000's experiment: no computation term (the paper's service time is
+pub const MC_ELONGATED_MODEL: ContentionModel = ContentionModel::Separated;
+/// σ of Mache et al.'s experiment: no computation term (the paper's service time is
 /// message-passing time).
-pub const SEED000_COMPUTE: f64 = 0.0;
+pub const MC_ELONGATED_COMPUTE: f64 = 0.0;
 
-/// Seed 000's experiment: 22 × 16 mesh (16 rows), 16 west I/O nodes, the Table 1 workload
+/// Mache et al.'s experiment: 22 × 16 mesh (16 rows), 16 west I/O nodes, the Table 1 workload
 /// (exponential sizes, mean 16), MC-Elongated, traffic ratio `traffic_io`, the separated-classes
-/// contention model (κ = 0.001, σ = 0) as `schedlab reproduce seed000` runs it, at the
+/// contention model (κ = 0.001, σ = 0) as `schedlab reproduce mc-elongated` runs it, at the
 /// interarrival time that reproduction calibrates for 65 % utilisation
-/// ([`seed000_interarrival`]; Table 2: 60–70 %).
-pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
-    use crate::workload::synthetic::{Exp000Params, SyntheticModel};
-    let params = Exp000Params {
-        mean_interarrival: libm::round(seed000_interarrival(traffic_io) * 10.0) / 10.0,
-        ..Exp000Params::default()
+/// ([`mc_elongated_interarrival`]; Table 2: 60–70 %).
+pub fn preset_contention(traffic_io: f64) -> MeshExperiment {
+    use crate::workload::synthetic::{ExponentialJobsParams, SyntheticModel};
+    let params = ExponentialJobsParams {
+        mean_interarrival: libm::round(mc_elongated_interarrival(traffic_io) * 10.0) / 10.0,
+        ..ExponentialJobsParams::default()
     };
     MeshExperiment {
         version: MESH_FORMAT_VERSION,
-        name: Some("Communication vs. I/O contention (seed 000)".into()),
-        workload: WorkloadSpec::Synthetic(SyntheticModel::Exp000(params)),
+        name: Some("Communication vs. I/O contention (Mache et al.)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(params)),
         transforms: Transforms::default(),
         width: 22,
         height: 16,
@@ -843,8 +843,8 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec {
             traffic_io,
-            model: SEED000_MODEL,
-            compute: SEED000_COMPUTE,
+            model: MC_ELONGATED_MODEL,
+            compute: MC_ELONGATED_COMPUTE,
             ..MeshNetworkSpec::default()
         },
         seed: 2000,
@@ -852,22 +852,22 @@ pub fn preset_contention_seed000(traffic_io: f64) -> MeshExperiment {
     }
 }
 
-/// The allocators of the seed 001 preset: Fig. 6's DBT and d-DBT (ratio 1/8), MBS and PLAS.
-pub fn seed001_allocators() -> Vec<MeshAllocatorKind> {
+/// The allocators of the Liu et al. preset: Fig. 6's DBT and d-DBT (ratio 1/8), MBS and PLAS.
+pub fn binary_tree_allocators() -> Vec<MeshAllocatorKind> {
     ["dbt_8", "d_dbt_8", "mbs", "plas"]
         .iter()
         .filter_map(|n| MeshAllocatorKind::parse(n).ok())
         .collect()
 }
 
-/// The app's "Binary-tree allocation (seed 001)" preset: §5.1's 16 × 16 mesh with 16 I/O nodes
+/// The app's "Binary-tree allocation (Liu et al.)" preset: §5.1's 16 × 16 mesh with 16 I/O nodes
 /// on the west side, 16 tasks of exponential size (mean 16) arriving within about a
 /// millisecond (the paper submits them all at time 0; exponential interarrivals of mean 10^-4 s
 /// keep the model's arrivals), no computation (10^-6 s), and the phase model with 4 exchanges
 /// between two writes at the paper's link and disk speeds (`docs/binary-tree.md`).
-pub fn preset_binary_tree_seed001() -> MeshExperiment {
-    use crate::workload::synthetic::{Exp000Params, SyntheticModel};
-    let params = Exp000Params {
+pub fn preset_binary_tree() -> MeshExperiment {
+    use crate::workload::synthetic::{ExponentialJobsParams, SyntheticModel};
+    let params = ExponentialJobsParams {
         jobs: 16,
         procs: 256,
         mean_size: 16.0,
@@ -876,12 +876,15 @@ pub fn preset_binary_tree_seed001() -> MeshExperiment {
     };
     MeshExperiment {
         version: MESH_FORMAT_VERSION,
-        name: Some("Binary-tree allocation (seed 001)".into()),
-        workload: WorkloadSpec::Synthetic(SyntheticModel::Exp000(params)),
+        name: Some("Binary-tree allocation (Liu et al.)".into()),
+        workload: WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(params)),
         transforms: Transforms::default(),
         width: 16,
         height: 16,
-        allocator: seed001_allocators().first().copied().unwrap_or_default(),
+        allocator: binary_tree_allocators()
+            .first()
+            .copied()
+            .unwrap_or_default(),
         policy: MeshPolicyKind::Fcfs,
         shape_rule: ShapeRule::Square,
         network: MeshNetworkSpec {

@@ -1,4 +1,4 @@
-//! Share links of the 2D-mesh mode (`#m=`, seed 003 §2–5 window scheduling and seed 000 §4
+//! Share links of the 2D-mesh mode (`#m=`, Ababneh & Bani-Mohammad §2–5 window scheduling and Mache et al. §4
 //! contention experiments): `m=` followed by the base64url of the JSON of a [`MeshShare`] (the
 //! first run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
 //! checksum, as for the flat mode ([`crate::share`]). Decoding validates the experiment

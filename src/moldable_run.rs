@@ -1,4 +1,4 @@
-//! A moldable experiment as JSON, and running it (seed 004 §2–5): a rigid workload (a trace or
+//! A moldable experiment as JSON, and running it (Srinivasan et al. §2–5): a rigid workload (a trace or
 //! a synthetic model, with the flat mode's transforms — `first_jobs`, `load_factor` for the
 //! paper's LF 100/125/150 % — and machine) made moldable by Downey's model with one σ and one
 //! range factor, or by user-supplied scalability profiles ([`MoldableModel`]), then scheduled

@@ -11,7 +11,7 @@
 //! | `mesh_policy` | mesh policies ([`MeshPolicyKind`]) | [`MESH_POLICIES`] |
 //! | `contiguous_allocator` | submesh allocators ([`AllocatorKind`]) | [`CONTIGUOUS_ALLOCATORS`] |
 //! | `node_allocator` | non-contiguous allocators ([`NodeAllocatorKind`]) | [`NODE_ALLOCATORS`] |
-//! | `moldable_strategy` | moldable strategies, seed 004 ([`MoldableStrategyKind`]) | [`MOLDABLE_STRATEGIES`] |
+//! | `moldable_strategy` | moldable strategies, Srinivasan et al. ([`MoldableStrategyKind`]) | [`MOLDABLE_STRATEGIES`] |
 //!
 //! [`PolicyKind`]: crate::policy::PolicyKind
 //! [`LocalPolicy`]: crate::grid::local::LocalPolicy

@@ -1,5 +1,5 @@
-//! The phases of a flat or 2D-mesh run, timed alike natively and in the browser (issue 17
-//! item 4): `schedlab bench-phases LINK` reads the clock of the process, the web worker's
+//! The phases of a flat or 2D-mesh run, timed alike natively and in the browser:
+//! `schedlab bench phases LINK` reads the clock of the process, the web worker's
 //! [`crate::web`] bench message reads `performance.now()`, and both call this module, which
 //! runs the experiment of a share link's envelope through the library functions of
 //! `schedlab run` / `schedlab mesh` and the worker — [`crate::run::prepare`],
@@ -144,7 +144,7 @@ impl PhaseTimes {
 mod tests {
     use super::*;
     use crate::config::{Experiment, WorkloadSpec};
-    use crate::mesh_run::preset_window_seed003;
+    use crate::mesh_run::preset_window;
     use crate::mesh_share::{MeshShare, MESH_SHARE_VERSION};
     use crate::policy::PolicyKind;
     use crate::share::ShareState;
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(t.jobs, whole.summary.jobs);
         assert_eq!(t.summary, Some(whole.summary));
 
-        let exp = preset_window_seed003();
+        let exp = preset_window();
         let env = Envelope::Mesh(MeshShare {
             v: MESH_SHARE_VERSION,
             allocators: vec![exp.allocator],

@@ -1,4 +1,4 @@
-//! Binary-tree allocation and compactness (seed 001 §3–4, issue 11): property tests over
+//! Binary-tree allocation and compactness (Liu et al. §3–4): property tests over
 //! random mesh states and request streams without departures.
 #![cfg(not(target_arch = "wasm32"))]
 

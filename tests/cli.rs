@@ -229,12 +229,12 @@ fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
     let (code, _, err) = schedlab(&["mesh", exp.to_str().unwrap(), "--network-model", "fluid"]);
     assert_eq!(code, 2);
     assert!(err.contains("network.model"), "{err}");
-    let (code, _, err) = schedlab(&["reproduce", "seed000", "--model", "fluid"]);
+    let (code, _, err) = schedlab(&["reproduce", "mc-elongated", "--model", "fluid"]);
     assert_eq!(code, 2);
     assert!(err.contains("model") && err.contains("separated"), "{err}");
 }
 
-/// The experiment envelope (issue 10): a share link opens on the command line, its envelope
+/// The experiment envelope: a share link opens on the command line, its envelope
 /// file runs under the mode's command with the same numbers as the bare experiment file, an
 /// envelope of another mode is refused naming the command, and `list` prints the registry.
 #[test]
@@ -308,15 +308,15 @@ fn envelopes_and_links_run_on_the_command_line() {
     );
 }
 
-/// Seed 001: a binary-tree allocator by name (`--allocator sbt_16`, help generated from the
-/// registry), the phase model in an experiment file, and `reproduce seed001`'s errors.
+/// Liu et al.: a binary-tree allocator by name (`--allocator sbt_16`, help generated from the
+/// registry), the phase model in an experiment file, and `reproduce binary-tree`'s errors.
 #[test]
-fn mesh_runs_binary_tree_allocators_and_reproduce_seed001_checks_its_filter() {
-    let d = temp_dir("cli-seed001");
+fn mesh_runs_binary_tree_allocators_and_reproduce_binary_tree_checks_its_filter() {
+    let d = temp_dir("cli-binary_tree");
     let exp = d.join("mesh.json");
     std::fs::write(
         &exp,
-        r#"{"workload": {"synthetic": {"model": "exp000", "jobs": 40, "mean_interarrival": 100}},
+        r#"{"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 40, "mean_interarrival": 100}},
             "width": 16, "height": 16, "allocator": "plas", "network": {"phases": {"exchanges": 2}}}"#,
     )
     .unwrap();
@@ -333,7 +333,7 @@ fn mesh_runs_binary_tree_allocators_and_reproduce_seed001_checks_its_filter() {
     let (code, out, _) = schedlab(&["mesh", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("d_dbt_<d>") && out.contains("scbt"), "{out}");
-    let (code, _, err) = schedlab(&["reproduce", "seed001", "--only", "nothing"]);
+    let (code, _, err) = schedlab(&["reproduce", "binary-tree", "--only", "nothing"]);
     assert_eq!(code, 2);
     assert!(err.contains("d_dbt_8"), "{err}");
 }
@@ -401,7 +401,7 @@ fn run_explain_prints_a_jobs_story_and_the_csv_of_every_decision() {
     );
 }
 
-/// `schedlab bench-phases` (issue 17 item 4): the phases of a link's experiment as JSON, the
+/// `schedlab bench phases`: the phases of a link's experiment as JSON, the
 /// summary that of `schedlab run`; a trace is read with `--trace`; grid links and bad run counts
 /// are refused.
 #[test]
@@ -410,7 +410,7 @@ fn bench_phases_times_a_links_experiment() {
     use schedlab::envelope::Envelope;
     use schedlab::share::ShareState;
 
-    let dir = temp_dir("cli-bench-phases");
+    let dir = temp_dir("cli-bench phases");
     let trace = dir.join("small.swf");
     std::fs::write(&trace, SMALL_SWF).unwrap();
     let bare = r#"{"version": 1, "workload": {"swf": {"path": "small.swf"}},
@@ -424,7 +424,7 @@ fn bench_phases_times_a_links_experiment() {
         vec![],
     ));
     let link = format!("#{}", env.to_fragment());
-    let args = ["bench-phases", &link, "--runs", "3", "--trace"];
+    let args = ["bench", "phases", &link, "--runs", "3", "--trace"];
     let (c1, out, e1) = schedlab(&[&args[..], &[trace.to_str().unwrap()]].concat());
     assert_eq!(c1, 0, "{e1}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -438,25 +438,26 @@ fn bench_phases_times_a_links_experiment() {
     let run: serde_json::Value = serde_json::from_str(&summary).unwrap();
     assert_eq!(v["summary"], run);
 
-    let (c2, _, e2) = schedlab(&["bench-phases", &link]);
+    let (c2, _, e2) = schedlab(&["bench", "phases", &link]);
     assert_eq!(c2, 2);
     assert!(e2.contains("not supplied"), "{e2}");
-    let (c3, _, e3) = schedlab(&["bench-phases", &link, "--runs", "0"]);
+    let (c3, _, e3) = schedlab(&["bench", "phases", &link, "--runs", "0"]);
     assert_eq!(c3, 2);
     assert!(e3.contains("runs must be 1 to 1000"), "{e3}");
     let grid = schedlab::grid::view::GridShare::new(schedlab::grid::spec::preset_global_grid());
     let grid_link = format!("#{}", Envelope::Grid(grid).to_fragment());
-    let (c4, _, e4) = schedlab(&["bench-phases", &grid_link]);
+    let (c4, _, e4) = schedlab(&["bench", "phases", &grid_link]);
     assert_eq!(c4, 2);
     assert!(e4.contains("only flat and mesh links"), "{e4}");
 }
 
-/// `bench-network --decisions N` runs exactly N decisions per case (the same work for every
+/// `bench network --decisions N` runs exactly N decisions per case (the same work for every
 /// binary, for instruction counts); 0 is refused with the flag's name.
 #[test]
 fn bench_network_runs_an_exact_number_of_decisions() {
     let (code, stdout, stderr) = schedlab(&[
-        "bench-network",
+        "bench",
+        "network",
         "--allocators",
         "mc,mc_elongated",
         "--sizes",
@@ -479,7 +480,55 @@ fn bench_network_runs_an_exact_number_of_decisions() {
         assert_eq!(row[3], "0.90");
         assert_eq!(row[4], "37");
     }
-    let (code, _, stderr) = schedlab(&["bench-network", "--decisions", "0"]);
+    let (code, _, stderr) = schedlab(&["bench", "network", "--decisions", "0"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--decisions must be > 0"), "{stderr}");
+}
+
+/// `reproduce --list` names every paper of the glossary by key, authors and title; an unknown
+/// key is refused naming the keys; the top-level help lists `bench` once and no developer
+/// benchmark beside the user's commands.
+#[test]
+fn reproduce_lists_the_papers_by_key_and_bench_is_one_command() {
+    let (code, out, err) = schedlab(&["reproduce", "--list"]);
+    assert_eq!(code, 0, "{err}");
+    let keys: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "mc-elongated",
+            "binary-tree",
+            "grid-sharing",
+            "window",
+            "moldable"
+        ]
+    );
+    assert!(out.contains("Mache, Virginia Lo and Sharad Garg"), "{out}");
+    assert!(
+        out.contains("A new window-based job scheduling scheme"),
+        "{out}"
+    );
+    let (code, _, err) = schedlab(&["reproduce", "seed9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mc-elongated, binary-tree"), "{err}");
+    let (code, help, _) = schedlab(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(help.contains("bench"), "{help}");
+    assert!(!help.contains("bench-"), "{help}");
+    let (code, help, _) = schedlab(&["bench", "--help"]);
+    assert_eq!(code, 0);
+    for what in [
+        "traces",
+        "queue",
+        "mesh",
+        "network",
+        "binary-tree",
+        "grid",
+        "moldable",
+    ] {
+        assert!(help.contains(what), "{what}: {help}");
+    }
 }

@@ -1,4 +1,4 @@
-//! The pure pieces of the page's Exercises mode (issue 14 item 3): `Exercise::work` (every run
+//! The pure pieces of the page's Exercises mode: `Exercise::work` (every run
 //! once, the solutions, the flat runs' replay data), the Markdown subset (escaped, no markup
 //! gets through), the answers kept in the browser and the exported answers file, and the
 //! number a student types.

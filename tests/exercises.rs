@@ -1,4 +1,4 @@
-//! Exercises (issue 14 item 3): every shipped exercise parses and its stated answers agree
+//! Exercises: every shipped exercise parses and its stated answers agree
 //! with the simulation; hand-computed schedules of the FCFS-vs-EASY and EASY-vs-conservative
 //! exercises; malformed exercises are refused naming the key path; verdicts of `check`
 //! (tolerance edges included); `schedlab exercise` and `--check-all`.

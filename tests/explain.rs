@@ -1,4 +1,4 @@
-//! Decision explanations (issue 14 item 1) against hand-computed schedules: FCFS, EASY and
+//! Decision explanations against hand-computed schedules: FCFS, EASY and
 //! conservative name the right blocking head, shadow time, extra processors, reservation and
 //! the completion that moved it; recording them never changes a schedule.
 #![cfg(not(target_arch = "wasm32"))]
@@ -234,7 +234,7 @@ fn mesh_fcfs_names_the_missing_submesh_and_the_largest_free_one() {
     use schedlab::alloc::AllocatorKind;
     use schedlab::policy::mesh::MeshPolicyKind;
     use schedlab::sim::mesh_engine::MeshSimulation;
-    // A 4 × 4 mesh (nodes numbered from 1, as in seed 003), First Fit. J1 (4 × 2) takes rows
+    // A 4 × 4 mesh (nodes numbered from 1, as in Ababneh & Bani-Mohammad), First Fit. J1 (4 × 2) takes rows
     // 1–2 at t=0 until 10. J2 (3 × 3) arrives at 1: 8 nodes are free but only as the 4 × 2 of
     // rows 3–4, so no 3 × 3 fits; J3 (1 × 1) waits behind it (FCFS). At 10 the mesh is empty:
     // J2 takes (1, 1), J3 the first free base First Fit finds, (4, 1).

@@ -288,12 +288,12 @@ fn flat_model_validation_names_the_parameter() {
 
 // ------------------------------------------------------------------------------ mesh
 
-/// The mesh form as seed 003's preset fills it.
+/// The mesh form as Ababneh & Bani-Mohammad's preset fills it.
 fn mesh_form() -> MeshFields {
     MeshFields {
         width: "32".into(),
         height: "32".into(),
-        workload: MeshWorkload::Mesh003 {
+        workload: MeshWorkload::MeshJobs {
             jobs: "1000".into(),
             rate: "1.5".into(),
             sides: "uniform".into(),
@@ -324,8 +324,8 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
     assert_eq!(exps.len(), 2);
     let file = experiment_file(
         "mesh.json",
-        r#"{"name": "Window-based scheduling (seed 003)",
-            "workload": {"synthetic": {"model": "mesh003", "jobs": 1000, "sides": "uniform",
+        r#"{"name": "Window-based scheduling (Ababneh & Bani-Mohammad)",
+            "workload": {"synthetic": {"model": "mesh_jobs", "jobs": 1000, "sides": "uniform",
                                        "arrival_rate": 1.5}},
             "width": 32, "height": 32, "allocator": "mpl", "policy": "window-240", "seed": 1,
             "switch_orientation": true}"#,
@@ -426,7 +426,7 @@ fn mesh_inline_errors_name_the_field() {
         ),
         (
             Box::new(|f| {
-                f.workload = MeshWorkload::Exp000 {
+                f.workload = MeshWorkload::ExponentialJobs {
                     jobs: "1000".into(),
                     interarrival: "soon".into(),
                 }
@@ -576,19 +576,19 @@ fn grid_inline_errors_name_the_site_and_field() {
     );
 }
 
-/// Seed 001's preset through the form: the phase model's exchanges come from `mesh-exchanges`
+/// Liu et al.'s preset through the form: the phase model's exchanges come from `mesh-exchanges`
 /// (the speeds from the preset), the four allocators run FCFS, and a bad count names the field.
 #[test]
-fn mesh_seed001_preset_form_keeps_the_phase_model() {
-    use schedlab::mesh_run::{preset_binary_tree_seed001, seed001_allocators};
-    let preset = preset_binary_tree_seed001();
+fn mesh_binary_tree_preset_form_keeps_the_phase_model() {
+    use schedlab::mesh_run::{binary_tree_allocators, preset_binary_tree};
+    let preset = preset_binary_tree();
     preset.validate().expect("the preset is valid");
     let phases = preset.network.phases.expect("phase model on");
     assert_eq!(phases.exchanges, 4);
     let f = MeshFields {
         width: "16".into(),
         height: "16".into(),
-        workload: MeshWorkload::Exp000 {
+        workload: MeshWorkload::ExponentialJobs {
             jobs: "16".into(),
             interarrival: "0.0001".into(),
         },
@@ -598,7 +598,7 @@ fn mesh_seed001_preset_form_keeps_the_phase_model() {
         rho: "50".into(),
         exchanges: "16".into(),
         seed: "1001".into(),
-        allocators: seed001_allocators(),
+        allocators: binary_tree_allocators(),
         policy: "fcfs".into(),
         policy_k: String::new(),
     };
@@ -632,10 +632,10 @@ fn mesh_seed001_preset_form_keeps_the_phase_model() {
 /// `schedlab mesh --network-model` sets `network.model`; a bad name is an error on that key.
 #[test]
 fn mesh_cli_sets_the_contention_model() {
-    use schedlab::mesh_run::{preset_contention_seed000, ContentionModel};
-    let mut exp = preset_contention_seed000(0.5);
+    use schedlab::mesh_run::{preset_contention, ContentionModel};
+    let mut exp = preset_contention(0.5);
     exp.network.model = ContentionModel::Flow;
-    let file = experiment_file("seed000-flow.json", &exp.to_json());
+    let file = experiment_file("mc_elongated-flow.json", &exp.to_json());
     let args = |m: Option<&str>| MeshArgs {
         experiment: file.clone(),
         allocator: None,
@@ -650,7 +650,7 @@ fn mesh_cli_sets_the_contention_model() {
     let (cli, _) = mesh_experiment_from_args(&args(None)).unwrap();
     assert_eq!(cli, exp);
     let (cli, _) = mesh_experiment_from_args(&args(Some("separated"))).unwrap();
-    assert_eq!(cli, preset_contention_seed000(0.5));
+    assert_eq!(cli, preset_contention(0.5));
     let e = mesh_experiment_from_args(&args(Some("fluid"))).unwrap_err();
     match e {
         schedlab::error::Error::Config(c) => assert_eq!(c.key, "network.model"),
@@ -658,16 +658,16 @@ fn mesh_cli_sets_the_contention_model() {
     }
 }
 
-/// Seed 000's preset through the form keeps the separated-classes model the form does not
+/// Mache et al.'s preset through the form keeps the separated-classes model the form does not
 /// show; exchanges switch to the phase model, which replaces it.
 #[test]
-fn mesh_seed000_preset_form_keeps_the_contention_model() {
-    use schedlab::mesh_run::{preset_contention_seed000, ContentionModel};
-    let preset = preset_contention_seed000(0.5);
+fn mesh_mc_elongated_preset_form_keeps_the_contention_model() {
+    use schedlab::mesh_run::{preset_contention, ContentionModel};
+    let preset = preset_contention(0.5);
     let f = MeshFields {
         width: "22".into(),
         height: "16".into(),
-        workload: MeshWorkload::Exp000 {
+        workload: MeshWorkload::ExponentialJobs {
             jobs: "1000".into(),
             interarrival: "182.5".into(),
         },

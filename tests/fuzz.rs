@@ -1,8 +1,8 @@
-//! Fuzzing of every decoder of untrusted input (issue 16): generated and mutated SWF traces
+//! Fuzzing of every decoder of untrusted input: generated and mutated SWF traces
 //! (plain and gzip, then simulated), experiment JSON of every kind (flat, mesh, grid; run
 //! when small), share-link fragments of every kind (`#x=`, `#m=`, `#g=`) and exercise files
 //! (parsed, then run and solved as the page does; their Markdown; stored answers and answers
-//! files; issue 14). A case passes when the decoder returns (Ok or Err)
+//! files). A case passes when the decoder returns (Ok or Err)
 //! without panicking; proptest reports any panic with the input that caused it. Every input is bounded (traces of a few kB, documents of a few
 //! hundred bytes, runs of at most [`RUN_JOBS`] jobs), so no case can hang or grow memory.
 //!
@@ -157,7 +157,7 @@ fn flat_base() -> Vec<Value> {
     vec![
         json!({"workload": {"synthetic": {"model": "lublin", "jobs": 60, "procs": 64}},
                "policy": "easy", "seed": 3}),
-        json!({"workload": {"synthetic": {"model": "exp000", "jobs": 40}},
+        json!({"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 40}},
                "transforms": {"load_factor": 1.5, "first_jobs": 30,
                               "time_window": {"start": 0, "end": 100000}},
                "machine": {"flat": {"procs": 400}}, "policy": "conservative"}),
@@ -167,9 +167,9 @@ fn flat_base() -> Vec<Value> {
 
 fn mesh_base() -> Vec<Value> {
     vec![
-        json!({"workload": {"synthetic": {"model": "mesh003", "jobs": 60, "width": 8, "height": 8}},
+        json!({"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 60, "width": 8, "height": 8}},
                "width": 8, "height": 8, "allocator": "mpl", "policy": "window-4", "seed": 1}),
-        json!({"workload": {"synthetic": {"model": "exp000", "jobs": 40, "procs": 64}},
+        json!({"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 40, "procs": 64}},
                "width": 8, "height": 8, "allocator": "mc_elongated",
                "network": {"io_side": "west", "traffic_io": 0.6, "kappa": 0.001}}),
         json!({"workload": {"synthetic": {"model": "lublin", "jobs": 50, "procs": 64}},
@@ -182,7 +182,7 @@ fn grid_base() -> Vec<Value> {
     vec![json!({"sites": [
         {"name": "a", "procs": 32, "workload": {"synthetic": {"model": "lublin", "jobs": 40, "procs": 32}}},
         {"procs": 64, "tz_offset_hours": 6, "align_monday": false,
-         "workload": {"synthetic": {"model": "exp000", "jobs": 30, "procs": 64}}}],
+         "workload": {"synthetic": {"model": "exponential_jobs", "jobs": 30, "procs": 64}}}],
         "sharing": "job_sharing", "policy": "conservative", "seed": 2, "cut_to_shortest": true})]
 }
 
@@ -190,7 +190,7 @@ fn moldable_base() -> Vec<Value> {
     vec![
         json!({"workload": {"synthetic": {"model": "lublin", "jobs": 60, "procs": 64}},
                "model": {"downey": {"sigma": 1.5, "range_factor": 2}}, "strategy": "combined"}),
-        json!({"workload": {"synthetic": {"model": "exp000", "jobs": 40}},
+        json!({"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 40}},
                "transforms": {"load_factor": 1.25, "first_jobs": 30},
                "machine": {"flat": {"procs": 64}},
                "model": {"profiles": {"profiles": [
@@ -211,7 +211,7 @@ fn interesting_value() -> impl Strategy<Value = Value> {
             json!({"model": "lublin"}), json!({"flat": {}}), json!({"swf": {}}),
         ]),
         2 => prop::sample::select(vec![
-            "fcfs", "easy", "conservative", "lublin", "mesh003", "exp000", "window-240",
+            "fcfs", "easy", "conservative", "lublin", "mesh_jobs", "exponential_jobs", "window-240",
             "window-0", "oocb-8", "oo", "delay", "first_fit", "best_fit", "mpl", "random",
             "paging_3", "paging_99", "mbs", "mc", "mc_elongated", "plas", "hilbert_bf",
             "west", "east", "north", "south", "job_sharing", "single", "square", "paragon",
@@ -542,7 +542,7 @@ proptest! {
     }
 }
 
-// ---------------------------------------------------------------- exercises (issue 14)
+// ---------------------------------------------------------------- exercises
 
 /// The shipped exercises as JSON (tiny inline workloads, no synthetic model: every case that
 /// parses is solved).

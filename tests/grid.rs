@@ -1,9 +1,9 @@
-//! Grid job sharing across sites and time zones (seed 002, issue 6): hand-computed two-site
+//! Grid job sharing across sites and time zones (Ernemann et al.): hand-computed two-site
 //! cases (a job migrating because its home site is full, BestFit between two sites with the
 //! same earliest start, the first-Monday alignment), the invariants per site and "every job
 //! runs exactly once on exactly one site", determinism, and the direction of the paper's
 //! results (Table IV) on prefixes of the real traces. Full runs are left to
-//! `schedlab reproduce seed002`.
+//! `schedlab reproduce grid-sharing`.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -401,10 +401,10 @@ const WEEKS_FOR_DIRECTION: f64 = 8.0;
 // The command line
 // ----------------------------------------------------------------------------------------
 
-/// `reproduce seed002 --json` prints rows {table, config, metric, ours, paper}; one KTH
+/// `reproduce grid-sharing --json` prints JSON lines {table, config, metric, ours, paper}; one KTH
 /// configuration keeps this quick.
 #[test]
-fn reproduce_seed002_prints_json_rows_beside_the_papers_numbers() {
+fn reproduce_grid_sharing_prints_json_rows_beside_the_papers_numbers() {
     let dir = traces_dir();
     if !dir.join(Trace::Kth.file_name()).is_file() {
         return;
@@ -412,7 +412,7 @@ fn reproduce_seed002_prints_json_rows_beside_the_papers_numbers() {
     let dir = dir.display().to_string();
     let (code, out, err) = schedlab(&[
         "reproduce",
-        "seed002",
+        "grid-sharing",
         "--json",
         "--traces",
         &dir,
@@ -422,7 +422,10 @@ fn reproduce_seed002_prints_json_rows_beside_the_papers_numbers() {
         "easy",
     ]);
     assert_eq!(code, 0, "{err}");
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&out).expect("JSON array");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
     let awrt = rows
         .iter()
         .find(|r| r["table"] == "V" && r["config"] == "KTH_4_TZ" && r["metric"] == "awrt")
@@ -440,7 +443,7 @@ fn reproduce_seed002_prints_json_rows_beside_the_papers_numbers() {
 fn reproduce_names_missing_traces_and_rejects_unknown_input() {
     let (code, _, err) = schedlab(&[
         "reproduce",
-        "seed002",
+        "grid-sharing",
         "--traces",
         "/nonexistent-schedlab-traces",
         "--policies",
@@ -449,10 +452,10 @@ fn reproduce_names_missing_traces_and_rejects_unknown_input() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("CTC-SP2-1996-3.1-cln.swf.gz"), "{err}");
     assert!(err.contains("skipped"), "{err}");
-    let (code, _, err) = schedlab(&["reproduce", "seed002", "--policies", "fcfs"]);
+    let (code, _, err) = schedlab(&["reproduce", "grid-sharing", "--policies", "fcfs"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown grid policy"), "{err}");
-    let (code, _, err) = schedlab(&["bench-grid", "--config", "NOPE"]);
+    let (code, _, err) = schedlab(&["bench", "grid", "--config", "NOPE"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown configuration"), "{err}");
 }

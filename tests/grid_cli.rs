@@ -1,4 +1,4 @@
-//! `schedlab grid` (seed 002, the Grid mode's comparison on the command line): `--json`
+//! `schedlab grid` (Ernemann et al., the Grid mode's comparison on the command line): `--json`
 //! prints exactly `grid::view::run_comparison` of the file, trace paths are read relative to
 //! the file, and bad files exit with code 2 and a message naming the problem.
 #![cfg(not(target_arch = "wasm32"))]

@@ -1,4 +1,4 @@
-//! Invariants after every simulation on every trace in ../shared/traces (issue 2, "Must show"):
+//! Invariants after every simulation on every trace in ../shared/traces ("Must show"):
 //! capacity never exceeded, no job before its submit time, each kept job run exactly once for
 //! min(run, estimate), FCFS starts non-decreasing in arrival order, EASY never delays the head's
 //! reservation, conservative never delays any reservation.

@@ -1,4 +1,4 @@
-//! Layering (issue 10, ARCHITECTURE.md "Layers"): reads every `src/**.rs` and checks each
+//! Layering (ARCHITECTURE.md "Layers"): reads every `src/**.rs` and checks each
 //! `crate::…`, `super::…` and `self::…` path against the layer table — a module may import
 //! only its own layer and the layers below it — and that only `src/web/` and the two wasm
 //! bins name `web_sys`.

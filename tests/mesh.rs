@@ -1,4 +1,4 @@
-//! Mesh runs (seed 003): the invariants after every run of every policy and allocator — no
+//! Mesh runs (Ababneh & Bani-Mohammad): the invariants after every run of every policy and allocator — no
 //! node in two jobs, every allocation a free w × h rectangle of the job's shape, every job run
 //! once for its duration, Window-K never starting a job outside its window — and the
 //! identities FCFS = Window-1, OO = unbounded window, OOCB-0 = FCFS, OOCB-∞ = OO, on seeded
@@ -13,7 +13,7 @@ use schedlab::policy::mesh::{MeshContext, MeshPolicy, MeshPolicyKind, Planner};
 use schedlab::sim::mesh_engine::{MeshSimError, MeshSimResult, MeshSimulation};
 use schedlab::sim::mesh_invariants;
 use schedlab::sim::JobId;
-use schedlab::workload::synthetic::{Mesh003Params, SideDistribution};
+use schedlab::workload::synthetic::{MeshJobsParams, SideDistribution};
 use schedlab::workload::Job;
 
 const POLICIES: [MeshPolicyKind; 9] = [
@@ -81,7 +81,7 @@ fn synthetic_workloads_keep_the_invariants() {
         (SideDistribution::Uniform, 3.0),
         (SideDistribution::UniformDecreasing, 9.0),
     ] {
-        let params = Mesh003Params {
+        let params = MeshJobsParams {
             jobs: 400,
             width: 16,
             height: 16,
@@ -90,7 +90,7 @@ fn synthetic_workloads_keep_the_invariants() {
             l1: 2,
             l2: 4,
             l3: 8,
-            ..Mesh003Params::default()
+            ..MeshJobsParams::default()
         };
         let w = params.generate(7);
         check_all(&w.jobs, 16, 16);
@@ -99,11 +99,11 @@ fn synthetic_workloads_keep_the_invariants() {
 
 #[test]
 fn same_seed_same_schedule_and_window_helps() {
-    let params = Mesh003Params {
+    let params = MeshJobsParams {
         jobs: 2000,
         sides: SideDistribution::Uniform,
         arrival_rate: 3.0,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     let w = params.generate(11);
     let a = run(
@@ -272,10 +272,10 @@ fn impossible_decisions_are_refused() {
 
 #[test]
 fn stepping_matches_running() {
-    let w = Mesh003Params {
+    let w = MeshJobsParams {
         jobs: 300,
         arrival_rate: 8.0,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     }
     .generate(3);
     let whole = run(

@@ -3,8 +3,8 @@
 
 use schedlab::config::ExperimentFile;
 use schedlab::mesh_run::{
-    link_loads_at, mesh_jobs_csv, preset_contention_seed000, preset_window_seed003, run_mesh,
-    ContentionModel, MeshAllocatorKind, MeshExperiment, MeshRunOutput,
+    link_loads_at, mesh_jobs_csv, preset_contention, preset_window, run_mesh, ContentionModel,
+    MeshAllocatorKind, MeshExperiment, MeshRunOutput,
 };
 
 /// No node is used by two jobs at once; every job starts after its submit time.
@@ -36,9 +36,9 @@ fn check_layouts(out: &MeshRunOutput) {
 
 #[test]
 fn window_preset_runs_contiguous_and_is_deterministic() {
-    let mut exp = preset_window_seed003();
+    let mut exp = preset_window();
     if let schedlab::config::WorkloadSpec::Synthetic(
-        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+        schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
         p.jobs = 300;
@@ -63,7 +63,7 @@ fn window_preset_runs_contiguous_and_is_deterministic() {
 
 #[test]
 fn contention_preset_runs_flow_engine_with_layout_metrics() {
-    let mut exp = preset_contention_seed000(0.8);
+    let mut exp = preset_contention(0.8);
     // The flow model (the preset runs the separated one, below).
     exp.network.model = ContentionModel::Flow;
     let out = run_mesh(&exp, None).unwrap();
@@ -92,7 +92,7 @@ fn contention_preset_runs_flow_engine_with_layout_metrics() {
 #[test]
 fn contention_preset_runs_the_separated_model() {
     let rho = 0.8;
-    let exp = preset_contention_seed000(rho);
+    let exp = preset_contention(rho);
     assert_eq!(exp.network.model, ContentionModel::Separated);
     assert!(exp.to_json().contains("\"model\": \"separated\""));
     assert_eq!(MeshExperiment::from_json(&exp.to_json()).unwrap(), exp);
@@ -137,51 +137,51 @@ fn contention_preset_runs_the_separated_model() {
 fn bad_mesh_experiments_name_the_key() {
     let cases = [
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":0,"height":16}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":0,"height":16}"#,
             "width",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"mc_elongated","policy":"window-10"}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"allocator":"mc_elongated","policy":"window-10"}"#,
             "policy",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"nope"}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"allocator":"nope"}"#,
             "allocator",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"traffic_io":2}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"traffic_io":2}}"#,
             "network.traffic_io",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"io_count":40}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"io_count":40}}"#,
             "network.io_count",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"policy":"window-0"}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"policy":"window-0"}"#,
             "policy",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"allocator":"sbt_3"}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"allocator":"sbt_3"}"#,
             "allocator",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"rounds":0}}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"rounds":0}}}"#,
             "network.phases.rounds",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"disk_mb_s":-1}}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"phases":{"exchanges":2,"disk_mb_s":-1}}}"#,
             "network.phases.disk_mb_s",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"separated","phases":{"exchanges":2}}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"model":"separated","phases":{"exchanges":2}}}"#,
             "network.model",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"separated","compute":1.5}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"model":"separated","compute":1.5}}"#,
             "network.compute",
         ),
         (
-            r#"{"workload":{"synthetic":{"model":"exp000"}},"width":22,"height":16,"network":{"model":"fluid"}}"#,
+            r#"{"workload":{"synthetic":{"model":"exponential_jobs"}},"width":22,"height":16,"network":{"model":"fluid"}}"#,
             "network.model",
         ),
     ];
@@ -191,17 +191,17 @@ fn bad_mesh_experiments_name_the_key() {
     }
 }
 
-/// Seed 001: the binary-tree allocators run as node allocators, under the fluid model and
+/// Liu et al.: the binary-tree allocators run as node allocators, under the fluid model and
 /// under the phase model (`network.phases`); BT's refusals make jobs wait, never fail.
 #[test]
 fn binary_tree_allocators_and_the_phase_model_run_in_mesh_experiments() {
-    let json = r#"{"workload":{"synthetic":{"model":"exp000","jobs":150,"mean_interarrival":300}},
+    let json = r#"{"workload":{"synthetic":{"model":"exponential_jobs","jobs":150,"mean_interarrival":300}},
         "width":16,"height":16,"allocator":"sbt_16","network":{"phases":{"exchanges":4}},"seed":3}"#;
     let exp = MeshExperiment::from_json(json).unwrap();
     assert_eq!(exp.network.phases.map(|p| p.rounds), Some(1));
     assert!(exp.to_json().contains("\"phases\""));
     // Off by default: an experiment without it writes no `phases` key.
-    assert!(!preset_contention_seed000(0.5).to_json().contains("phases"));
+    assert!(!preset_contention(0.5).to_json().contains("phases"));
     for name in ["bt", "sbt_16", "dbt_8", "ind_sbt_64", "d_dbt_8", "scbt"] {
         let mut e = exp.clone();
         e.allocator = MeshAllocatorKind::parse(name).unwrap();
@@ -229,9 +229,9 @@ fn allocator_names_round_trip() {
 /// `link_loads_at` finds at any job start.
 #[test]
 fn peak_link_load_matches_route_walking() {
-    let mut exp = preset_contention_seed000(0.6);
+    let mut exp = preset_contention(0.6);
     if let schedlab::config::WorkloadSpec::Synthetic(
-        schedlab::workload::synthetic::SyntheticModel::Exp000(p),
+        schedlab::workload::synthetic::SyntheticModel::ExponentialJobs(p),
     ) = &mut exp.workload
     {
         p.jobs = 120;
@@ -251,22 +251,22 @@ fn peak_link_load_matches_route_walking() {
     );
 }
 
-/// The seed 000 preset lands near Table 2's 60–70 % utilisation at every traffic ratio.
+/// The Mache et al. preset lands near Table 2's 60–70 % utilisation at every traffic ratio.
 #[test]
 fn contention_preset_runs_at_table_2_utilisation() {
     for rho in [0.0, 0.5, 1.0] {
-        let out = run_mesh(&preset_contention_seed000(rho), None).unwrap();
+        let out = run_mesh(&preset_contention(rho), None).unwrap();
         let u = out.summary.utilization;
         assert!((0.58..=0.75).contains(&u), "rho {rho}: utilisation {u}");
     }
 }
 
 #[test]
-fn orientation_switching_is_an_option_on_only_in_the_seed003_preset() {
-    let mut exp = preset_window_seed003();
+fn orientation_switching_is_an_option_on_only_in_the_window_preset() {
+    let mut exp = preset_window();
     assert!(exp.switch_orientation);
     assert!(exp.to_json().contains("\"switch_orientation\": true"));
-    assert!(!preset_contention_seed000(0.5).switch_orientation);
+    assert!(!preset_contention(0.5).switch_orientation);
     // Off by default: files without the key read as off, and off is not written.
     exp.switch_orientation = false;
     assert!(!exp.to_json().contains("switch_orientation"));
@@ -279,7 +279,7 @@ fn orientation_switching_is_an_option_on_only_in_the_seed003_preset() {
     // some job runs lying down.
     exp.policy = schedlab::policy::mesh::MeshPolicyKind::Fcfs;
     if let schedlab::config::WorkloadSpec::Synthetic(
-        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+        schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
         p.jobs = 300;

@@ -1,4 +1,4 @@
-//! Seed 004 (moldable scheduling), hand-computed cases and whole-trace checks: a job whose best
+//! Srinivasan et al. (moldable scheduling), hand-computed cases and whole-trace checks: a job whose best
 //! choice is fewer processors because it starts earlier; the profile-based search of §4.1
 //! stopping early; a category reservation preventing starvation; an Xfactor reservation
 //! triggering at k = 4; rigid conservative under the moldable engine equal to the flat

@@ -1,5 +1,5 @@
 //! Property tests over random workloads: the run invariants hold for every policy, and the
-//! policies relate as they must (issue 2, "Must show").
+//! policies relate as they must ("Must show").
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
@@ -198,7 +198,7 @@ proptest! {
         prop_assert_eq!(engine, reference_easy(&jobs, PROCS));
     }
 
-    /// Conservative's compression skips the jobs that cannot move (issue 17); the plain
+    /// Conservative's compression skips the jobs that cannot move; the plain
     /// compression, which searches every waiting job's earlier fit, gives the same schedule.
     #[test]
     fn conservative_skipping_matches_the_plain_compression(jobs in workload()) {
@@ -237,7 +237,7 @@ proptest! {
 }
 
 // ----------------------------------------------------------------------------------------
-// Issue 17: the data structures behind EASY and conservative against simple references.
+// The data structures behind EASY and conservative against simple references.
 // ----------------------------------------------------------------------------------------
 
 mod queue_tree_reference {

@@ -1,4 +1,4 @@
-//! The step-by-step replay of a flat run (issue 14 item 2, `sim::replay`) against hand-computed
+//! The step-by-step replay of a flat run (`sim::replay`) against hand-computed
 //! schedules: the queue in order, the running jobs, EASY's blocked head with its shadow time
 //! and extra processors, conservative reservations before and after a compression moves them,
 //! and the last decisions in words; and on a real trace, that the replay's extra processors

@@ -1,4 +1,4 @@
-//! Hand-computed schedules for FCFS, EASY and conservative backfilling (issue 2, "Must show").
+//! Hand-computed schedules for FCFS, EASY and conservative backfilling ("Must show").
 //! Every expected start time below was worked out by hand; the reasoning is in the comments.
 
 use schedlab::metrics::{job_records, Summary};

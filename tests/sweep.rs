@@ -1,4 +1,4 @@
-//! Parameter sweeps (issue 15, docs/sweeps.md) through the `schedlab` binary: a plan run
+//! Parameter sweeps (docs/sweeps.md) through the `schedlab` binary: a plan run
 //! locally, under GNU parallel and under a real single-node Slurm (scripts/slurm-local.sh)
 //! merges to the same bytes; a point's metrics are what `schedlab run` / `mesh` / `grid` print
 //! for its point file; a run killed half-way resumes without recomputing finished points; a
@@ -207,7 +207,7 @@ fn mesh_grid_and_trace_axes_give_their_commands_numbers() {
     std::fs::write(
         &mesh,
         r#"{"base": {"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic":
-            {"model": "exp000", "jobs": 40}}, "width": 8, "height": 8, "seed": 2}},
+            {"model": "exponential_jobs", "jobs": 40}}, "width": 8, "height": 8, "seed": 2}},
             "axes": [{"key": "allocator", "values": ["mpl", "mc_elongated"]},
                      {"key": "traffic_io", "values": [0.2, 0.8]}]}"#,
     )
@@ -495,7 +495,7 @@ fn limit_flags_apply_to_every_point() {
     std::fs::write(
         &mesh,
         r#"{"base": {"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic":
-            {"model": "exp000", "jobs": 30}}, "width": 8, "height": 8, "seed": 2,
+            {"model": "exponential_jobs", "jobs": 30}}, "width": 8, "height": 8, "seed": 2,
             "transforms": {"load_factor": 1500}}}, "axes": [{"key": "allocator", "values": ["mpl", "mbs"]}]}"#,
     )
     .unwrap();

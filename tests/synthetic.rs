@@ -1,9 +1,9 @@
 //! Synthetic workload models: determinism, serde, validation and the statistics of large
-//! samples against the papers' parameters (seed 003 §5.1, seed 000 Table 1, Lublin and
+//! samples against the papers' parameters (Ababneh & Bani-Mohammad §5.1, Mache et al. Table 1, Lublin and
 //! Feitelson 2003 / `m_lublin99.c`).
 
 use schedlab::workload::synthetic::{
-    Exp000Params, LublinParams, Mesh003Params, SideDistribution, SyntheticModel,
+    ExponentialJobsParams, LublinParams, MeshJobsParams, SideDistribution, SyntheticModel,
 };
 use schedlab::workload::Workload;
 
@@ -37,16 +37,16 @@ fn all_models() -> Vec<SyntheticModel> {
             jobs: 2000,
             ..LublinParams::default()
         }),
-        SyntheticModel::Mesh003(Mesh003Params {
+        SyntheticModel::MeshJobs(MeshJobsParams {
             jobs: 2000,
-            ..Mesh003Params::default()
+            ..MeshJobsParams::default()
         }),
-        SyntheticModel::Mesh003(Mesh003Params {
+        SyntheticModel::MeshJobs(MeshJobsParams {
             jobs: 2000,
             sides: SideDistribution::Uniform,
-            ..Mesh003Params::default()
+            ..MeshJobsParams::default()
         }),
-        SyntheticModel::Exp000(Exp000Params::default()),
+        SyntheticModel::ExponentialJobs(ExponentialJobsParams::default()),
     ]
 }
 
@@ -99,9 +99,9 @@ fn streams_are_pinned() {
         got,
         vec![(218.0, 18523.0, 1), (1740.0, 34.0, 4), (2052.0, 106.0, 1)]
     );
-    let mesh = Mesh003Params {
+    let mesh = MeshJobsParams {
         jobs: 3,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     }
     .generate(1);
     type ShapeTimes = (Option<(u32, u32)>, f64, f64);
@@ -118,9 +118,9 @@ fn streams_are_pinned() {
             (Some((2, 6)), 0.4668574286219328, 4.714134231177237),
         ]
     );
-    let exp = Exp000Params {
+    let exp = ExponentialJobsParams {
         jobs: 3,
-        ..Exp000Params::default()
+        ..ExponentialJobsParams::default()
     }
     .generate(1);
     let got: Vec<(u32, f64, f64)> = exp
@@ -144,9 +144,9 @@ fn models_parse_from_tagged_json_with_defaults() {
     assert_eq!(m, SyntheticModel::Lublin(LublinParams::default()));
     assert_eq!(m.name(), "lublin");
     let m: SyntheticModel =
-        serde_json::from_str(r#"{"model": "mesh003", "jobs": 50, "sides": "uniform"}"#)
+        serde_json::from_str(r#"{"model": "mesh_jobs", "jobs": 50, "sides": "uniform"}"#)
             .expect("parse");
-    let SyntheticModel::Mesh003(p) = &m else {
+    let SyntheticModel::MeshJobs(p) = &m else {
         panic!("wrong variant {m:?}")
     };
     assert_eq!(p.jobs, 50);
@@ -155,13 +155,23 @@ fn models_parse_from_tagged_json_with_defaults() {
     assert_eq!(m.mesh_shape(), Some((32, 32)));
     assert_eq!(m.machine_procs(), 1024);
     let m: SyntheticModel =
-        serde_json::from_str(r#"{"model": "exp000", "mean_size": 8}"#).expect("parse");
-    assert_eq!(m.name(), "exp000");
+        serde_json::from_str(r#"{"model": "exponential_jobs", "mean_size": 8}"#).expect("parse");
+    assert_eq!(m.name(), "exponential_jobs");
     assert_eq!(m.machine_procs(), 352);
     for m in all_models() {
         let json = serde_json::to_string(&m).expect("serialize");
         let back: SyntheticModel = serde_json::from_str(&json).expect("round trip");
         assert_eq!(back, m);
+    }
+    // The tags' older names still read, as the same models (files and links made before the
+    // models were named by what they generate).
+    for (old, new) in [("mesh003", "mesh_jobs"), ("exp000", "exponential_jobs")] {
+        let a: SyntheticModel =
+            serde_json::from_str(&format!(r#"{{"model": "{old}", "jobs": 7}}"#)).expect(old);
+        let b: SyntheticModel =
+            serde_json::from_str(&format!(r#"{{"model": "{new}", "jobs": 7}}"#)).expect(new);
+        assert_eq!(a, b);
+        assert_eq!(a.name(), new);
     }
 }
 
@@ -169,8 +179,8 @@ fn models_parse_from_tagged_json_with_defaults() {
 fn unknown_keys_and_models_are_rejected() {
     for bad in [
         r#"{"model": "lublin", "jbos": 5}"#,
-        r#"{"model": "mesh003", "side": 32}"#,
-        r#"{"model": "exp000", "procs": 10, "extra": true}"#,
+        r#"{"model": "mesh_jobs", "side": 32}"#,
+        r#"{"model": "exponential_jobs", "procs": 10, "extra": true}"#,
         r#"{"model": "feitelson96"}"#,
         r#"{"jobs": 5}"#,
     ] {
@@ -188,8 +198,8 @@ fn unknown_keys_and_models_are_rejected() {
 #[test]
 fn defaults_validate() {
     assert_eq!(LublinParams::default().validate(), Ok(()));
-    assert_eq!(Mesh003Params::default().validate(), Ok(()));
-    assert_eq!(Exp000Params::default().validate(), Ok(()));
+    assert_eq!(MeshJobsParams::default().validate(), Ok(()));
+    assert_eq!(ExponentialJobsParams::default().validate(), Ok(()));
 }
 
 #[test]
@@ -246,44 +256,44 @@ fn validation_names_the_key_and_generate_does_not_panic() {
             "workload.synthetic.estimate_factor",
         ),
         (
-            SyntheticModel::Mesh003(Mesh003Params {
+            SyntheticModel::MeshJobs(MeshJobsParams {
                 arrival_rate: 0.0,
-                ..Mesh003Params::default()
+                ..MeshJobsParams::default()
             }),
             "workload.synthetic.arrival_rate",
         ),
         (
-            SyntheticModel::Mesh003(Mesh003Params {
+            SyntheticModel::MeshJobs(MeshJobsParams {
                 p4: 0.3,
-                ..Mesh003Params::default()
+                ..MeshJobsParams::default()
             }),
             "p4",
         ),
         (
-            SyntheticModel::Mesh003(Mesh003Params {
+            SyntheticModel::MeshJobs(MeshJobsParams {
                 l3: 32,
-                ..Mesh003Params::default()
+                ..MeshJobsParams::default()
             }),
             "workload.synthetic.l3",
         ),
         (
-            SyntheticModel::Mesh003(Mesh003Params {
+            SyntheticModel::MeshJobs(MeshJobsParams {
                 width: 0,
-                ..Mesh003Params::default()
+                ..MeshJobsParams::default()
             }),
             "workload.synthetic.width",
         ),
         (
-            SyntheticModel::Exp000(Exp000Params {
+            SyntheticModel::ExponentialJobs(ExponentialJobsParams {
                 procs: 0,
-                ..Exp000Params::default()
+                ..ExponentialJobsParams::default()
             }),
             "workload.synthetic.procs",
         ),
         (
-            SyntheticModel::Exp000(Exp000Params {
+            SyntheticModel::ExponentialJobs(ExponentialJobsParams {
                 mean_size: f64::NAN,
-                ..Exp000Params::default()
+                ..ExponentialJobsParams::default()
             }),
             "workload.synthetic.mean_size",
         ),
@@ -294,24 +304,24 @@ fn validation_names_the_key_and_generate_does_not_panic() {
         assert!(m.generate(1).jobs.is_empty());
     }
     // Uniform sides ignore p1..p4 and l1..l3.
-    let m = Mesh003Params {
+    let m = MeshJobsParams {
         sides: SideDistribution::Uniform,
         p4: 0.9,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     assert_eq!(m.validate(), Ok(()));
 }
 
 // ----------------------------------------------------------------------------------------
-// Seed 003 §5.1 mesh model
+// Ababneh & Bani-Mohammad §5.1 mesh model
 // ----------------------------------------------------------------------------------------
 
 #[test]
-fn mesh003_uniform_sides() {
-    let p = Mesh003Params {
+fn mesh_jobs_uniform_sides() {
+    let p = MeshJobsParams {
         sides: SideDistribution::Uniform,
         arrival_rate: 2.0,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     let w = p.generate(11);
     check_common(&w, 10_000);
@@ -341,8 +351,8 @@ fn mesh003_uniform_sides() {
 }
 
 #[test]
-fn mesh003_uniform_decreasing_proportions() {
-    let p = Mesh003Params::default();
+fn mesh_jobs_uniform_decreasing_proportions() {
+    let p = MeshJobsParams::default();
     let w = p.generate(5);
     check_common(&w, 10_000);
     let mut counts = [0usize; 4];
@@ -379,13 +389,13 @@ fn mesh003_uniform_decreasing_proportions() {
 }
 
 #[test]
-fn mesh003_rectangular_mesh_bounds_each_side() {
-    let p = Mesh003Params {
+fn mesh_jobs_rectangular_mesh_bounds_each_side() {
+    let p = MeshJobsParams {
         width: 16,
         height: 22,
         sides: SideDistribution::Uniform,
         jobs: 5000,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     let w = p.generate(3);
     assert!(w.jobs.iter().all(|j| {
@@ -396,18 +406,18 @@ fn mesh003_rectangular_mesh_bounds_each_side() {
 }
 
 // ----------------------------------------------------------------------------------------
-// Seed 000 Table 1
+// Mache et al. Table 1
 // ----------------------------------------------------------------------------------------
 
 #[test]
-fn exp000_defaults_and_sizes() {
-    let w = Exp000Params::default().generate(9);
+fn exponential_jobs_defaults_and_sizes() {
+    let w = ExponentialJobsParams::default().generate(9);
     check_common(&w, 1000);
     assert!(w.jobs.iter().all(|j| j.shape.is_none()));
     assert_eq!(w.header.max_procs, Some(352));
-    let p = Exp000Params {
+    let p = ExponentialJobsParams {
         jobs: 100_000,
-        ..Exp000Params::default()
+        ..ExponentialJobsParams::default()
     };
     let w = p.generate(9);
     check_common(&w, 100_000);
@@ -422,11 +432,11 @@ fn exp000_defaults_and_sizes() {
 }
 
 #[test]
-fn exp000_clamps_to_small_machines() {
-    let p = Exp000Params {
+fn exponential_jobs_clamps_to_small_machines() {
+    let p = ExponentialJobsParams {
         procs: 8,
         jobs: 5000,
-        ..Exp000Params::default()
+        ..ExponentialJobsParams::default()
     };
     let w = p.generate(2);
     assert!(w.jobs.iter().all(|j| (1..=8).contains(&j.procs)));

@@ -1,5 +1,5 @@
 //! Workload transforms: hand-computed cases for the load factor, first N, windows, the
-//! first-Monday alignment with its time-zone table (seed 002 §IV-A) and time-zone shifts.
+//! first-Monday alignment with its time-zone table (Ernemann et al. §IV-A) and time-zone shifts.
 
 use schedlab::workload::transform::{
     align_first_monday_detailed, align_to_first_monday, civil_from_days, days_from_civil,
@@ -470,7 +470,7 @@ fn cut_span_counts_separately() {
 #[test]
 fn a_load_factor_above_the_default_limit_is_applied_when_the_caller_allowed_it() {
     // `validate_with` (experiment level) checks the limit; `apply` must not refuse what a
-    // raised `--max-load-factor` let through (bench-queue's burst uses 10^12).
+    // raised `--max-load-factor` let through (bench queue's burst uses 10^12).
     let mut w = workload(&[0.0, 1e6, 2e6]);
     let t = Transforms {
         load_factor: 1e12,

@@ -1,4 +1,4 @@
-//! Issue 16's cases, one regression test each: every input that used to panic, abort, exhaust
+//! Untrusted input, one regression test per case found: every input that used to panic, abort, exhaust
 //! memory or hang now gives a clear error (exit code 2, naming the limit and the value, the
 //! file or the stream), or for a closed pipe a quiet exit. The limits live in
 //! `schedlab::limits`; these tests go through the binary where the issue did, and through the
@@ -128,7 +128,8 @@ fn closed_stdout_is_a_quiet_exit() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
     // A subcommand that still prints with println! (its warnings go to stderr).
-    let (code, stderr) = run_with_closed_stdout(&["reproduce", "seed002", "--traces", "/none"]);
+    let (code, stderr) =
+        run_with_closed_stdout(&["reproduce", "grid-sharing", "--traces", "/none"]);
     assert_eq!(code, 0, "{stderr}");
     assert_no_crash(code, &stderr);
 }
@@ -142,7 +143,7 @@ fn full_stdout_or_stderr_is_a_clear_error_not_a_panic() {
     for args in [
         vec!["run", "--swf", s(&swf)],
         vec!["grid", s(&grid), "--json"],
-        vec!["reproduce", "seed002", "--traces", "/none"],
+        vec!["reproduce", "grid-sharing", "--traces", "/none"],
     ] {
         let (code, stderr) = run_with_stdout_to(&args, full(), Stdio::piped());
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -184,7 +185,7 @@ fn huge_synthetic_job_counts_are_refused_naming_the_limit() {
             )),
             "{stderr}"
         );
-        for model in ["mesh003", "exp000"] {
+        for model in ["mesh_jobs", "exponential_jobs"] {
             let mesh = write(
                 &dir,
                 "mesh.json",
@@ -283,7 +284,7 @@ fn share_links_of_every_kind_check_the_job_limit() {
         let e = ShareState::from_fragment(&flat_link(jobs)).unwrap_err();
         assert!(e.contains("is above the limit max_jobs"), "{e}");
         let mesh = format!(
-            r#"{{"v": 1, "experiment": {{"workload": {{"synthetic": {{"model": "mesh003", "jobs": {jobs}}}}}, "width": 32, "height": 32}}, "allocators": ["mpl"]}}"#
+            r#"{{"v": 1, "experiment": {{"workload": {{"synthetic": {{"model": "mesh_jobs", "jobs": {jobs}}}}}, "width": 32, "height": 32}}, "allocators": ["mpl"]}}"#
         );
         let e = MeshShare::from_fragment(&pack_fragment("m=", &mesh)).unwrap_err();
         assert!(e.starts_with("Jobs: ") && e.contains("max_jobs"), "{e}");
@@ -299,7 +300,7 @@ fn share_links_of_every_kind_check_the_job_limit() {
     let sweep = r#"{"v": 1, "experiment": {"workload": {"synthetic": {"model": "lublin"}}, "policy": "easy"}, "sweep": {"from": 0.001, "to": 1000, "step": 0.001}}"#;
     let e = ShareState::from_fragment(&pack_fragment("x=", sweep)).unwrap_err();
     assert!(e.contains("at most 50"), "{e}");
-    let mesh = r#"{"v": 1, "experiment": {"workload": {"synthetic": {"model": "mesh003"}}, "width": 100000, "height": 32}, "allocators": ["mpl"]}"#;
+    let mesh = r#"{"v": 1, "experiment": {"workload": {"synthetic": {"model": "mesh_jobs"}}, "width": 100000, "height": 32}, "allocators": ["mpl"]}"#;
     let e = MeshShare::from_fragment(&pack_fragment("m=", mesh)).unwrap_err();
     assert!(e.contains("Width W: must be between 1 and 256"), "{e}");
     let site = r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 1000000}}}"#;
@@ -318,7 +319,7 @@ fn share_links_of_every_kind_check_the_job_limit() {
 #[test]
 fn mesh_and_grid_experiments_check_their_limits() {
     let e = MeshExperiment::from_json(
-        r#"{"workload": {"synthetic": {"model": "mesh003", "jobs": 100000000}}, "width": 32, "height": 32}"#,
+        r#"{"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 100000000}}, "width": 32, "height": 32}"#,
     )
     .unwrap_err();
     assert_eq!(e.key, "workload.synthetic.jobs");

@@ -46,7 +46,7 @@ fn random_stream_matches_native() {
 }
 
 /// `f64::sqrt` (the wasm instruction) equals libm's software square root bit for bit, as IEEE
-/// 754 requires of both: the random distributions use the instruction (issue 17 item 4).
+/// 754 requires of both: the random distributions use the instruction.
 #[wasm_bindgen_test]
 fn sqrt_instruction_is_libm_sqrt() {
     let mut r = schedlab::base::rng::SimRng::new(3);

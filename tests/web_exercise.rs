@@ -1,4 +1,4 @@
-//! wasm32 tests of the Exercises mode (issue 14 item 3), run in headless Chromium by
+//! wasm32 tests of the Exercises mode, run in headless Chromium by
 //! `scripts/test.sh`: the worker's exercise messages survive JSON, and the worker's runs solved
 //! by the page give what `Exercise::work` gives (the answers and the replay of the EASY run at
 //! the backfill).

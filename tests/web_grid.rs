@@ -1,4 +1,4 @@
-//! wasm32 tests of the Grid mode (seed 002), run in headless Chromium by `scripts/test.sh`:
+//! wasm32 tests of the Grid mode (Ernemann et al.), run in headless Chromium by `scripts/test.sh`:
 //! the worker's sliced grid run gives exactly the numbers of `run_comparison` (what
 //! `schedlab grid` prints), stops when cancelled, the grid messages survive a JSON round trip
 //! and a grid share link restores its experiment.

@@ -6,9 +6,7 @@
 
 use schedlab::alloc::NodeAllocatorKind;
 use schedlab::form::mesh::experiments_for;
-use schedlab::mesh_run::{
-    preset_contention_seed000, preset_window_seed003, run_mesh, MeshAllocatorKind,
-};
+use schedlab::mesh_run::{preset_contention, preset_window, run_mesh, MeshAllocatorKind};
 use schedlab::policy::mesh::MeshPolicyKind;
 use schedlab::web::mesh_page::{MeshShare, MESH_SHARE_VERSION};
 use schedlab::web::mesh_worker;
@@ -21,7 +19,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn share() -> MeshShare {
     MeshShare {
         v: MESH_SHARE_VERSION,
-        experiment: preset_window_seed003(),
+        experiment: preset_window(),
         allocators: vec![
             MeshAllocatorKind::default(),
             MeshAllocatorKind::Nodes(NodeAllocatorKind::McElongated),
@@ -84,26 +82,24 @@ fn bad_share_links_are_refused() {
     let e = MeshShare::from_fragment(&pack(&v.to_string())).unwrap_err();
     assert!(e.starts_with("Width W:"), "{e}");
     // No allocator.
-    assert!(
-        experiments_for(&preset_window_seed003(), &[], MeshPolicyKind::Fcfs)
-            .unwrap_err()
-            .message
-            .starts_with("Allocators:")
-    );
+    assert!(experiments_for(&preset_window(), &[], MeshPolicyKind::Fcfs)
+        .unwrap_err()
+        .message
+        .starts_with("Allocators:"));
 }
 
 #[wasm_bindgen_test]
 fn mesh_messages_round_trip() {
     let run = ToWorker::RunMesh {
         id: 3,
-        experiment: Box::new(preset_contention_seed000(0.4)),
+        experiment: Box::new(preset_contention(0.4)),
         trace: Some("t.swf".into()),
         lite: true,
     };
     assert_eq!(ToWorker::from_json(&run.to_json()).unwrap(), run);
-    let mut exp = preset_window_seed003();
+    let mut exp = preset_window();
     if let schedlab::config::WorkloadSpec::Synthetic(
-        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+        schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
         p.jobs = 50;
@@ -118,9 +114,9 @@ fn mesh_messages_round_trip() {
 
 #[wasm_bindgen_test]
 fn worker_report_has_the_numbers_of_run_mesh() {
-    let mut exp = preset_window_seed003();
+    let mut exp = preset_window();
     if let schedlab::config::WorkloadSpec::Synthetic(
-        schedlab::workload::synthetic::SyntheticModel::Mesh003(p),
+        schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
         p.jobs = MAX_MESH_JOBS + 200;

@@ -1,4 +1,4 @@
-//! wasm32 tests of the moldable mode (seed 004), run in headless Chromium by `scripts/test.sh`:
+//! wasm32 tests of the moldable mode (Srinivasan et al.), run in headless Chromium by `scripts/test.sh`:
 //! the worker's moldable messages survive JSON; the worker's sliced comparison has the numbers
 //! of `run_moldable_with` (what `schedlab moldable` prints) with one schedule per run, and
 //! reports progress over every run; a cancelled comparison stops; moldable share links
@@ -9,7 +9,7 @@ use std::cell::RefCell;
 
 use schedlab::config::WorkloadSpec;
 use schedlab::envelope::Envelope;
-use schedlab::form::moldable::preset_seed004;
+use schedlab::form::moldable::preset_moldable;
 use schedlab::limits::Limits;
 use schedlab::moldable_run::{run_moldable_with, MoldableShare};
 use schedlab::policy::moldable::MoldableStrategyKind;
@@ -23,7 +23,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// The preset on `jobs` jobs, rigid conservative among the strategies too.
 fn small(jobs: usize) -> MoldableShare {
-    let mut s = preset_seed004();
+    let mut s = preset_moldable();
     if let WorkloadSpec::Synthetic(SyntheticModel::Lublin(p)) = &mut s.experiment.workload {
         p.jobs = jobs;
     }

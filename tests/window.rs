@@ -1,4 +1,4 @@
-//! Seed 003 §4, Example 2 — the five-job K = 4 walk-through — replayed step by step through
+//! Ababneh & Bani-Mohammad §4, Example 2 — the five-job K = 4 walk-through — replayed step by step through
 //! the mesh engine with Window-4 and MPL, starting from the state of Fig. 1 (Example 1).
 
 use schedlab::alloc::MaxPeripheralLength;

@@ -1,7 +1,7 @@
 //! Best Fit over the free list: the request goes to the base of the *smallest* maximal free
-//! submesh (Definition 1 of seed 003) that can hold it; ties go to the first in free-list
+//! submesh (Definition 1 of Ababneh & Bani-Mohammad) that can hold it; ties go to the first in free-list
 //! order (base row, base column, end row, end column). Keeping large free submeshes intact
-//! for large requests is the idea of the best-fit schemes seed 003 cites ([15], [20]).
+//! for large requests is the idea of the best-fit schemes Ababneh & Bani-Mohammad cites ([15], [20]).
 
 use super::SubmeshAllocator;
 use crate::machine::mesh::{free_list_key, Mesh, Submesh};

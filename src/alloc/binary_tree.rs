@@ -1,4 +1,4 @@
-//! The binary-tree allocators of seed 001 (§3.1, §3.2, §4.1.1) by name: [`BinaryTreeKind`]
+//! The binary-tree allocators of Liu et al. (§3.1, §3.2, §4.1.1) by name: [`BinaryTreeKind`]
 //! and [`BinaryTreeKind::build`]. The allocators themselves are in [`crate::alloc::bt`]
 //! (BT, SBT, DBT), [`crate::alloc::ncbt`] (ind-/d- variants) and [`crate::alloc::scbt`]
 //! (SCBT), on the tree of [`crate::alloc::bt_tree`].

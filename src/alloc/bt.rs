@@ -1,4 +1,4 @@
-//! The contiguous binary-tree allocators of seed 001 §3.1: BT, SBT (static imbalance
+//! The contiguous binary-tree allocators of Liu et al. §3.1: BT, SBT (static imbalance
 //! tolerance) and DBT (dynamic imbalance tolerance), on the allocation tree of
 //! [`crate::alloc::bt_tree`].
 //!

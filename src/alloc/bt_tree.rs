@@ -1,4 +1,4 @@
-//! The allocation tree of the binary-tree allocators (seed 001 §3.1 and the orthogonal
+//! The allocation tree of the binary-tree allocators (Liu et al. §3.1 and the orthogonal
 //! division of §4.1), shared by [`crate::alloc::bt`], [`crate::alloc::ncbt`],
 //! [`crate::alloc::scbt`] and [`crate::alloc::compactness`].
 //!

@@ -1,4 +1,4 @@
-//! Compactness criteria of seed 001 §4: the number D of free squares (Definition 1), compact
+//! Compactness criteria of Liu et al. §4: the number D of free squares (Definition 1), compact
 //! and spatially compact states (Definition 2, Lemma 1), and a checker that runs an allocator
 //! on a request stream without departures and reports both after every allocation.
 //!
@@ -306,7 +306,7 @@ mod tests {
     }
 }
 
-/// What the app's mesh view overlays for seed 001 (§3.1, §4): the allocation tree's nodes
+/// What the app's mesh view overlays for Liu et al. (§3.1, §4): the allocation tree's nodes
 /// that are split by the current allocation (partly busy, outlined), the free blocks (maximal
 /// entirely free tree nodes, shaded), and D against its minimum. Rectangles are given by two
 /// opposite corner nodes in mesh coordinates (1-based).

@@ -1,4 +1,4 @@
-//! First Fit (seed 003 §3.2 names it among the contiguous schemes it compares with in [3]):
+//! First Fit (Ababneh & Bani-Mohammad §3.2 names it among the contiguous schemes it compares with in [3]):
 //! the first free w × h submesh, scanning candidate bases row by row from row 1, left to right.
 //!
 //! Computed from the free list: the first-fit base is always the base of a maximal free

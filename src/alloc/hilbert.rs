@@ -1,4 +1,4 @@
-//! Hilbert-curve one-dimensional allocation (seed 001 §1, after Leung et al. [3]): the compute
+//! Hilbert-curve one-dimensional allocation (Liu et al. §1, after Leung et al. [3]): the compute
 //! nodes are ordered along a Hilbert curve; the free nodes form maximal *intervals* of
 //! consecutive curve positions. A request goes into one interval that can hold it — the first
 //! (first fit), the smallest (best fit) or the one that keeps the free intervals' size

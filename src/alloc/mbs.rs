@@ -1,4 +1,4 @@
-//! MBS, the Multiple Buddy Strategy (seed 000 §4.1; Lo et al. [8]; seed 001 §1): the request
+//! MBS, the Multiple Buddy Strategy (Mache et al. §4.1; Lo et al. [8]; Liu et al. §1): the request
 //! j is written in base 4, j = Σ d_i · 4^i, and asks for d_i square blocks of side 2^i; a block
 //! size that cannot be found is broken into four requests of the next smaller size, down to
 //! single nodes.

@@ -1,4 +1,4 @@
-//! MC, Minimizing Contention (seed 000 §2.2 and §3.1; Mache, Lo and Windisch [12]): for every
+//! MC, Minimizing Contention (Mache et al. §2.2 and §3.1; Mache, Lo and Windisch [12]): for every
 //! placement of a request-shaped submesh (shell 0), free nodes are taken from shell 0 and then
 //! from the successive rectangular rings around it (shell s = nodes at distance s in
 //! max(Δx, Δy) from shell 0) until j are found; the cost of a candidate is the sum of the shell
@@ -8,13 +8,13 @@
 //! = j that fits the mesh, the squarest first (smallest |a − b|; of a × b and b × a the wider
 //! first); when j has no such factorisation, in the squarest a × b ≥ j that fits. Candidates
 //! are tried shape by shape, bases row-major; ties keep the first — so among free j-node
-//! rectangles MC takes the squarest, the most compact (issue 13; until then the widest was
+//! rectangles MC takes the squarest, the most compact (until then the widest was
 //! tried first, and a 16-node job on an empty mesh got a 16 × 1 row: docs/network.md). A candidate of cost 0 is a free a × b = j rectangle, so MC returns a contiguous
 //! rectangle whenever a free j-node rectangle exists (tested). Within a shell, nodes are taken
-//! in MC's order — shorter sides first, longer sides second, corners last (seed 000 Property
+//! in MC's order — shorter sides first, longer sides second, corners last (Mache et al. Property
 //! 4) — row-major within each class.
 //!
-//! **Speed** (issue 17 item 2). Costs come from free-node counts per shell
+//! **Speed**. Costs come from free-node counts per shell
 //! ([`crate::alloc::shells`]). A candidate whose shells 0..=d hold C(0), …, C(d) free nodes
 //! costs at least (d + 1) · j − Σₛ min(C(s), j): each of the j nodes costs its shell number,
 //! i.e. 1 for every shell s it lies outside of, and shell s leaves out j − min(C(s), j) of
@@ -111,7 +111,7 @@ pub(super) fn dist(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {
     dx.max(dy)
 }
 
-/// Order of (x, y) within its shell around the rectangle [x1, x2] × [y1, y2] (seed 000 §3.1):
+/// Order of (x, y) within its shell around the rectangle [x1, x2] × [y1, y2] (Mache et al. §3.1):
 /// 0 inside or on the sides of the ring facing the rectangle's shorter sides, 1 on the other
 /// sides, 2 on a corner.
 pub(super) fn ring_class(x: u32, y: u32, x1: u32, y1: u32, x2: u32, y2: u32) -> u32 {

@@ -1,4 +1,4 @@
-//! MC-Elongated (seed 000 §3.2, Fig. 6): one candidate layout per column i (a line parallel to
+//! MC-Elongated (Mache et al. §3.2, Fig. 6): one candidate layout per column i (a line parallel to
 //! the I/O nodes, [`IoLayout`]); shell 0 is the k × ⌊j/k⌋ rectangle of ⌊j/k⌋ whole columns
 //! starting at column i − ⌊j/(2k)⌋ (k = column length); shell s + 1 holds the nodes at
 //! distance 1 (distance = max(Δx, Δy)) from shell s not in any earlier shell, regardless of
@@ -23,7 +23,7 @@
 //!   last shell's order matters.
 //! * Ties between candidates: the column nearest the I/O side.
 //!
-//! **Speed** (issue 17 item 2): candidate costs from free-node counts per shell
+//! **Speed**: candidate costs from free-node counts per shell
 //! ([`crate::alloc::shells`], O(shells) per column, stopping once a column cannot beat the
 //! best), the system imbalance from the same table, and only the winner's nodes enumerated;
 //! the choice is the straightforward version's ([`crate::alloc::shell_reference`],
@@ -174,7 +174,7 @@ impl NodeAllocator for McElongated {
 }
 
 /// The `j` free nodes `free` (line coordinates) nearest the shell-0 rectangle `r`, shell by
-/// shell (seed 000 §3.2): within a shell the nodes level with the I/O middle first, then each
+/// shell (Mache et al. §3.2): within a shell the nodes level with the I/O middle first, then each
 /// side middle-out, always taking from the side with fewer allocated nodes (`imbalance`:
 /// above − below, updated while picking). `None` if fewer than `j` are given.
 pub(super) fn take_by_shells(
@@ -297,7 +297,7 @@ mod tests {
         }
     }
 
-    /// Seed 000 Property 4: with jobs of even size (the only ones a perfect per-job balance
+    /// Mache et al. Property 4: with jobs of even size (the only ones a perfect per-job balance
     /// exists for) the system balance factor stays 0 while an empty mesh fills up.
     #[test]
     fn balanced_when_filling_an_empty_mesh() {

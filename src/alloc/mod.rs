@@ -1,9 +1,9 @@
-//! Contiguous submesh allocators for 2D meshes (seed 003 §3.2), one file each behind the
+//! Contiguous submesh allocators for 2D meshes (Ababneh & Bani-Mohammad §3.2), one file each behind the
 //! [`SubmeshAllocator`] trait:
 //!
 //! * [`first_fit`] — the first free w × h submesh, scanning bases row by row from row 1;
 //! * [`best_fit`] — the base of the smallest maximal free submesh that can hold the request;
-//! * [`mpl`] — Maximum Peripheral Length, the allocator seed 003 uses (§3.2).
+//! * [`mpl`] — Maximum Peripheral Length, the allocator Ababneh & Bani-Mohammad uses (§3.2).
 //!
 //! All three choose from the mesh's list of maximal free submeshes (Definition 1), which the
 //! mesh keeps current; an allocator only *chooses* — it never changes which nodes are busy
@@ -14,7 +14,7 @@
 //! [`orientation`] wraps any of the three to switch a request's orientation (w × h → h × w)
 //! when it does not fit as requested — an option, off by default.
 //!
-//! Non-contiguous allocators (seed 000 §3–4, seed 001 §1) — any j free nodes — are behind the
+//! Non-contiguous allocators (Mache et al. §3–4, Liu et al. §1) — any j free nodes — are behind the
 //! [`NodeAllocator`] trait of [`node_allocator`], one file each (`docs/network.md`).
 
 pub mod best_fit;
@@ -67,7 +67,7 @@ pub trait SubmeshAllocator {
 pub enum AllocatorKind {
     FirstFit,
     BestFit,
-    /// Maximum Peripheral Length (seed 003 §3.2), the default.
+    /// Maximum Peripheral Length (Ababneh & Bani-Mohammad §3.2), the default.
     #[default]
     Mpl,
 }
@@ -90,9 +90,9 @@ pub const CONTIGUOUS_ALLOCATORS: Family = Family {
     noun: "allocator",
     sep: '_',
     entries: &[
-        Entry::aliased("first_fit", &["ff"], "First Fit", "Contiguous: the first free w × h submesh, bases scanned row by row (seed 003 §3.2)."),
-        Entry::aliased("best_fit", &["bf"], "Best Fit", "Contiguous: the base of the smallest maximal free submesh that holds the request (seed 003 §3.2)."),
-        Entry::aliased("mpl", &["max_peripheral_length"], "MPL", "Contiguous: Maximum Peripheral Length, the submesh touching the most busy nodes and edges (seed 003 §3.2)."),
+        Entry::aliased("first_fit", &["ff"], "First Fit", "Contiguous: the first free w × h submesh, bases scanned row by row (Ababneh & Bani-Mohammad §3.2)."),
+        Entry::aliased("best_fit", &["bf"], "Best Fit", "Contiguous: the base of the smallest maximal free submesh that holds the request (Ababneh & Bani-Mohammad §3.2)."),
+        Entry::aliased("mpl", &["max_peripheral_length"], "MPL", "Contiguous: Maximum Peripheral Length, the submesh touching the most busy nodes and edges (Ababneh & Bani-Mohammad §3.2)."),
     ],
 };
 

@@ -1,4 +1,4 @@
-//! Maximum Peripheral Length (MPL), the allocator of seed 003 §3.2 (from Ababneh, Performance
+//! Maximum Peripheral Length (MPL), the allocator of Ababneh & Bani-Mohammad §3.2 (from Ababneh, Performance
 //! Evaluation 66(2), 2009, [3] of the paper):
 //!
 //! > preference is given to allocating a free submesh that has a maximum boundary length

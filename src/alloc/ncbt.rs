@@ -1,4 +1,4 @@
-//! The non-contiguous binary-tree allocators (NCBT) of seed 001 §3.2: ind-BT, ind-SBT,
+//! The non-contiguous binary-tree allocators (NCBT) of Liu et al. §3.2: ind-BT, ind-SBT,
 //! ind-DBT (independent) and d-BT, d-SBT, d-DBT (dependent).
 //!
 //! A request of j nodes is split as MBS splits it ([`crate::alloc::mbs`]): j = Σ d_i · 4^i

@@ -1,13 +1,13 @@
-//! Non-contiguous processor allocation (seed 000 §3; seed 001 §1): the [`NodeAllocator`]
+//! Non-contiguous processor allocation (Mache et al. §3; Liu et al. §1): the [`NodeAllocator`]
 //! trait, which returns any set of j distinct free nodes of a 2D mesh, the allocators by name
 //! ([`NodeAllocatorKind`]) and the helpers they share: the free-node list and the geometry of
 //! the I/O line ([`IoLayout`]: "columns" parallel to the I/O nodes, numbered from the I/O side,
-//! and the middle-out order around the middle I/O link of seed 000 §2.3).
+//! and the middle-out order around the middle I/O link of Mache et al. §2.3).
 //!
 //! The allocators (one file each): [`crate::alloc::random`], [`crate::alloc::paging`],
 //! [`crate::alloc::mbs`], [`crate::alloc::mc`], [`crate::alloc::mc_elongated`],
-//! [`crate::alloc::plas`], [`crate::alloc::hilbert`], and the binary-tree allocators of seed
-//! 001 §3–4 ([`crate::alloc::binary_tree`]: BT, SBT, DBT, their ind-/d- variants, SCBT). See
+//! [`crate::alloc::plas`], [`crate::alloc::hilbert`], and the binary-tree allocators of Liu
+//! et al. §3–4 ([`crate::alloc::binary_tree`]: BT, SBT, DBT, their ind-/d- variants, SCBT). See
 //! `docs/network.md` and `docs/binary-tree.md` for the choices where the papers are vague.
 //!
 //! BT, SBT and DBT are contiguous: their `select` may return `None` although j nodes are free
@@ -36,7 +36,7 @@ pub trait NodeAllocator {
     /// Short name (as in [`NodeAllocatorKind::as_str`]).
     fn name(&self) -> &'static str;
     /// j distinct free nodes of `mesh`, or `None` when fewer than j nodes are free (j = 0 gives
-    /// an empty set). Does not allocate. A contiguous allocator (BT, SBT, DBT of seed 001) may
+    /// an empty set). Does not allocate. A contiguous allocator (BT, SBT, DBT of Liu et al.) may
     /// also return `None` when j nodes are free but not in a shape it accepts.
     fn select(&mut self, mesh: &Mesh, j: u32) -> Option<Vec<Node>>;
 }
@@ -55,7 +55,7 @@ pub fn free_nodes(mesh: &Mesh) -> Vec<Node> {
 }
 
 /// Geometry of the I/O line as the I/O-aware allocators (PLAS, MC-Elongated) see it: lines of
-/// nodes parallel to the I/O nodes ("columns", seed 000 §3.2), numbered 0, 1, … from the I/O
+/// nodes parallel to the I/O nodes ("columns", Mache et al. §3.2), numbered 0, 1, … from the I/O
 /// side, and positions 1..=len along each line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IoLayout {
@@ -74,7 +74,7 @@ impl IoLayout {
         }
     }
 
-    /// Seed 000 §4.1 for a mesh `height` rows high: one I/O node per row on the west side.
+    /// Mache et al. §4.1 for a mesh `height` rows high: one I/O node per row on the west side.
     pub fn west(height: u32) -> IoLayout {
         IoLayout {
             side: IoSide::West,
@@ -91,7 +91,7 @@ impl IoLayout {
         }
     }
 
-    /// Length of a line (k in seed 000 §3.2).
+    /// Length of a line (k in Mache et al. §3.2).
     pub fn line_len(&self, mesh: &Mesh) -> u32 {
         if self.side.is_vertical() {
             mesh.height()
@@ -136,7 +136,7 @@ impl IoLayout {
         }
     }
 
-    /// Positions 1..=len in middle-out order (seed 000 Fig. 5): by level, below before above.
+    /// Positions 1..=len in middle-out order (Mache et al. Fig. 5): by level, below before above.
     pub fn middle_out(&self, len: u32) -> Vec<u32> {
         let mut v: Vec<u32> = (1..=len).collect();
         v.sort_by_key(|&p| (self.level(p), self.side_of(p)));
@@ -169,13 +169,13 @@ pub enum NodeAllocatorKind {
     Mbs,
     /// Minimizing Contention (concentric shells around a request-shaped shell 0).
     Mc,
-    /// MC-Elongated (seed 000 §3.2).
+    /// MC-Elongated (Mache et al. §3.2).
     McElongated,
-    /// Parallel Layout Allocation Strategy (seed 000 §2.3, Fig. 5).
+    /// Parallel Layout Allocation Strategy (Mache et al. §2.3, Fig. 5).
     Plas,
-    /// Hilbert-curve 1D allocation (seed 001 §1) with the given fit.
+    /// Hilbert-curve 1D allocation (Liu et al. §1) with the given fit.
     Hilbert(HilbertFit),
-    /// The binary-tree allocators of seed 001 §3–4 (`docs/binary-tree.md`).
+    /// The binary-tree allocators of Liu et al. §3–4 (`docs/binary-tree.md`).
     BinaryTree(BinaryTreeKind),
 }
 
@@ -198,15 +198,15 @@ pub const NODE_ALLOCATORS: Family = Family {
     noun: "allocator",
     sep: '_',
     entries: &[
-        Entry::aliased("mc_elongated", &["mce"], "MC-Elongated", "Non-contiguous: MC with shells elongated along the I/O side, centred on the middle I/O link (seed 000 §3.2)."),
-        Entry::plain("plas", "PLAS", "Non-contiguous: Parallel Layout Allocation Strategy, columns parallel to the I/O nodes (seed 000 §2.3)."),
-        Entry::plain("mc", "MC", "Non-contiguous: Minimizing Contention, concentric shells around a request-shaped shell 0 (seed 000 §2)."),
+        Entry::aliased("mc_elongated", &["mce"], "MC-Elongated", "Non-contiguous: MC with shells elongated along the I/O side, centred on the middle I/O link (Mache et al. §3.2)."),
+        Entry::plain("plas", "PLAS", "Non-contiguous: Parallel Layout Allocation Strategy, columns parallel to the I/O nodes (Mache et al. §2.3)."),
+        Entry::plain("mc", "MC", "Non-contiguous: Minimizing Contention, concentric shells around a request-shaped shell 0 (Mache et al. §2)."),
         Entry::plain("random", "Random", "Non-contiguous: uniformly random free nodes (seeded)."),
-        Entry::plain("mbs", "MBS", "Non-contiguous: Multiple Buddy Strategy, the request in base 4 as square buddy blocks (seed 000 §4.1)."),
+        Entry::plain("mbs", "MBS", "Non-contiguous: Multiple Buddy Strategy, the request in base 4 as square buddy blocks (Mache et al. §4.1)."),
         Entry::with_param(
             "paging",
             "Paging({})",
-            "Non-contiguous: square pages of side 2^i in row-major page order (seed 000 §4.1).",
+            "Non-contiguous: square pages of side 2^i in row-major page order (Mache et al. §4.1).",
             Param {
                 symbol: "i",
                 label: "Page side 2^i",
@@ -216,16 +216,16 @@ pub const NODE_ALLOCATORS: Family = Family {
                 description: "page side 2^i, 0 ≤ i ≤ 15; `paging` = `paging_0`",
             },
         ),
-        Entry::aliased("hilbert_ff", &["hilbert"], "Hilbert FF", "Non-contiguous: Hilbert-curve order, first free interval that holds the request (seed 001 §1)."),
-        Entry::plain("hilbert_bf", "Hilbert BF", "Non-contiguous: Hilbert-curve order, smallest free interval that holds the request (seed 001 §1)."),
-        Entry::plain("hilbert_ss", "Hilbert SS", "Non-contiguous: Hilbert-curve order, the interval minimising the sum of squares of free-interval counts (seed 001 §1)."),
-        Entry::plain("bt", "BT", "Contiguous (may make a job wait): binary-tree allocation, column-first in the smallest entirely free tree rectangle that holds the request (seed 001 §3.1)."),
+        Entry::aliased("hilbert_ff", &["hilbert"], "Hilbert FF", "Non-contiguous: Hilbert-curve order, first free interval that holds the request (Liu et al. §1)."),
+        Entry::plain("hilbert_bf", "Hilbert BF", "Non-contiguous: Hilbert-curve order, smallest free interval that holds the request (Liu et al. §1)."),
+        Entry::plain("hilbert_ss", "Hilbert SS", "Non-contiguous: Hilbert-curve order, the interval minimising the sum of squares of free-interval counts (Liu et al. §1)."),
+        Entry::plain("bt", "BT", "Contiguous (may make a job wait): binary-tree allocation, column-first in the smallest entirely free tree rectangle that holds the request (Liu et al. §3.1)."),
         Entry {
             name: "sbt",
             aliases: &[],
             label: "SBT({})",
             short: "SBT({})",
-            description: "Contiguous (may make a job wait): static BT, the heavier child first unless the imbalance would exceed a global tolerance α (seed 001 §3.1).",
+            description: "Contiguous (may make a job wait): static BT, the heavier child first unless the imbalance would exceed a global tolerance α (Liu et al. §3.1).",
             param: Some(ALPHA),
         },
         Entry {
@@ -233,16 +233,16 @@ pub const NODE_ALLOCATORS: Family = Family {
             aliases: &[],
             label: "DBT(1/{})",
             short: "DBT(1/{})",
-            description: "Contiguous (may make a job wait): dynamic BT, the tolerance a ratio 1/d of the rectangle's size (seed 001 §3.1).",
+            description: "Contiguous (may make a job wait): dynamic BT, the tolerance a ratio 1/d of the rectangle's size (Liu et al. §3.1).",
             param: Some(DENOMINATOR),
         },
-        Entry::plain("ind_bt", "ind-BT", "Non-contiguous: BT on the request split as MBS does (base 4), each sub-request from the root (seed 001 §3.2)."),
+        Entry::plain("ind_bt", "ind-BT", "Non-contiguous: BT on the request split as MBS does (base 4), each sub-request from the root (Liu et al. §3.2)."),
         Entry {
             name: "ind_sbt",
             aliases: &[],
             label: "ind-SBT({})",
             short: "ind-SBT({})",
-            description: "Non-contiguous: SBT on MBS-style sub-requests, each from the root (seed 001 §3.2).",
+            description: "Non-contiguous: SBT on MBS-style sub-requests, each from the root (Liu et al. §3.2).",
             param: Some(ALPHA),
         },
         Entry {
@@ -250,16 +250,16 @@ pub const NODE_ALLOCATORS: Family = Family {
             aliases: &[],
             label: "ind-DBT(1/{})",
             short: "ind-DBT(1/{})",
-            description: "Non-contiguous: DBT on MBS-style sub-requests, each from the root (seed 001 §3.2).",
+            description: "Non-contiguous: DBT on MBS-style sub-requests, each from the root (Liu et al. §3.2).",
             param: Some(DENOMINATOR),
         },
-        Entry::plain("d_bt", "d-BT", "Non-contiguous: BT on MBS-style sub-requests, each next one searched from the previous one's parent (seed 001 §3.2)."),
+        Entry::plain("d_bt", "d-BT", "Non-contiguous: BT on MBS-style sub-requests, each next one searched from the previous one's parent (Liu et al. §3.2)."),
         Entry {
             name: "d_sbt",
             aliases: &[],
             label: "d-SBT({})",
             short: "d-SBT({})",
-            description: "Non-contiguous: SBT on MBS-style sub-requests, each next one near the previous (seed 001 §3.2).",
+            description: "Non-contiguous: SBT on MBS-style sub-requests, each next one near the previous (Liu et al. §3.2).",
             param: Some(ALPHA),
         },
         Entry {
@@ -267,14 +267,14 @@ pub const NODE_ALLOCATORS: Family = Family {
             aliases: &[],
             label: "d-DBT(1/{})",
             short: "d-DBT(1/{})",
-            description: "Non-contiguous: DBT on MBS-style sub-requests, each next one near the previous (seed 001 §3.2).",
+            description: "Non-contiguous: DBT on MBS-style sub-requests, each next one near the previous (Liu et al. §3.2).",
             param: Some(DENOMINATOR),
         },
-        Entry::plain("scbt", "SCBT", "Non-contiguous: spatially compact BT, the binary digits of the request as first fit along the orthogonal division (seed 001 §4.1.1)."),
+        Entry::plain("scbt", "SCBT", "Non-contiguous: spatially compact BT, the binary digits of the request as first fit along the orthogonal division (Liu et al. §4.1.1)."),
     ],
 };
 
-/// SBT's global imbalance tolerance α (seed 001 §3.1; the paper sweeps 4, 16, 64, 256).
+/// SBT's global imbalance tolerance α (Liu et al. §3.1; the paper sweeps 4, 16, 64, 256).
 const ALPHA: Param = Param {
     symbol: "α",
     label: "Imbalance tolerance α",
@@ -284,7 +284,7 @@ const ALPHA: Param = Param {
     description: "global imbalance tolerance, 0 or a power of two up to 4096",
 };
 
-/// DBT's tolerance ratio 1/d (seed 001 §3.1; the paper sweeps 1/16, 1/8, 1/4, 1/2).
+/// DBT's tolerance ratio 1/d (Liu et al. §3.1; the paper sweeps 1/16, 1/8, 1/4, 1/2).
 const DENOMINATOR: Param = Param {
     symbol: "d",
     label: "Tolerance ratio 1/d",
@@ -377,7 +377,7 @@ impl NodeAllocatorKind {
         NodeAllocatorKind::Hilbert(HilbertFit::SumOfSquares),
     ];
 
-    /// The binary-tree allocators of seed 001 (`BinaryTreeKind::paper`: BT, SBT 4/16/64/256,
+    /// The binary-tree allocators of Liu et al. (`BinaryTreeKind::paper`: BT, SBT 4/16/64/256,
     /// DBT 1/16 … 1/2 for the contiguous, independent and dependent families, and SCBT).
     pub fn trees() -> Vec<NodeAllocatorKind> {
         BinaryTreeKind::paper()
@@ -427,7 +427,7 @@ pub(crate) mod tests {
 
     #[test]
     fn names_round_trip() {
-        let net = Network::seed000();
+        let net = Network::mc_elongated();
         for k in NodeAllocatorKind::ALL
             .into_iter()
             .chain([NodeAllocatorKind::Paging(2)])
@@ -536,7 +536,7 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// Seed 000 Property 4: filling an empty mesh without departures (exponential job sizes
+    /// Mache et al. Property 4: filling an empty mesh without departures (exponential job sizes
     /// of mean 16, as in Table 1), the system balance factor is at most 1 after every
     /// allocation and 0 whenever an even number of nodes is allocated — on every side of the
     /// mesh the I/O nodes can sit on (one per row or column).

@@ -1,4 +1,4 @@
-//! Orientation switching for the contiguous allocators (seed 003 §3.2: its MPL allocator is
+//! Orientation switching for the contiguous allocators (Ababneh & Bani-Mohammad §3.2: its MPL allocator is
 //! that of [3], which lets a request be rotated): a w × h request for which the wrapped
 //! allocator finds no free w × h submesh may take a free h × w one, placed by the same rule.
 //! The w × h orientation is always tried first, so whenever it fits the choice is the wrapped

@@ -1,6 +1,6 @@
-//! Paging(i) non-contiguous allocation (seed 000 §4.1; Lo et al. [8]): the mesh is cut into
+//! Paging(i) non-contiguous allocation (Mache et al. §4.1; Lo et al. [8]): the mesh is cut into
 //! square pages of side 2^i, numbered row-major (row 1 first, west to east) — which makes
-//! layouts perpendicular to west-side I/O nodes, as seed 000 notes. A request takes free
+//! layouts perpendicular to west-side I/O nodes, as Mache et al. notes. A request takes free
 //! nodes page by page in page order, row-major inside each page.
 //!
 //! **Choice.** The contract of [`NodeAllocator`] is exactly j nodes, so the last page is used

@@ -1,4 +1,4 @@
-//! PLAS, the Parallel Layout Allocation Strategy (seed 000 §2.3, §3.1 and Fig. 5; Mache, Lo,
+//! PLAS, the Parallel Layout Allocation Strategy (Mache et al. §2.3, §3.1 and Fig. 5; Mache, Lo,
 //! Livingston and Garg [11, 10]): a fixed scanning order — lines parallel to the I/O nodes
 //! ("columns"), starting with the one next to the I/O nodes, each scanned middle-out around the
 //! middle I/O link — and first fit: the first j free nodes in that order.
@@ -7,7 +7,7 @@
 //! from the middle I/O link, the node below before the node above at the same distance
 //! ([`IoLayout::middle_out`]). Filling an empty mesh without departures, every prefix of this
 //! order is balanced to within one node, so the system balance factor is 0 whenever an even
-//! number of nodes is allocated (seed 000 Property 4, tested).
+//! number of nodes is allocated (Mache et al. Property 4, tested).
 
 use super::node_allocator::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
@@ -65,7 +65,7 @@ mod tests {
         assert_eq!(&v[16..], &[(2, 8), (2, 9)]);
     }
 
-    /// Seed 000 Property 4.
+    /// Mache et al. Property 4.
     #[test]
     fn balanced_when_filling_an_empty_mesh() {
         fill_without_departures(|io| Box::new(Plas::new(io)), false, 0);

@@ -1,4 +1,4 @@
-//! Random non-contiguous allocation (seed 000 §4.1, one of the compared strategies; Lo et al.
+//! Random non-contiguous allocation (Mache et al. §4.1, one of the compared strategies; Lo et al.
 //! [8]): j free nodes drawn uniformly without replacement, by a partial Fisher–Yates shuffle of
 //! the row-major free list driven by the experiment's [`SimRng`].
 

@@ -1,4 +1,4 @@
-//! SCBT, the spatially compact binary-tree allocator of seed 001 §4.1.1, on the orthogonal
+//! SCBT, the spatially compact binary-tree allocator of Liu et al. §4.1.1, on the orthogonal
 //! division of [`crate::alloc::bt_tree`].
 //!
 //! A task of k nodes is written in binary, k = Σ d_i · 2^i, and each digit d_i = 1 is a

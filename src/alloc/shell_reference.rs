@@ -1,20 +1,20 @@
-//! The straightforward MC (seed 000 §3.1) and MC-Elongated (seed 000 §3.2) as they were
-//! before issue 17 item 2: for every candidate, a histogram of every free node's shell number
+//! The straightforward MC (Mache et al. §3.1) and MC-Elongated (Mache et al. §3.2) as they were
+//! before the per-shell counts of `shells.rs`: for every candidate, a histogram of every free node's shell number
 //! (O(candidates × free nodes) per decision). Kept unchanged as the oracle of the property
 //! tests that the fast versions ([`crate::alloc::mc`], [`crate::alloc::mc_elongated`], through
 //! [`crate::alloc::shells`]) choose exactly the same nodes in the same order, and as the
-//! "before" of `schedlab bench-network --reference`.
+//! "before" of `schedlab bench network --reference`.
 
 use super::mc::{dist, ring_class, shapes};
 use super::mc_elongated::{dist as dist_line, take_by_shells, McElongated};
 use super::node_allocator::{free_nodes, IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
-/// MC as before issue 17 item 2.
+/// MC as it was before the per-shell counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct McReference;
 
-/// MC-Elongated as before issue 17 item 2.
+/// MC-Elongated as it was before the per-shell counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McElongatedReference {
     io: IoLayout,

@@ -1,5 +1,5 @@
-//! Free-node counts per shell for the concentric searches of MC (seed 000 §3.1, Mache, Lo and
-//! Windisch [12]) and MC-Elongated (seed 000 §3.2, Fig. 6), issue 17 item 2.
+//! Free-node counts per shell for the concentric searches of MC (Mache et al. §3.1, Mache, Lo and
+//! Windisch [12]) and MC-Elongated (Mache et al. §3.2, Fig. 6).
 //!
 //! Shell s around a rectangle R is the ring of nodes at Chebyshev distance s from R, so the
 //! nodes within distance s of R are exactly the rectangle R grown by s on every side (clipped

@@ -1,8 +1,8 @@
-//! Decision explanations (issue 14): why a job waited and why it started when it did, as the
-//! policies of seeds 002–004 decide — FCFS and EASY's head and shadow time (seed 002 §III-C,
-//! seed 004 §1), conservative backfilling's reservations and their compression (seed 004 §1),
-//! a mesh allocator that finds no free submesh (seed 003 §3) and the grid's site choice (seed
-//! 002 §III-D).
+//! Decision explanations: why a job waited and why it started when it did, as the
+//! policies of the grid-sharing and moldable papers decide — FCFS and EASY's head and shadow time (Ernemann et al. §III-C,
+//! Srinivasan et al. §1), conservative backfilling's reservations and their compression (Srinivasan et al. §1),
+//! a mesh allocator that finds no free submesh (Ababneh & Bani-Mohammad §3) and the grid's site choice (Ernemann
+//! et al. §III-D).
 //!
 //! A policy holds an [`Explainer`]; it is off unless the run asks for it, and then every
 //! `record` is one push. While off, `record` is a single test of a flag that is false, so a run
@@ -85,7 +85,7 @@ pub enum Reason {
 }
 
 /// What a grid site offered a job: its earliest start there and the nodes left free then
-/// (seed 002 §III-C).
+/// (Ernemann et al. §III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SiteOffer {
     pub site: u32,

@@ -1,10 +1,11 @@
 //! The base layer: simulated time, job ids, the event queue ordered by (time, sequence) and
-//! the portable seeded RNG — the vocabulary of every paper's discrete-event simulation (seed
-//! 003 §5, seed 002 §III, seed 004 §2). Imports nothing of the crate.
+//! the portable seeded RNG — the vocabulary of every paper's discrete-event simulation (Ababneh
+//! & Bani-Mohammad §5, Ernemann et al. §III, Srinivasan et al. §2). Imports nothing of the crate.
 
 pub mod config_error;
 pub mod event;
 pub mod explain;
+pub mod papers;
 pub mod registry;
 pub mod rng;
 

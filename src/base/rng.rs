@@ -6,8 +6,7 @@
 //! The stream is `rand_chacha`'s `ChaCha8Rng::seed_from_u64(seed)` read 64 bits at a time.
 //! Natively that crate computes it (with SSE2/AVX2); on wasm32 its portable fallback is several
 //! times slower than straight-line 32-bit code, so there [`ChaCha8`] below computes the same
-//! stream — the test `scalar_chacha8_is_rand_chacha` checks them word for word (issue 17 item
-//! 4, browser vs. native).
+//! stream — the test `scalar_chacha8_is_rand_chacha` checks them word for word.
 
 #[cfg(not(target_arch = "wasm32"))]
 use rand_chacha::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! `schedlab exercise FILE|LINK` (a teacher's view: each question with the answer the simulation
 //! computes) and `schedlab exercise --check-all DIR` (every `*.json` exercise of a folder
 //! parsed, validated and solved; exit 2 naming the file and key of the first problem). The
-//! exercise format is [`crate::exercise`] (issue 14 item 3, docs/exercises.md).
+//! exercise format is [`crate::exercise`] (docs/exercises.md).
 
 use std::path::{Path, PathBuf};
 

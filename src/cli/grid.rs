@@ -1,4 +1,4 @@
-//! `schedlab grid EXPERIMENT.json`: runs a grid experiment (seed 002 §III–V, format in
+//! `schedlab grid EXPERIMENT.json`: runs a grid experiment (Ernemann et al. §III–V, format in
 //! `docs/grid.md`) twice — every site on its own, then with job sharing — and prints the
 //! comparison the web app's Grid mode shows: utilisation, AWRT, AWWT, AWSD per site and
 //! overall, and AWRT in % of single (Table IV style). `--json` prints the

@@ -1,5 +1,5 @@
-//! `schedlab mesh EXP.json`: one 2D-mesh experiment ([`crate::mesh_run`]; seed 003's
-//! contiguous allocation and window scheduling, or seed 000's non-contiguous allocation under
+//! `schedlab mesh EXP.json`: one 2D-mesh experiment ([`crate::mesh_run`]; Ababneh & Bani-Mohammad's
+//! contiguous allocation and window scheduling, or Mache et al.'s non-contiguous allocation under
 //! the contention model). Prints `{"summary": …, "mesh": …}` as JSON — the numbers the web
 //! app's 2D-mesh mode shows — and optionally writes the per-job CSV and the full report.
 

@@ -4,25 +4,17 @@
 //! Errors go to stderr with exit code 2.
 
 pub mod bench;
-pub mod bench_grid;
-pub mod bench_mesh;
-pub mod bench_moldable;
-pub mod bench_network;
-pub mod bench_phases;
-pub mod bench_queue;
-pub mod bench_seed001;
-pub mod bench_sweep;
 pub mod exercise;
 pub mod grid;
 pub mod limit_args;
 pub mod mesh;
 pub mod moldable;
 pub mod open;
-pub mod reproduce_seed000;
-pub mod reproduce_seed001;
-pub mod reproduce_seed002;
-pub mod reproduce_seed003;
-pub mod reproduce_seed004;
+pub mod reproduce_binary_tree;
+pub mod reproduce_grid_sharing;
+pub mod reproduce_mc_elongated;
+pub mod reproduce_moldable;
+pub mod reproduce_window;
 pub mod streams;
 pub mod sweep;
 
@@ -57,38 +49,18 @@ pub struct Cli {
 pub enum Command {
     /// Run one experiment and print its summary as JSON.
     Run(RunArgs),
-    /// Replay every trace with every policy and report jobs/s, wall time and peak memory.
-    Bench(bench::BenchArgs),
-    /// (internal) One benchmark case in a fresh process, for peak-memory measurement.
-    #[command(hide = true)]
-    BenchCase(bench::BenchCaseArgs),
-    /// Reproduce a paper's tables, e.g. `schedlab reproduce seed002 [--json]`.
+    /// Reproduce a paper's tables, e.g. `schedlab reproduce grid-sharing [--json]`.
     Reproduce(ReproduceArgs),
-    /// Run one 2D-mesh experiment (seed 003 window scheduling or seed 000 contention) and
+    /// Run one 2D-mesh experiment (Ababneh & Bani-Mohammad window scheduling or Mache et al. contention) and
     /// print its summary and layout metrics as JSON.
     Mesh(mesh::MeshArgs),
-    /// Time the grid engine on one seed-002 configuration (default CTC_TZ_4, EASY).
-    BenchGrid(bench_grid::BenchGridArgs),
-    /// Time the mesh engine (seed 003): 10,000 jobs on 32 × 32, Window-240, MPL by default.
-    BenchMesh(bench_mesh::BenchMeshArgs),
-    /// Time the non-contiguous allocators (seed 000): MC-Elongated on 16 × 22 and 128 × 128.
-    BenchNetwork(bench_network::BenchNetworkArgs),
-    /// Time the phases (load, simulate, measure) of a flat or mesh share link's experiment over
-    /// several runs, as JSON (the native side of scripts/bench-browser.mjs).
-    BenchPhases(bench_phases::BenchPhasesArgs),
-    /// Time seed 001's reproduction: 1000 task sets × every allocator, phase model.
-    BenchSeed001(bench_seed001::BenchSeed001Args),
-    /// Time EASY and conservative with long queues: 300,000 jobs in a burst, CTC at load factor 100
-    BenchQueue(bench_queue::BenchQueueArgs),
     /// Run a grid experiment (JSON) with single sites and with job sharing; compare them.
     Grid(grid::GridArgs),
     /// List every policy and allocator of every mode (the registry), as text or JSON.
     List(ListArgs),
-    /// Run one moldable experiment (seed 004): strategies against rigid conservative
+    /// Run one moldable experiment (Srinivasan et al.): strategies against rigid conservative
     /// backfilling, per-category turnaround as JSON.
     Moldable(moldable::MoldableArgs),
-    /// Time the moldable engine (seed 004): 5,000 SDSC SP2 jobs under the combined scheme.
-    BenchMoldable(bench_moldable::BenchMoldableArgs),
     /// Open a share link (`#e=`, or an old `#x=`/`#m=`/`#g=`) or an experiment file: print the
     /// experiment envelope as JSON, its mode and the command that runs it.
     Open(open::OpenArgs),
@@ -99,9 +71,8 @@ pub enum Command {
     /// An exercise (docs/exercises.md): its questions with the answers the simulation computes;
     /// `--check-all DIR` checks every exercise of a folder.
     Exercise(exercise::ExerciseArgs),
-    /// Time a 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run on
-    /// every core, merge; compared with `bench`'s jobs/s × threads.
-    BenchSweep(bench_sweep::BenchSweepArgs),
+    /// Developer benchmarks behind BENCHMARKS.md: `schedlab bench traces|queue|mesh|network|…`.
+    Bench(bench::BenchArgs),
 }
 
 /// `schedlab list`.
@@ -121,40 +92,65 @@ fn list_command(a: &ListArgs) -> Result<(), Error> {
     }
 }
 
-/// `schedlab reproduce SEED`.
+/// `schedlab reproduce KEY`.
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// Which paper: seed000 (network contention), seed001 (binary-tree I/O-aware allocation),
-    /// seed002 (grid job sharing), seed003 (window-based mesh scheduling) or seed004 (moldable
-    /// scheduling).
-    pub seed: String,
-    /// Print JSON rows {"table", "config", "metric", "ours", "paper"} instead of tables.
+    /// Which paper, by its key (`schedlab reproduce --list`; docs/papers.md).
+    #[arg(required_unless_present = "list")]
+    pub key: Option<String>,
+    /// List the papers' keys, authors and titles.
+    #[arg(long)]
+    pub list: bool,
+    /// Print JSON lines {"table", "config", "metric", "ours", "paper"} instead of tables.
     #[arg(long)]
     pub json: bool,
     /// Folder of the SWF traces.
     #[arg(long, default_value = "../shared/traces")]
     pub traces: PathBuf,
-    /// Only configurations whose name contains this text (seed001: allocator names).
+    /// Only configurations whose name contains this text (binary-tree: allocator names).
     #[arg(long)]
     pub only: Option<String>,
     /// Worker threads (default: available cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Comma-separated local policies (seed002: easy,conservative).
+    /// Comma-separated local policies (grid-sharing: easy,conservative).
     #[arg(long)]
     pub policies: Option<String>,
-    /// seed000: the contention model, `separated` (default) or `flow`
+    /// mc-elongated: the contention model, `separated` (default) or `flow`
     /// (docs/network-model.md).
     #[arg(long)]
     pub model: Option<String>,
 }
 
+/// `schedlab reproduce --list`: one line per paper.
+fn list_papers() -> Result<(), Error> {
+    let mut text = String::new();
+    for p in &crate::base::papers::PAPERS {
+        text.push_str(&format!("{:<14} {} — {}\n", p.key, p.authors, p.title));
+    }
+    streams::emit(&text)
+}
+
 fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
+    if a.list {
+        return list_papers();
+    }
     let threads = a.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    match a.seed.trim().to_ascii_lowercase().as_str() {
-        "seed002" | "002" => {
+    let key = a.key.as_deref().unwrap_or_default();
+    let Some(paper) = crate::base::papers::paper(key) else {
+        return Err(Error::Config(crate::config::ConfigError {
+            key: "key".into(),
+            message: format!(
+                "no reproduction for {:?} (available: {}; `schedlab reproduce --list`)",
+                key.chars().take(40).collect::<String>(),
+                crate::base::papers::keys()
+            ),
+        }));
+    };
+    match paper.key {
+        "grid-sharing" => {
             let policies = a
                 .policies
                 .as_deref()
@@ -168,7 +164,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                         message,
                     })
                 })?;
-            reproduce_seed002::reproduce(&reproduce_seed002::Seed002Options {
+            reproduce_grid_sharing::reproduce(&reproduce_grid_sharing::GridSharingReproOptions {
                 traces: a.traces.clone(),
                 json: a.json,
                 only: a.only.clone(),
@@ -176,14 +172,16 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 policies,
             })
         }
-        "seed001" | "001" => reproduce_seed001::reproduce(&reproduce_seed001::Seed001Options {
-            json: a.json,
-            only: a.only.clone(),
-            threads,
-        }),
-        "seed000" | "000" => {
+        "binary-tree" => {
+            reproduce_binary_tree::reproduce(&reproduce_binary_tree::BinaryTreeReproOptions {
+                json: a.json,
+                only: a.only.clone(),
+                threads,
+            })
+        }
+        "mc-elongated" => {
             let model = match a.model.as_deref() {
-                None => crate::reproduce::seed000::MODEL,
+                None => crate::reproduce::mc_elongated::MODEL,
                 Some(m) => crate::mesh_run::ContentionModel::parse(m).map_err(|message| {
                     Error::Config(crate::config::ConfigError {
                         key: "model".into(),
@@ -191,35 +189,29 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                     })
                 })?,
             };
-            reproduce_seed000::reproduce(&reproduce_seed000::Seed000Options {
+            reproduce_mc_elongated::reproduce(&reproduce_mc_elongated::McElongatedReproOptions {
                 json: a.json,
                 threads,
                 traces: a.traces.clone(),
                 model,
             })
         }
-        "seed003" | "003" => reproduce_seed003::reproduce(
-            &crate::reproduce::seed003::Seed003Options {
+        "window" => reproduce_window::reproduce(
+            &crate::reproduce::window::WindowReproOptions {
                 traces: a.traces.clone(),
                 only: a.only.clone(),
                 threads,
             },
             a.json,
         ),
-        "seed004" | "004" => reproduce_seed004::reproduce(
-            &crate::reproduce::seed004::Seed004Options {
+        _ => reproduce_moldable::reproduce(
+            &crate::reproduce::moldable::MoldableReproOptions {
                 traces: a.traces.clone(),
                 only: a.only.clone(),
                 threads,
             },
             a.json,
         ),
-        other => Err(Error::Config(crate::config::ConfigError {
-            key: "seed".into(),
-            message: format!(
-                "no reproduction for {other:?} (available: seed000, seed001, seed002, seed003, seed004)"
-            ),
-        })),
     }
 }
 
@@ -276,23 +268,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
     let outcome = streams::guard_prints(|| match cli.command {
         Command::Run(a) => run_command(&a),
         Command::Bench(a) => bench::bench_command(&a),
-        Command::BenchCase(a) => bench::bench_case_command(&a),
         Command::Reproduce(a) => reproduce_command(&a),
         Command::Mesh(a) => mesh::mesh_command(&a),
-        Command::BenchGrid(a) => bench_grid::bench_grid_command(&a),
-        Command::BenchMesh(a) => bench_mesh::bench_mesh_command(&a),
-        Command::BenchNetwork(a) => bench_network::bench_network_command(&a),
-        Command::BenchPhases(a) => bench_phases::bench_phases_command(&a),
-        Command::BenchSeed001(a) => bench_seed001::bench_seed001_command(&a),
-        Command::BenchQueue(a) => bench_queue::bench_queue_command(&a),
         Command::Grid(a) => grid::grid_command(&a),
         Command::List(a) => list_command(&a),
         Command::Open(a) => open::open_command(&a),
         Command::Sweep(a) => sweep::sweep_command(&a),
-        Command::BenchSweep(a) => bench_sweep::bench_sweep_command(&a),
         Command::Exercise(a) => exercise::exercise_command(&a),
         Command::Moldable(a) => moldable::moldable_command(&a),
-        Command::BenchMoldable(a) => bench_moldable::bench_moldable_command(&a),
     });
     match outcome {
         // The reader of the output went away (`| head`): nothing more to say.

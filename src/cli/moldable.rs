@@ -1,5 +1,5 @@
 //! `schedlab moldable EXP.json [--strategy a,b,…]`: one moldable experiment
-//! ([`crate::moldable_run`], seed 004 §2–5) — the rigid workload made moldable, each strategy
+//! ([`crate::moldable_run`], Srinivasan et al. §2–5) — the rigid workload made moldable, each strategy
 //! run and compared with rigid conservative backfilling. Prints a JSON summary: per strategy
 //! the core summary, the mean turnaround per weight category and the % change against rigid
 //! conservative (overall and per category). Reads envelopes of mode `moldable` too.

@@ -2,7 +2,7 @@
 //! (`#e=`, or the old `#x=`/`#m=`/`#g=`) or an envelope file becomes the mode's experiment file
 //! and the command that runs it, so that a link reproduces natively. `run`, `mesh` and `grid`
 //! read envelope files of their mode through [`experiment_text`]. Implements no paper section
-//! (the experiment envelope of issue 10, [`crate::envelope`]).
+//! (the experiment envelope, [`crate::envelope`]).
 
 use crate::config::ExperimentFile;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! `schedlab sweep plan|run|merge`: parameter sweeps beyond one machine (issue 15,
-//! `docs/sweeps.md`). `plan` expands a sweep file into a folder of numbered point files, a
+//! `schedlab sweep plan|run|merge`: parameter sweeps beyond one machine
+//! (`docs/sweeps.md`). `plan` expands a sweep file into a folder of numbered point files, a
 //! manifest and the Slurm / GNU parallel scripts; `run` runs points on every core, skipping
 //! those with a valid result (resumable; a damaged result is run again); `merge` writes one
 //! CSV and one JSON table and names missing or failed points. The sweep logic is

@@ -1,4 +1,4 @@
-//! A student's answers (issue 14 item 3, the page): what the page keeps in the browser for each
+//! A student's answers (the page): what the page keeps in the browser for each
 //! exercise (one `localStorage` entry per exercise id, [`storage_key`]) and the file the student
 //! exports for the teacher ([`AnswersFile`]). Pure, so that reading a stored entry — which the
 //! student can edit — is tested natively and never panics: an unreadable entry is ignored.

@@ -1,4 +1,4 @@
-//! The shipped exercises (`www/exercises/*.json`, issue 14 item 3), compiled in with
+//! The shipped exercises (`www/exercises/*.json`), compiled in with
 //! `include_str!` so the page can list and open them without fetching; `tests/exercises.rs`
 //! solves every one of them against the simulation.
 

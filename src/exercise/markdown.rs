@@ -1,5 +1,5 @@
 //! The Markdown of exercise texts, prompts, hints and explanations as HTML, for the page
-//! (issue 14 item 3). A small, safe subset — no new dependency:
+//!. A small, safe subset — no new dependency:
 //!
 //! * blocks: paragraphs (separated by blank lines), headings `#`–`###` (shown as `h3`–`h5`),
 //!   lists (`-`, `*`, `+` or `1.`; a more indented line continues the item), pipe tables

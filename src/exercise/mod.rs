@@ -1,4 +1,4 @@
-//! Exercises (issue 14 item 3): a small JSON format for teaching the seeds' ideas on tiny
+//! Exercises: a small JSON format for teaching the papers' ideas on tiny
 //! workloads — a title, a Markdown text, one or more named experiments (each an experiment
 //! envelope of [`crate::envelope`]), inline SWF workloads small enough to follow by hand, and
 //! questions whose correct answers are **computed by running the simulation**

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
 use crate::config::{ConfigError, WorkloadSpec};
-use crate::mesh_run::{preset_window_seed003, ContentionModel, MeshAllocatorKind, MeshExperiment};
+use crate::mesh_run::{preset_window, ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
-use crate::workload::synthetic::{Exp000Params, Mesh003Params, SyntheticModel};
+use crate::workload::synthetic::{ExponentialJobsParams, MeshJobsParams, SyntheticModel};
 
 /// Traffic ratios of the sweep, in % I/O.
 pub const SWEEP_RHOS: [u32; 6] = [0, 20, 40, 60, 80, 100];
@@ -19,14 +19,14 @@ pub const SWEEP_RHOS: [u32; 6] = [0, 20, 40, 60, 80, 100];
 /// The workload chosen in the mesh form, with its fields as typed.
 #[derive(Clone, Debug)]
 pub enum MeshWorkload {
-    /// Seed 003's synthetic model: `#mesh-jobs003`, `#mesh-rate`, `#mesh-sides`.
-    Mesh003 {
+    /// Ababneh & Bani-Mohammad's synthetic model: `#mesh-mesh_jobs`, `#mesh-rate`, `#mesh-sides`.
+    MeshJobs {
         jobs: String,
         rate: String,
         sides: String,
     },
-    /// Seed 000's synthetic model: `#mesh-jobs000`, `#mesh-interarrival`.
-    Exp000 { jobs: String, interarrival: String },
+    /// Mache et al.'s synthetic model: `#mesh-exp_jobs`, `#mesh-interarrival`.
+    ExponentialJobs { jobs: String, interarrival: String },
     /// The uploaded trace.
     Trace,
 }
@@ -45,8 +45,8 @@ pub struct MeshFields {
     pub io_count: String,
     /// `#mesh-rho`, in % I/O.
     pub rho: String,
-    /// `#mesh-exchanges`: empty = the fluid traffic mix of ρ (seed 000); a whole number = seed
-    /// 001's phase model with that many all-to-all exchanges between two writes.
+    /// `#mesh-exchanges`: empty = the fluid traffic mix of ρ (Mache et al.); a whole number = Liu
+    /// et al.'s phase model with that many all-to-all exchanges between two writes.
     pub exchanges: String,
     /// `#mesh-seed`.
     pub seed: String,
@@ -71,14 +71,14 @@ pub fn from_option<T: for<'de> Deserialize<'de>>(s: &str) -> Option<T> {
 }
 
 /// Reads the form over `base` (the experiment it edits, keeping what it does not show: κ,
-/// transforms…; seed 003's preset if none): the base experiment (first allocator), the
+/// transforms…; Ababneh & Bani-Mohammad's preset if none): the base experiment (first allocator), the
 /// allocators and the policy of the contiguous ones. `trace` is the uploaded trace, if any.
 pub fn read(
     f: &MeshFields,
     base: Option<&MeshExperiment>,
     trace: Option<&TraceFacts>,
 ) -> Result<(MeshExperiment, Vec<MeshAllocatorKind>, MeshPolicyKind), FieldError> {
-    let mut exp = base.cloned().unwrap_or_else(preset_window_seed003);
+    let mut exp = base.cloned().unwrap_or_else(preset_window);
     exp.width = number(
         "mesh-width",
         &f.width,
@@ -93,12 +93,12 @@ pub fn read(
     )?;
     let (w, h) = (exp.width, exp.height);
     match &f.workload {
-        MeshWorkload::Mesh003 { jobs, rate, sides } => {
+        MeshWorkload::MeshJobs { jobs, rate, sides } => {
             let mut p = match &exp.workload {
-                WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => p.clone(),
-                _ => Mesh003Params::default(),
+                WorkloadSpec::Synthetic(SyntheticModel::MeshJobs(p)) => p.clone(),
+                _ => MeshJobsParams::default(),
             };
-            p.jobs = number("mesh-jobs003", jobs, "Jobs", "a whole number")?;
+            p.jobs = number("mesh-mesh_jobs", jobs, "Jobs", "a whole number")?;
             p.arrival_rate = number(
                 "mesh-rate",
                 rate,
@@ -108,14 +108,14 @@ pub fn read(
             p.sides = from_option(sides).unwrap_or_default();
             p.width = w;
             p.height = h;
-            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p));
+            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::MeshJobs(p));
         }
-        MeshWorkload::Exp000 { jobs, interarrival } => {
+        MeshWorkload::ExponentialJobs { jobs, interarrival } => {
             let mut p = match &exp.workload {
-                WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => p.clone(),
-                _ => Exp000Params::default(),
+                WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p)) => p.clone(),
+                _ => ExponentialJobsParams::default(),
             };
-            p.jobs = number("mesh-jobs000", jobs, "Jobs", "a whole number")?;
+            p.jobs = number("mesh-exp_jobs", jobs, "Jobs", "a whole number")?;
             p.mean_interarrival = number(
                 "mesh-interarrival",
                 interarrival,
@@ -123,7 +123,7 @@ pub fn read(
                 "a number of seconds",
             )?;
             p.procs = w.saturating_mul(h);
-            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::Exp000(p));
+            exp.workload = WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p));
         }
         MeshWorkload::Trace => {
             let Some(t) = trace else {
@@ -222,7 +222,7 @@ pub fn policy_of(name: &str, k: &str) -> Result<MeshPolicyKind, FieldError> {
 }
 
 /// One experiment per allocator from `base`: contiguous allocators under `policy`,
-/// non-contiguous ones FCFS (seed 000 runs them FCFS only). Each is validated; an error names
+/// non-contiguous ones FCFS (Mache et al. runs them FCFS only). Each is validated; an error names
 /// the field.
 pub fn experiments_for(
     base: &MeshExperiment,
@@ -303,8 +303,8 @@ pub fn field_name(key: &str) -> String {
         "version" => "Format version",
         "allocators" => "Allocators",
         "workload.synthetic.jobs" => "Jobs",
-        _ if k.starts_with("workload.synthetic.mesh003.jobs")
-            || k.starts_with("workload.synthetic.exp000.jobs") =>
+        _ if k.starts_with("workload.synthetic.mesh_jobs.jobs")
+            || k.starts_with("workload.synthetic.exponential_jobs.jobs") =>
         {
             "Jobs"
         }
@@ -329,8 +329,8 @@ fn field_id(key: &str) -> &'static str {
         "network.io_count" => "mesh-io-count",
         "network.io_side" => "mesh-io-side",
         "policy" => "mesh-policy-k",
-        _ if k.starts_with("workload.synthetic.mesh003.jobs") => "mesh-jobs003",
-        _ if k.starts_with("workload.synthetic.exp000.jobs") => "mesh-jobs000",
+        _ if k.starts_with("workload.synthetic.mesh_jobs.jobs") => "mesh-mesh_jobs",
+        _ if k.starts_with("workload.synthetic.exponential_jobs.jobs") => "mesh-exp_jobs",
         _ if k.contains("arrival_rate") => "mesh-rate",
         _ if k.contains("mean_interarrival") => "mesh-interarrival",
         _ => "mesh-form",

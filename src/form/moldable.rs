@@ -1,4 +1,4 @@
-//! The moldable mode's form (seed 004 §2–5): the plain values of `#moldable-form` — the
+//! The moldable mode's form (Srinivasan et al. §2–5): the plain values of `#moldable-form` — the
 //! workload (a Lublin–Feitelson synthetic workload or the uploaded trace), Downey's σ, the
 //! range factor RF, the load factor LF in %, the seed and the ticked strategies — read into
 //! the [`MoldableShare`] the page runs and links (one experiment, every strategy compared with
@@ -83,10 +83,10 @@ fn percent(factor: f64) -> String {
     ((factor * 100.0 * 1e6).round() / 1e6).to_string()
 }
 
-/// The preset "Moldable jobs (seed 004)": 2,000 Lublin–Feitelson jobs on 128 processors (the
+/// The preset "Moldable jobs (Srinivasan et al.)": 2,000 Lublin–Feitelson jobs on 128 processors (the
 /// size of the SDSC SP2 the paper uses), σ = 1, RF = 2, LF = 125 %, the schemes of §3 and the
 /// combined scheme of §5 against rigid conservative backfilling.
-pub fn preset_seed004() -> MoldableShare {
+pub fn preset_moldable() -> MoldableShare {
     let params = LublinParams {
         jobs: 2000,
         procs: 128,
@@ -100,7 +100,7 @@ pub fn preset_seed004() -> MoldableShare {
         },
         MoldableStrategyKind::Combined,
     );
-    exp.name = Some("Moldable jobs (seed 004)".into());
+    exp.name = Some("Moldable jobs (Srinivasan et al.)".into());
     exp.machine = MachineSpec::Flat { procs: Some(128) };
     exp.transforms.load_factor = 1.25;
     exp.seed = 1;
@@ -124,7 +124,7 @@ pub fn read(
     base: Option<&MoldableShare>,
     trace: Option<&TraceFacts>,
 ) -> Result<MoldableShare, FieldError> {
-    let mut exp = base.map_or_else(|| preset_seed004().experiment, |b| b.experiment.clone());
+    let mut exp = base.map_or_else(|| preset_moldable().experiment, |b| b.experiment.clone());
     if f.trace {
         let Some(t) = trace else {
             return Err(FieldError::new(
@@ -242,7 +242,7 @@ mod tests {
     use super::*;
 
     fn fields() -> MoldableFields {
-        MoldableFields::of(&preset_seed004())
+        MoldableFields::of(&preset_moldable())
     }
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
                 "combined"
             ]
         );
-        let preset = preset_seed004();
+        let preset = preset_moldable();
         assert_eq!(read(&f, Some(&preset), None), Ok(preset.clone()));
         assert_eq!(read(&f, None, None), Ok(preset));
     }

@@ -1,4 +1,4 @@
-//! Workload alignment of seed 002 §IV-A: "we removed all jobs until the first Monday at
+//! Workload alignment of Ernemann et al. §IV-A: "we removed all jobs until the first Monday at
 //! midnight. Note, that the alignment is related to the local time and so the time
 //! differences corresponding to the given time zones are maintained." Table II reports the
 //! jobs left; for the ALL_* configurations "all workloads are cut to span only 11 month caused

@@ -1,4 +1,4 @@
-//! The central grid scheduler of seed 002 §III-C: "In the first step the earliest start time
+//! The central grid scheduler of Ernemann et al. §III-C: "In the first step the earliest start time
 //! of the allocation on all available machines [is] determined and in the second step a
 //! machine is selected" by *BestFit*: "the machine on which the job leaves the least number of
 //! free nodes if the new job is allocated to that machine".

@@ -1,4 +1,4 @@
-//! The grid simulation (seed 002 §III): several sites, each a flat machine with its own local
+//! The grid simulation (Ernemann et al. §III): several sites, each a flat machine with its own local
 //! scheduler, under one clock — the one engine loop ([`crate::sim::instant`]) with [`Grid`] as
 //! its instance (one decider per site):
 //!
@@ -154,7 +154,7 @@ impl Engine<Grid> {
         }
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         // One vector of all jobs, each site's moved in and freed at once, then put in arrival
-        // order in place: never two copies of the grid workload at a time (issue 17).
+        // order in place: never two copies of the grid workload at a time.
         let n = order.len();
         let mut infos = Vec::with_capacity(sites.len());
         let mut first = Vec::with_capacity(sites.len());

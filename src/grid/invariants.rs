@@ -1,4 +1,4 @@
-//! Invariants of a finished grid run (seed 002 §III-A's machine and job model; the flat
+//! Invariants of a finished grid run (Ernemann et al. §III-A's machine and job model; the flat
 //! checks of [`crate::sim::invariants`] applied to every site):
 //!
 //! * every job was sent to exactly one site, ran there exactly once, for min(run time,
@@ -57,7 +57,7 @@ pub fn check(result: &GridResult) -> Vec<String> {
     if placed != n {
         errors.push(format!("{placed} of {n} jobs placed on a site"));
     }
-    // One site's copy of its jobs at a time, not every site's at once (issue 17).
+    // One site's copy of its jobs at a time, not every site's at once.
     for (s, info) in result.sites.iter().enumerate() {
         let mut r = SimResult {
             policy: result.policy.as_str().to_string(),

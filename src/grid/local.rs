@@ -1,4 +1,4 @@
-//! Local scheduling at each site (seed 002 §III-C): "backfilling" that does not postpone any
+//! Local scheduling at each site (Ernemann et al. §III-C): "backfilling" that does not postpone any
 //! next job in the list — conservative backfilling — or EASY backfilling, where only the next
 //! job is not delayed. Both are the flat-machine policies of [`crate::policy`], used as they
 //! are; this module adds what the central grid scheduler needs from a site: the earliest
@@ -41,7 +41,7 @@ pub const GRID_POLICIES: Family = Family {
         Entry::plain(
             "easy",
             "EASY backfilling",
-            "EASY backfilling at every site; the offer to the grid scheduler is the earliest fit in a projected profile (seed 002 §III-C).",
+            "EASY backfilling at every site; the offer to the grid scheduler is the earliest fit in a projected profile (Ernemann et al. §III-C).",
         ),
         Entry {
             short: "Conservative backfilling",
@@ -49,7 +49,7 @@ pub const GRID_POLICIES: Family = Family {
                 "conservative",
                 &["cons", "backfilling"],
                 "backfilling",
-                "The paper's \"backfilling\" (conservative): no waiting job is ever delayed; the offer is its reservation (seed 002 §III-C).",
+                "The paper's \"backfilling\" (conservative): no waiting job is ever delayed; the offer is its reservation (Ernemann et al. §III-C).",
             )
         },
     ],

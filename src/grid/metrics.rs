@@ -1,4 +1,4 @@
-//! Metrics of a grid run (seed 002 §V): utilisation, AWRT (eq. 1), AWSD (eq. 4–5) and AWWT
+//! Metrics of a grid run (Ernemann et al. §V): utilisation, AWRT (eq. 1), AWSD (eq. 4–5) and AWWT
 //! (eq. 6–7), each job weighted by its squashed area SA_j = size · (end − start) (eq. 2–3),
 //! per site and over the whole grid; the aggregated squashed area by local hour of day and by
 //! weekday per site (Figs. 1, 2, 4, 5); jobs migrated between sites.
@@ -106,7 +106,7 @@ fn ran(r: &GridResult, j: usize) -> Option<(usize, usize)> {
 }
 
 /// Records of the jobs that ran, at sites (executing, home) that `keep` accepts, one at a
-/// time: the summaries need no vector of records per site (issue 17).
+/// time: the summaries need no vector of records per site.
 fn records<'a>(
     r: &'a GridResult,
     keep: impl Fn(usize, usize) -> bool + 'a,

@@ -1,4 +1,4 @@
-//! Grids of flat machines across time zones with a central grid scheduler (seed 002:
+//! Grids of flat machines across time zones with a central grid scheduler (Ernemann et al.:
 //! Ernemann, Hamscher, Yahyapour, "Benefits of Global Grid Computing for Job Scheduling",
 //! §III machine, job and scheduling model, §IV-A workloads, §V metrics).
 //!

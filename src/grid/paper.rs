@@ -1,5 +1,5 @@
-//! Seed 002's experiments as data: the four traces (Table I), the configurations of Table III
-//! and the paper's published numbers (Tables II, IV, V, VI), for `schedlab reproduce seed002`
+//! Ernemann et al.'s experiments as data: the four traces (Table I), the configurations of Table III
+//! and the paper's published numbers (Tables II, IV, V, VI), for `schedlab reproduce grid-sharing`
 //! and for the page.
 
 use super::align::{shortest_span, AlignedWorkload};

@@ -1,4 +1,4 @@
-//! Sites of a grid (seed 002 §III-A): each site has one flat machine (an MPP of identical
+//! Sites of a grid (Ernemann et al. §III-A): each site has one flat machine (an MPP of identical
 //! single-processor nodes, space-shared, no preemption), its own local workload and a
 //! time-zone offset. Also the two grid modes of §III-C/§IV-B and the grid's error type.
 
@@ -37,7 +37,7 @@ impl Site {
     /// each submit time — the arithmetic of
     /// [`shift_time_zone`](crate::workload::transform::shift_time_zone) of the workload transforms —
     /// but unlike that transform the SWF records are left as read: the sites that replay one
-    /// trace share its records (issue 17 item 5), so a record's submit time stays the trace's
+    /// trace share its records, so a record's submit time stays the trace's
     /// local one and the grid time is [`Job::submit`] (nothing in the grid reads records).
     pub fn from_local(name: &str, procs: u32, tz_offset_hours: f64, jobs: Vec<Job>) -> Site {
         let mut jobs = Workload::from_jobs(SwfHeader::default(), jobs).jobs;

@@ -1,4 +1,4 @@
-//! A grid experiment as JSON (seed 002 §III–IV): sites with a machine size, a time-zone
+//! A grid experiment as JSON (Ernemann et al. §III–IV): sites with a machine size, a time-zone
 //! offset and a workload each — an SWF trace or a seeded synthetic model, exactly as in a
 //! flat [`crate::config::Experiment`] — plus the sharing mode, the local policy and the seed.
 //! [`prepare_sites`] loads, aligns (§IV-A) and cuts the workloads and places them in grid
@@ -299,7 +299,7 @@ pub fn run_grid(
     })
 }
 
-/// Seed 002's "global grid across time zones" on synthetic workloads with daily cycles
+/// Ernemann et al.'s "global grid across time zones" on synthetic workloads with daily cycles
 /// (Lublin–Feitelson, 128 nodes per site), four sites 6 hours apart, EASY, job sharing — a
 /// preset that runs without uploads.
 pub fn preset_global_grid() -> GridExperiment {
@@ -312,7 +312,7 @@ pub fn preset_global_grid() -> GridExperiment {
     };
     GridExperiment {
         version: GRID_FORMAT_VERSION,
-        name: Some("Global grid across time zones (seed 002)".into()),
+        name: Some("Global grid across time zones (Ernemann et al.)".into()),
         sites: vec![
             site("Europe", 0.0),
             site("Americas East", 6.0),

@@ -1,4 +1,4 @@
-//! What the Grid mode of the web app and `schedlab grid` show of a grid experiment (seed 002
+//! What the Grid mode of the web app and `schedlab grid` show of a grid experiment (Ernemann et al.
 //! §IV-B "Trace_single" vs job sharing, §V metrics, Table IV's "AWRT in % of single"): the
 //! comparison of one experiment run twice — each site on its own, then with job sharing —
 //! its CSV and JSON, the site clocks of the world-clock strip, and the grid share link

@@ -5,7 +5,7 @@
 //! The set holds only the running jobs (a map from job to expected end beside the ordered
 //! map), never an array over all job ids: in a grid every site's machine sees ids from the
 //! whole grid workload, and six id-sized arrays were most of the grid benchmark's memory
-//! (issue 17).
+//!.
 
 use std::collections::{BTreeMap, HashMap};
 

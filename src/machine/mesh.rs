@@ -1,4 +1,4 @@
-//! A 2D mesh multicomputer M(W, H) — seed 003 §3.1 (Ababneh and Bani-Mohammad, "A new
+//! A 2D mesh multicomputer M(W, H) — Ababneh & Bani-Mohammad §3.1 ("A new
 //! window-based job scheduling scheme for 2D mesh multicomputers", 2010).
 //!
 //! Nodes are addressed as in the paper: column `x` in 1..=W, row `y` in 1..=H, row 1 at the
@@ -18,7 +18,7 @@ use std::fmt;
 
 use crate::base::JobId;
 
-/// A submesh `(x_b, y_b, x_e, y_e)`, 1-based, inclusive (seed 003 §3.1).
+/// A submesh `(x_b, y_b, x_e, y_e)`, 1-based, inclusive (Ababneh & Bani-Mohammad §3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Submesh {
     /// Base column x_b.
@@ -161,7 +161,7 @@ impl fmt::Display for MeshError {
 
 impl std::error::Error for MeshError {}
 
-/// Free nodes, and free nodes that no given request could use (seed 003 §1: external
+/// Free nodes, and free nodes that no given request could use (Ababneh & Bani-Mohammad §1: external
 /// fragmentation — free processors not allocated because of the shape constraint).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fragmentation {
@@ -421,7 +421,7 @@ impl Mesh {
         self.analysis.upper = false;
     }
 
-    /// Length of the submesh's boundary on the mesh periphery (seed 003 §3.2): h for touching
+    /// Length of the submesh's boundary on the mesh periphery (Ababneh & Bani-Mohammad §3.2): h for touching
     /// column 1, h for column W, w for row 1, w for row H. Equivalently, the number of
     /// (node, mesh edge) incidences of its nodes. 0 for an internal submesh.
     pub fn peripheral_length(&self, sub: &Submesh) -> u32 {
@@ -711,7 +711,7 @@ pub fn free_list_key(s: &Submesh) -> (u32, u32, u32, u32) {
 mod tests {
     use super::*;
 
-    /// Fig. 1 of seed 003: M(5, 4) with row 4 and nodes (1..3, 3) allocated.
+    /// Fig. 1 of Ababneh & Bani-Mohammad: M(5, 4) with row 4 and nodes (1..3, 3) allocated.
     fn fig1() -> Mesh {
         let mut m = Mesh::new(5, 4).unwrap();
         m.allocate(0, Submesh::new(1, 4, 5, 4)).unwrap();

@@ -1,4 +1,4 @@
-//! Machines jobs run on. `flat` is a pool of identical processors (seeds 002, 004); mesh and
+//! Machines jobs run on. `flat` is a pool of identical processors (Ernemann et al., 004); mesh and
 //! grid machines follow in their own modules.
 
 pub mod flat;

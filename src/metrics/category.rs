@@ -1,4 +1,4 @@
-//! Weight categories of seed 004 §2.3/§4: a job's weight is its requested processors × actual
+//! Weight categories of Srinivasan et al. §2.3/§4: a job's weight is its requested processors × actual
 //! run time (processor-seconds); jobs fall in 10 categories with exponentially growing bounds.
 //! Our choice (the paper does not list its bounds): category k holds weights in
 //! [8^k, 8^(k+1)) for k = 1..8, category 0 everything below 8, category 9 everything from 8^9
@@ -33,7 +33,7 @@ pub fn category_stats(records: &[JobRecord]) -> Vec<CategoryStat> {
     category_stats_by(records, |_, r| r.procs as f64 * (r.end - r.start))
 }
 
-/// Mean turnaround per category, each record's category by `weight(index, record)` (seed 004
+/// Mean turnaround per category, each record's category by `weight(index, record)` (Srinivasan et al.
 /// keeps a moldable job in the category of its rigid weight, whatever count it ran on).
 pub fn category_stats_by(
     records: &[JobRecord],

@@ -1,6 +1,6 @@
-//! Comparing two runs of the same workload job by job (issue 14 item 4): which jobs started
+//! Comparing two runs of the same workload job by job: which jobs started
 //! earlier or later under run B than under run A and by how much, the distribution of those
-//! shifts, and the differences of the summary metrics (seed 002 §IV and seed 004 §5 compare
+//! shifts, and the differences of the summary metrics (Ernemann et al. §IV and Srinivasan et al. §5 compare
 //! policies by exactly such per-job and per-metric differences).
 
 use std::fmt;

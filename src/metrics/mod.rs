@@ -1,6 +1,6 @@
 //! Metrics of a finished run: per-job records and the summary (waits, turnaround, slowdowns,
-//! utilisation, makespan, the squashed-area-weighted AWRT / AWWT / AWSD of seed 002 eq. 1–7)
-//! and mean turnaround per weight category (seed 004 §2.3).
+//! utilisation, makespan, the squashed-area-weighted AWRT / AWWT / AWSD of Ernemann et al. eq. 1–7)
+//! and mean turnaround per weight category (Srinivasan et al. §2.3).
 
 pub mod category;
 pub mod compare;

@@ -3,7 +3,7 @@
 //! - slowdown = turnaround / (end − start) (1 for zero-length jobs); bounded slowdown
 //!   = max(1, turnaround / max(end − start, 10 s));
 //! - makespan = last end − first submit; utilisation = Σ procs·(end − start) / (P · makespan);
-//! - AWRT, AWWT, AWSD: seed 002 eq. (1)–(7), each job weighted by its squashed area
+//! - AWRT, AWWT, AWSD: Ernemann et al. eq. (1)–(7), each job weighted by its squashed area
 //!   SA_j = procs_j · (end_j − start_j).
 
 use serde::{Deserialize, Serialize};

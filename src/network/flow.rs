@@ -1,4 +1,4 @@
-//! A flow-level model of network contention from communication and I/O (seed 000 §2 and
+//! A flow-level model of network contention from communication and I/O (Mache et al. §2 and
 //! §4.1, standing in for the paper's packet-level wormhole simulation in ProcSimity), and an
 //! FCFS engine that allocates jobs with any [`NodeAllocator`] and runs them under the model.
 //! Equations and the differences from the paper are in `docs/network-model.md`.
@@ -17,7 +17,7 @@
 //! as its instance ([`FlowRun`]): since the rates change at every start and end, each
 //! instant ends by rescheduling every running job's completion.
 //!
-//! **Phase model** (seed 001 §2 and §5.2, [`simulate_phases`], [`PhaseConfig`]): instead of
+//! **Phase model** (Liu et al. §2 and §5.2, [`simulate_phases`], [`PhaseConfig`]): instead of
 //! the fluid mix, every job runs `rounds` rounds of (a communication phase of `exchanges`
 //! all-to-all exchanges, its computation C / rounds, one complete-bipartite write to every I/O
 //! node). Each message is `message_mb` MB; a link carries `link_mb_s` MB/s shared by the
@@ -36,7 +36,7 @@
 //! time; only the rates differ (`Model::Separated`).
 //!
 //! FCFS lets the head wait when the allocator refuses it although enough nodes are free (the
-//! contiguous BT, SBT, DBT of seed 001); no other allocator ever refuses.
+//! contiguous BT, SBT, DBT of Liu et al.); no other allocator ever refuses.
 
 use std::fmt;
 
@@ -58,7 +58,7 @@ pub struct FlowConfig {
     pub kappa: f64,
 }
 
-/// Seed 001's phase model (§2, §5.2): every job alternates communication and I/O phases.
+/// Liu et al.'s phase model (§2, §5.2): every job alternates communication and I/O phases.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PhaseConfig {
@@ -189,7 +189,7 @@ pub struct FlowRecord {
     pub end: f64,
     /// Its nodes.
     pub nodes: Vec<Node>,
-    /// nodes_affected of its layout (seed 000 §2.2).
+    /// nodes_affected of its layout (Mache et al. §2.2).
     pub nodes_affected: u64,
     /// Its per-job balance factor (§2.3).
     pub balance: u64,
@@ -378,8 +378,8 @@ pub fn simulate(
     run_model(net, jobs, alloc, cfg, Model::Fluid)
 }
 
-/// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under seed
-/// 001's phase model `phases` (a job's `compute` is its computation time, split evenly over
+/// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under Liu
+/// et al.'s phase model `phases` (a job's `compute` is its computation time, split evenly over
 /// its rounds).
 pub fn simulate_phases(
     net: &Network,
@@ -402,7 +402,7 @@ pub fn simulate_phases(
 pub(super) enum Model {
     /// The fluid mix of this module (ρ and κ of the [`FlowConfig`]).
     Fluid,
-    /// Seed 001's phase model.
+    /// Liu et al.'s phase model.
     Phases(PhaseConfig),
     /// The separated-classes model of [`super::separated`].
     Separated(SeparatedConfig),
@@ -492,7 +492,7 @@ struct FlowRun<'a> {
     last: f64,
     /// An impossible allocation found by `decide`, reported by the next `start`.
     pending_error: Option<FlowError>,
-    /// Seed 001's phase model instead of the fluid mix.
+    /// Liu et al.'s phase model instead of the fluid mix.
     phases: Option<PhaseConfig>,
     /// The separated-classes model instead of the fluid mix.
     separated: Option<SeparatedConfig>,
@@ -1048,7 +1048,7 @@ mod tests {
     #[test]
     fn closed_form_links_equal_route_walking() {
         let mut rng = crate::base::SimRng::new(8);
-        for net in [Network::seed000(), fig2_net()] {
+        for net in [Network::mc_elongated(), fig2_net()] {
             for _ in 0..30 {
                 let m = crate::alloc::node_allocator::tests::random_mesh(
                     &mut rng,
@@ -1171,8 +1171,8 @@ mod tests {
 
     #[test]
     fn binary_tree_allocators_run_under_fcfs() {
-        let net = Network::seed000();
-        let params = crate::workload::synthetic::exp000::Exp000Params {
+        let net = Network::mc_elongated();
+        let params = crate::workload::synthetic::exponential_jobs::ExponentialJobsParams {
             jobs: 120,
             mean_interarrival: 200.0,
             ..Default::default()
@@ -1208,8 +1208,8 @@ mod tests {
 
     #[test]
     fn fcfs_with_real_allocators_is_deterministic_and_valid() {
-        let net = Network::seed000();
-        let params = crate::workload::synthetic::exp000::Exp000Params {
+        let net = Network::mc_elongated();
+        let params = crate::workload::synthetic::exponential_jobs::ExponentialJobsParams {
             jobs: 150,
             ..Default::default()
         };

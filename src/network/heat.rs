@@ -1,9 +1,9 @@
 //! Pure helpers of the web app's 2D-mesh view (no web dependency, so they are tested natively):
-//! the link-contention heatmap of seed 000 §2.1 and §4.1 (Mache, Lo and Garg: all-to-all
+//! the link-contention heatmap of Mache et al. §2.1 and §4.1 (Mache, Lo and Garg: all-to-all
 //! communication plus complete-bipartite writes to the I/O line, XY routing, weighted by the
 //! traffic ratio ρ as in [`super::layout::weighted_job_links`]), the colours of jobs and of
 //! link loads, and the event timeline the scrubber steps through (submits, starts and ends of
-//! the submeshes of seed 003 §2 or the node sets of seed 000 §3).
+//! the submeshes of Ababneh & Bani-Mohammad §2 or the node sets of Mache et al. §3).
 //!
 //! [`pair_link_counts`] counts the messages every link carries in closed form (prefix sums over
 //! the extended grid) instead of walking every route: O(links + nodes) per job instead of

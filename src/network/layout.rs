@@ -1,4 +1,4 @@
-//! Job layouts on the network of seed 000 §2 (where each job ran, and when) and the traffic
+//! Job layouts on the network of Mache et al. §2 (where each job ran, and when) and the traffic
 //! they put on the links: per-link message counts of a layout (all-to-all and
 //! complete-bipartite writes, XY routes, §2.1 and §4.1), weighted by the traffic ratio ρ, link
 //! loads at an instant and their peaks over a run. Used by the flow engine
@@ -112,7 +112,7 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
             if start {
                 loads[k] += w;
                 // Comparisons, not f64::max: the same maxima (no load is NaN or −0), but on
-                // wasm32 f64::max is a call (issue 17 item 4).
+                // wasm32 f64::max is a call.
                 if loads[k] > peak {
                     peak = loads[k];
                 }

@@ -1,4 +1,4 @@
-//! Layout metrics of seed 000 §2.2–2.3 (Mache, Lo and Garg): *nodes_affected* (dispersal,
+//! Layout metrics of Mache et al. §2.2–2.3: *nodes_affected* (dispersal,
 //! §2.2: nodes in the smallest rectangle enclosing all nodes of a job), the per-job and system
 //! *balance factor* (§2.3: |nodes above the middle I/O link − nodes below it|), and the link
 //! loads a set of layouts puts on the network under all-to-all communication and
@@ -7,7 +7,7 @@
 
 use super::{LinkLoads, NetNode, Network, NetworkError};
 
-/// nodes_affected (seed 000 §2.2): nodes of the smallest rectangle enclosing every node of the
+/// nodes_affected (Mache et al. §2.2): nodes of the smallest rectangle enclosing every node of the
 /// layout; 0 for an empty layout.
 pub fn nodes_affected(nodes: &[(u32, u32)]) -> u64 {
     let Some(&(x0, y0)) = nodes.first() else {
@@ -40,7 +40,7 @@ pub fn above_below(net: &Network, nodes: &[(u32, u32)]) -> (u64, u64) {
     (above, below)
 }
 
-/// Balance factor (seed 000 §2.3) of a layout: |above − below| around the middle I/O link.
+/// Balance factor (Mache et al. §2.3) of a layout: |above − below| around the middle I/O link.
 /// For a single job this is the per-job balance factor; for every allocated node of the
 /// machine it is the system balance factor.
 pub fn balance_factor(net: &Network, nodes: &[(u32, u32)]) -> u64 {
@@ -61,7 +61,7 @@ pub fn system_balance_factor(net: &Network, mesh: &crate::machine::mesh::Mesh) -
     balance_factor(net, &busy)
 }
 
-/// Which traffic a layout generates (seed 000 §4.1).
+/// Which traffic a layout generates (Mache et al. §4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Traffic {
     /// All-to-all among the job's nodes.
@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(nodes_affected(&[(1, 4), (4, 1)]), 16);
     }
 
-    /// Seed 000 §2.3: "In Fig. 2 system balance factor is 4 for layout 1, and 0 for layout 2."
+    /// Mache et al. §2.3: "In Fig. 2 system balance factor is 4 for layout 1, and 0 for layout 2."
     #[test]
     fn fig2_balance_factors() {
         let net = fig2_net();

@@ -1,9 +1,9 @@
-//! The interconnection network of seed 000 §2.1 and §4.1 (Mache, Lo and Garg, "Job scheduling
+//! The interconnection network of Mache et al. §2.1 and §4.1 ("Job scheduling
 //! that minimizes network contention due to both communication and I/O"): a W × H mesh of
 //! compute nodes plus a line of I/O nodes on one side (default: one I/O node per row on the
 //! west side, as on the 16 × 22 Paragon partition of §4.1), two unidirectional links between
 //! every pair of adjacent nodes (I/O nodes included) and dimension-ordered XY routing (X first,
-//! then Y). Seed 001 §2 uses the same system model.
+//! then Y). Liu et al. §2 uses the same system model.
 //!
 //! Coordinates extend the mesh's ([`crate::machine::mesh`]): compute nodes are (x, y) with
 //! 1 ≤ x ≤ W, 1 ≤ y ≤ H, row 1 at the bottom; the I/O line is column 0 (west), column W + 1
@@ -48,7 +48,7 @@ impl fmt::Display for NetNode {
 )]
 #[serde(rename_all = "snake_case")]
 pub enum IoSide {
-    /// Column 0, left of column 1 (seed 000 §4.1).
+    /// Column 0, left of column 1 (Mache et al. §4.1).
     #[default]
     West,
     /// Column W + 1.
@@ -127,7 +127,7 @@ pub struct NetworkConfig {
 }
 
 impl Default for NetworkConfig {
-    /// Seed 000 §4.1: 22 columns × 16 rows of compute nodes, 16 I/O nodes on the west side.
+    /// Mache et al. §4.1: 22 columns × 16 rows of compute nodes, 16 I/O nodes on the west side.
     fn default() -> Self {
         NetworkConfig {
             width: 22,
@@ -219,8 +219,8 @@ impl Network {
         })
     }
 
-    /// The seed 000 §4.1 network (22 × 16 compute nodes, 16 west I/O nodes).
-    pub fn seed000() -> Network {
+    /// The Mache et al. §4.1 network (22 × 16 compute nodes, 16 west I/O nodes).
+    pub fn mc_elongated() -> Network {
         Network {
             width: 22,
             height: 16,
@@ -250,7 +250,7 @@ impl Network {
     }
 
     /// Twice the coordinate (along the I/O line) of the middle I/O link, the link between
-    /// I/O nodes ⌈c/2⌉ and ⌈c/2⌉ + 1 of c (seed 000 §2.3: between rows k/2 and k/2 + 1). For an
+    /// I/O nodes ⌈c/2⌉ and ⌈c/2⌉ + 1 of c (Mache et al. §2.3: between rows k/2 and k/2 + 1). For an
     /// odd c it is twice the position of the middle I/O node. A compute node is *above* the
     /// middle when twice its coordinate along the line exceeds this, *below* when it is less.
     pub fn middle_twice(&self) -> u32 {
@@ -411,7 +411,7 @@ impl LinkLoads {
         Ok(())
     }
 
-    /// Complete-bipartite I/O (seed 000 §4.1): one message between every node of `nodes` and
+    /// Complete-bipartite I/O (Mache et al. §4.1): one message between every node of `nodes` and
     /// every I/O node in `io`; `write` = compute → I/O, otherwise I/O → compute (read).
     pub fn add_bipartite(
         &mut self,
@@ -447,7 +447,7 @@ impl LinkLoads {
     }
 
     /// The largest count on a link of the I/O line (both ends on the I/O line): the I/O
-    /// hot spot of seed 000 §2.3.
+    /// hot spot of Mache et al. §2.3.
     pub fn io_line_max(&self, net: &Network) -> u64 {
         self.nonzero(net)
             .filter(|(l, _)| net.is_io_line(l.from) && net.is_io_line(l.to()))
@@ -497,9 +497,9 @@ mod tests {
     }
 
     #[test]
-    fn seed000_default_and_io_placement() {
+    fn mc_elongated_default_and_io_placement() {
         let d = Network::new(NetworkConfig::default()).unwrap();
-        assert_eq!(d, Network::seed000());
+        assert_eq!(d, Network::mc_elongated());
         assert_eq!(d.io_nodes().len(), 16);
         assert_eq!(d.io_nodes()[0], n(0, 1));
         assert_eq!(d.io_nodes()[15], n(0, 16));
@@ -615,7 +615,7 @@ mod tests {
         }
     }
 
-    /// Seed 000 Fig. 2: a 4-node job in a 4 × 4 mesh with 4 I/O nodes on the west side, every
+    /// Mache et al. Fig. 2: a 4-node job in a 4 × 4 mesh with 4 I/O nodes on the west side, every
     /// node writing to the lower two I/O nodes (rows 1 and 2). The middle downward I/O link is
     /// the I/O-line link from row 3 to row 2.
     #[test]

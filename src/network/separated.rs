@@ -1,4 +1,4 @@
-//! The separated-classes contention model (seed 000 §2.2, §2.3 and §4.1): a job's
+//! The separated-classes contention model (Mache et al. §2.2, §2.3 and §4.1): a job's
 //! communication phase is paced by its own all-to-all links and its I/O phase by its I/O
 //! paths, and service time is network time (plus an optional, small computation term), as in
 //! the paper's packet-level simulation where service time *is* message-passing time. It runs on
@@ -208,8 +208,8 @@ mod tests {
     /// σ = 1 at ρ = 0 and ρ = 1 is the flow model: same bottleneck, same slowdown 1 + κ b.
     #[test]
     fn with_full_computation_at_the_extremes_it_is_the_flow_model() {
-        let net = Network::seed000();
-        let params = crate::workload::synthetic::exp000::Exp000Params {
+        let net = Network::mc_elongated();
+        let params = crate::workload::synthetic::exponential_jobs::ExponentialJobsParams {
             jobs: 120,
             mean_interarrival: 300.0,
             ..Default::default()
@@ -243,8 +243,8 @@ mod tests {
 
     #[test]
     fn deterministic_valid_and_checked() {
-        let net = Network::seed000();
-        let params = crate::workload::synthetic::exp000::Exp000Params {
+        let net = Network::mc_elongated();
+        let params = crate::workload::synthetic::exponential_jobs::ExponentialJobsParams {
             jobs: 150,
             mean_interarrival: 40.0,
             ..Default::default()

@@ -1,5 +1,5 @@
-//! Conservative backfilling (Mu'alem & Feitelson; the rigid baseline of seed 004 §1 and the
-//! local "backfilling that does not postpone any next job" of seed 002 §III-C).
+//! Conservative backfilling (Mu'alem & Feitelson; the rigid baseline of Srinivasan et al. §1 and the
+//! local "backfilling that does not postpone any next job" of Ernemann et al. §III-C).
 //!
 //! Every job gets a reservation when it arrives: the earliest time at which its size fits in
 //! the free-processor profile for the length of its estimate. When a job completes before its
@@ -9,7 +9,7 @@
 //! reinserted, so no reservation ever moves later — and no job starts later than the
 //! reservation it was first given (checked: [`ConservativeBackfilling::violations`]).
 //!
-//! Issue 17 makes the compression cheap without changing any reservation:
+//! The compression is cheap without changing any reservation:
 //!
 //! * **No trial reinsertion.** Taking a job out and putting it back at its earliest fit moves
 //!   it earlier exactly when some start `s` before its reservation `r` has the job's processors
@@ -237,7 +237,7 @@ impl ConservativeBackfilling {
     }
 
     /// The free-processor profile (running jobs and every reservation): where a new job
-    /// would be reserved now (used by the grid scheduler, seed 002 §III-C).
+    /// would be reserved now (used by the grid scheduler, Ernemann et al. §III-C).
     pub fn profile(&self) -> &Profile {
         &self.profile
     }

@@ -1,5 +1,5 @@
-//! EASY backfilling (Lifka; Mu'alem & Feitelson), as used per site in seed 002 §III-C and as
-//! the aggressive backfilling of seed 004 §1, exactly as issue 2 specifies:
+//! EASY backfilling (Lifka; Mu'alem & Feitelson), as used per site in Ernemann et al. §III-C and as
+//! the aggressive backfilling of Srinivasan et al. §1, with the job semantics of docs/policies.md:
 //!
 //! 1. Start queued jobs in arrival order while the head fits.
 //! 2. If the head does not fit, its *shadow time* is the earliest time at which enough
@@ -11,7 +11,7 @@
 //!    first applies and `extra` is left as it is (the job is gone by the shadow time).
 //!
 //! The queue is a [`QueueTree`], so the scan of step 3 jumps from one job that can start to
-//! the next and a long queue of jobs that cannot start costs nothing (issue 17).
+//! the next and a long queue of jobs that cannot start costs nothing.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! First-come first-served: start jobs strictly in arrival order while the head fits.
-//! The baseline of seeds 002–004.
+//! The baseline of the grid-sharing, window and moldable papers (docs/papers.md).
 
 use std::collections::VecDeque;
 

@@ -1,8 +1,8 @@
-//! The free-processor profile used by conservative backfilling (Mu'alem & Feitelson; seed 004
+//! The free-processor profile used by conservative backfilling (Mu'alem & Feitelson; Srinivasan et al.
 //! §1): a step function of the number of free processors over future time, built from running
 //! jobs (until start + estimate) and reservations.
 //!
-//! Two forms of the same steps (issue 17 item 1): a sorted vector while the profile is short —
+//! Two forms of the same steps: a sorted vector while the profile is short —
 //! the fastest form then — and, from [`TO_TREE`] steps on, the chunked segment tree of
 //! [`super::step_tree`], whose updates and earliest-fit searches do not grow with the number
 //! of steps; back to the vector below [`TO_FLAT`]. Both keep the steps coalesced, so they list
@@ -276,7 +276,7 @@ impl Profile {
     }
 
     /// The free-time blocks from `t` on, as (start, free) pairs: the block containing `t`
-    /// (its start moved up to `t`), then every later one; the last lasts forever (seed 004
+    /// (its start moved up to `t`), then every later one; the last lasts forever (Srinivasan et al.
     /// §4.1's list of free-time blocks).
     pub fn blocks_from(&self, t: Time) -> impl Iterator<Item = (Time, u32)> + '_ {
         let (flat, long): (&[Step], Vec<(Time, u32)>) = match &self.tree {

@@ -1,4 +1,4 @@
-//! The waiting queue of EASY backfilling (seed 002 §III-C, seed 004 §1) kept as a segment tree
+//! The waiting queue of EASY backfilling (Ernemann et al. §III-C, Srinivasan et al. §1) kept as a segment tree
 //! over arrival positions, so that the backfill scan visits only jobs that can start.
 //!
 //! Each arrival gets the next position; a leaf holds the job's processors and estimate while it
@@ -6,7 +6,7 @@
 //! the Pareto-minimal (processors, estimate) pairs — for each size, the shortest estimate among
 //! the jobs of at most that size — so that the scan can jump to the next waiting job, in arrival
 //! order, that fits the free processors and either ends by the shadow time or fits the extra
-//! processors, in O(log n) per job found instead of one step per queued job (issue 17). A node
+//! processors, in O(log n) per job found instead of one step per queued job. A node
 //! keeps at most [`STAIRS`] points; a longer staircase is cut by giving its last point the
 //! smallest estimate of the dropped ones, which can only make a node look more promising than
 //! it is (a descent into it may then come back empty; the scan goes on to the right), never

@@ -1,7 +1,7 @@
 //! The long form of the free-processor [`Profile`](super::profile::Profile) of conservative
-//! backfilling (Mu'alem & Feitelson; seed 004 §1, seed 002 §III-C): the same step function —
+//! backfilling (Mu'alem & Feitelson; Srinivasan et al. §1, Ernemann et al. §III-C): the same step function —
 //! free processors from each breakpoint until the next — kept in chunks of at most [`CAP`]
-//! steps under a segment tree over the chunks (issue 17 item 1).
+//! steps under a segment tree over the chunks.
 //!
 //! * Each chunk holds its steps' start times and *local* free counts; a step's free count is
 //!   its local count plus the pending additions (`lazy`) of its chunk's leaf and every

@@ -1,6 +1,6 @@
-//! The waiting jobs of conservative backfilling (Mu'alem & Feitelson; seed 004 §1, seed 002
+//! The waiting jobs of conservative backfilling (Mu'alem & Feitelson; Srinivasan et al. §1, Ernemann et al.
 //! §III-C) ordered by (current reservation, arrival) — the order of its decisions and of its
-//! compression (issue 17).
+//! compression.
 //!
 //! The jobs are kept in sorted chunks of at most [`CAP`] jobs (one chunk is a sorted vector:
 //! the fastest form for short queues). Each job carries its processors and estimate, and each

@@ -1,4 +1,4 @@
-//! The order-keeping parallel map of every reproduction (seeds 000, 002, 003): independent
+//! The order-keeping parallel map of every reproduction (Mache et al., 002, 003): independent
 //! points on a few scoped threads, results in item order (they never depend on the thread
 //! count: every point is computed alone and deterministically from its own seed).
 

@@ -1,4 +1,4 @@
-//! Replication statistics of the reproductions (seed 000 Table 2, seed 003 Figs. 6–7): the
+//! Replication statistics of the reproductions (Mache et al. Table 2, Ababneh & Bani-Mohammad Figs. 6–7): the
 //! sample mean of independent replications, its 95 % confidence interval (Student t), and
 //! ranks claimed only where the intervals separate ("tied within noise" otherwise).
 

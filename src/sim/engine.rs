@@ -1,4 +1,4 @@
-//! The discrete-event engine for flat machines (seed 004 §2, seed 002 §III-C's local
+//! The discrete-event engine for flat machines (Srinivasan et al. §2, Ernemann et al. §III-C's local
 //! machines): the one engine loop ([`super::instant`]) with a [`FlatMachine`] and a
 //! [`Policy`] as its instance.
 //!

@@ -1,4 +1,4 @@
-//! The one engine loop: the rules of an instant (seed 002 §III, seed 003 §5 — both papers'
+//! The one engine loop: the rules of an instant (Ernemann et al. §III, Ababneh & Bani-Mohammad §5 — both papers'
 //! event-driven simulators), the job table, the start bookkeeping and the stall check, written
 //! once and shared by every engine.
 //!

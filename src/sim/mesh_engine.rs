@@ -1,4 +1,4 @@
-//! The discrete-event engine for 2D meshes with contiguous submesh allocation (seed 003).
+//! The discrete-event engine for 2D meshes with contiguous submesh allocation (Ababneh & Bani-Mohammad).
 //!
 //! The one engine loop ([`super::instant`]) with a [`MeshMachine`] — the mesh, a submesh
 //! allocator and a mesh policy — as its instance: time advances from instant to instant; at

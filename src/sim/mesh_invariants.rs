@@ -1,4 +1,4 @@
-//! Invariants every finished mesh run must satisfy (seed 003, issue 4 "Must show"), checked
+//! Invariants every finished mesh run must satisfy (Ababneh & Bani-Mohammad), checked
 //! by replaying the engine's start/end log on a fresh busy array:
 //!
 //! * every job runs exactly once, not before its submit time, for min(run time, estimate);

@@ -1,6 +1,6 @@
-//! The engines: the one engine loop ([`instant`], the instant rules of seed 003 §5 and
-//! seed 002 §III), its flat ([`engine`]), mesh ([`mesh_engine`]) and moldable
-//! ([`moldable_engine`], seed 004) instances, and the checks
+//! The engines: the one engine loop ([`instant`], the instant rules of Ababneh & Bani-Mohammad §5 and
+//! Ernemann et al. §III), its flat ([`engine`]), mesh ([`mesh_engine`]) and moldable
+//! ([`moldable_engine`], Srinivasan et al.) instances, and the checks
 //! run after every run; [`story`] puts decision explanations into words and [`replay`] shows a
 //! finished flat run at any instant. The base vocabulary they use (time, ids, event queue, RNG) lives in
 //! [`crate::base`] and is re-exported here for callers above the engines.

@@ -1,4 +1,4 @@
-//! The moldable engine (seed 004 §2–5): the one engine loop ([`super::instant`]) with a
+//! The moldable engine (Srinivasan et al. §2–5): the one engine loop ([`super::instant`]) with a
 //! [`FlatMachine`] and a [`MoldablePolicy`] as its instance. A decision names a job *and* its
 //! processor count ([`MoldStart`]); the engine checks that the job waits, that the count lies
 //! in the job's range and that the processors are free, then runs the job for T(count) (the

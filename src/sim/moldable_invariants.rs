@@ -1,4 +1,4 @@
-//! Invariants every finished moldable run must satisfy (seed 004 §2.2; ARCHITECTURE.md,
+//! Invariants every finished moldable run must satisfy (Srinivasan et al. §2.2; ARCHITECTURE.md,
 //! invariant 5): the core ones — processors never over-committed, no job before its submit
 //! time, every job run exactly once — plus every job ran on a count inside its range, for
 //! exactly T(count), and no job started after a start time its strategy promised.

@@ -1,4 +1,4 @@
-//! Step-by-step replay of a finished flat run (issue 14 item 2): the state of the machine and
+//! Step-by-step replay of a finished flat run: the state of the machine and
 //! of the queue at any instant, derived from the run's per-job records (submit, start, end,
 //! size, estimate) and its decision explanations ([`crate::base::explain`]) — the policies are
 //! not run again and not asked anything.

@@ -1,4 +1,4 @@
-//! A job's story in words (issue 14): the decision explanations of a run
+//! A job's story in words: the decision explanations of a run
 //! ([`crate::base::explain`]) rendered with the trace's job numbers, and put together per job —
 //! when it arrived, what blocked it while it waited (its own entries and the blocked heads it
 //! waited behind), why it started, and which earlier jobs it overtook. Used by
@@ -169,7 +169,7 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
     }
 }
 
-/// The grid scheduler's choice in words (seed 002 §III-C).
+/// The grid scheduler's choice in words (Ernemann et al. §III-C).
 fn dispatch_text(
     chosen: &SiteOffer,
     home_site: u32,

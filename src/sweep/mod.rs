@@ -1,4 +1,4 @@
-//! Parameter sweeps beyond one machine (issue 15): a sweep file — a base experiment of any mode
+//! Parameter sweeps beyond one machine: a sweep file — a base experiment of any mode
 //! (the envelope of [`crate::envelope`]) plus axes of values and a replication count — is
 //! expanded into numbered, self-contained point files (one experiment each), run anywhere
 //! (locally on every core, under GNU parallel or as a Slurm job array), and the points'

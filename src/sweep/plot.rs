@@ -1,4 +1,4 @@
-//! Reading a merged sweep file back for the page (issue 15 item 4): the `merged.json` that
+//! Reading a merged sweep file back for the page: the `merged.json` that
 //! `schedlab sweep merge` writes becomes lines of "metric vs. axis" — the x axis the sweep's
 //! first numeric axis (`load_factor`, `seed`, `jobs`, `sigma`, …), one line per value of the
 //! other axes (a flat sweep's `policy`, a mesh sweep's `allocator`, a moldable sweep's

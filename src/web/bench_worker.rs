@@ -1,7 +1,7 @@
-//! The worker side of `scripts/bench-browser.mjs` (issue 17 item 4, browser vs. native): a
+//! The worker side of `scripts/bench-browser.mjs` (browser vs. native): a
 //! [`ToWorker::Bench`](super::protocol::ToWorker::Bench) message times the phases of a flat or mesh share link's experiment with
 //! `performance.now()` through [`crate::timing`] — the same calls, in the same order, as
-//! `schedlab bench-phases` natively — then what only the page's path adds: building the
+//! `schedlab bench phases` natively — then what only the page's path adds: building the
 //! page's report, writing it as JSON, and the whole path of a Run (sliced, with progress
 //! messages) or RunMesh message. Answered by a [`BenchReply`].
 

@@ -701,7 +701,7 @@ pub struct ReplayFrame<'a> {
     pub t: f64,
 }
 
-/// Draws the replay's Gantt chart of a run (issue 14 item 2) into canvas `canvas_id`: job `i`
+/// Draws the replay's Gantt chart of a run into canvas `canvas_id`: job `i`
 /// shaded by `band(i)` (running jobs in the frame's colour) and numbered `label(i)` where it
 /// fits, a vertical cursor at the frame's time. Canvas only (it is redrawn at every step);
 /// returns the plotting area for hover.
@@ -786,7 +786,7 @@ pub fn draw_replay_gantt(
     Ok(area)
 }
 
-/// The run comparison's histogram (issue 14 item 4): how many jobs run B started how much
+/// The run comparison's histogram: how many jobs run B started how much
 /// earlier (green, left of 0) or later (red) than run A, jobs that did not move left out.
 pub fn draw_shift_histogram(
     id: &str,

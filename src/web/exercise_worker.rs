@@ -1,4 +1,4 @@
-//! The worker side of the Exercises mode (issue 14 item 3): simulates the runs of an exercise,
+//! The worker side of the Exercises mode: simulates the runs of an exercise,
 //! each [`RunRequest`] through [`RunRequest::run`] — the functions `schedlab exercise` uses —
 //! and posts a [`FromWorker::ExerciseDone`]. The page parses and validates the exercise and
 //! solves its questions from these results ([`crate::exercise::Exercise::solve_from`]), so the

@@ -1,4 +1,4 @@
-//! The charts of the Grid mode (seed 002 §V, Table IV and Fig. 4), drawn with plotters on
+//! The charts of the Grid mode (Ernemann et al. §V, Table IV and Fig. 4), drawn with plotters on
 //! `<canvas>` like [`super::chart`]: AWRT, AWWT and AWSD of every site and of the whole grid,
 //! single sites vs job sharing (grouped bars, three panels because the units differ), and the
 //! squashed area by local hour of day, one line per site (Fig. 4), for each configuration.

@@ -1,4 +1,4 @@
-//! The worker side of the Grid mode (seed 002 §III–V): runs a grid experiment in every
+//! The worker side of the Grid mode (Ernemann et al. §III–V): runs a grid experiment in every
 //! configuration of [`CONFIGURATIONS`] — each site on its own ("Trace_single", §IV-B), then with
 //! job sharing (§III-C) — through the same steps as [`crate::grid::view::run_comparison`] and
 //! `schedlab grid`, in slices of about [`SLICE_MS`] like [`super::worker::run_sliced`]: it yields

@@ -1,9 +1,9 @@
 //! Drawing of the 2D-mesh mode: the mesh canvas (plain Canvas 2D) and the mode's charts
 //! (plotters, like [`super::chart`]).
 //!
-//! The canvas shows the machine of seed 003 §2 / seed 000 §2.1 at one instant of a run: every
+//! The canvas shows the machine of Ababneh & Bani-Mohammad §2 / Mache et al. §2.1 at one instant of a run: every
 //! compute node a cell, coloured by the job running on it (a stable colour per job id, free
-//! nodes blank), the line of I/O nodes on its side (seed 000 §4.1; positions of the line
+//! nodes blank), the line of I/O nodes on its side (Mache et al. §4.1; positions of the line
 //! without an I/O node are routers, drawn as dots), and — toggleable — the link-contention
 //! heatmap: every directed link carrying messages at that instant a short bar between its two
 //! nodes (eastbound above westbound, northbound right of southbound), coloured by its load
@@ -323,7 +323,7 @@ impl RunView {
         (geo, occ)
     }
 
-    /// The seed 001 allocation tree of the mesh as `occ` occupies it (None if the mesh cannot
+    /// The Liu et al. allocation tree of the mesh as `occ` occupies it (None if the mesh cannot
     /// be built).
     fn tree_view(&self, occ: &[Option<usize>]) -> Option<TreeView> {
         let (w, h) = (self.net.width(), self.net.height());
@@ -401,7 +401,7 @@ impl RunView {
             ctx.stroke_rect(x0 + 1.0, y - 7.0, 14.0, 14.0);
             ctx.set_line_width(1.0);
             ctx.set_fill_style_str("#1c2430");
-            let _ = ctx.fill_text("Tree node split by running jobs (seed 001)", x0 + 44.0, y);
+            let _ = ctx.fill_text("Tree node split by running jobs (Liu et al.)", x0 + 44.0, y);
             y += 24.0;
             ctx.set_fill_style_str("rgba(31, 157, 122, 0.22)");
             ctx.fill_rect(x0, y - 8.0, 16.0, 16.0);
@@ -512,11 +512,11 @@ impl RunView {
     }
 }
 
-/// The time unit of an experiment's workload: the seed 003 model is in abstract time units.
+/// The time unit of an experiment's workload: the Ababneh & Bani-Mohammad model is in abstract time units.
 pub fn time_unit(exp: &MeshExperiment) -> &'static str {
     match &exp.workload {
         crate::config::WorkloadSpec::Synthetic(
-            crate::workload::synthetic::SyntheticModel::Mesh003(_),
+            crate::workload::synthetic::SyntheticModel::MeshJobs(_),
         ) => "time units",
         _ => "s",
     }
@@ -612,7 +612,7 @@ fn curves(lines: &[Line]) -> Vec<Curve<'_>> {
         .collect()
 }
 
-/// "Mean service time vs. traffic ratio" (seed 000 Table 2) in the canvas `canvas_id`: one
+/// "Mean service time vs. traffic ratio" (Mache et al. Table 2) in the canvas `canvas_id`: one
 /// line per allocator through its (% I/O, mean service) points.
 pub fn draw_traffic_sweep(canvas_id: &str, lines: &[Line], unit: &str) -> Result<(), String> {
     let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
@@ -740,7 +740,7 @@ fn node_box(geo: &Geometry, a: (u32, u32), b: (u32, u32)) -> (f64, f64, f64, f64
     (lx - half, ty - half, rx - lx + geo.cell, by - ty + geo.cell)
 }
 
-/// Seed 001's overlay: free blocks shaded green, the tree nodes the jobs split outlined
+/// Liu et al.'s overlay: free blocks shaded green, the tree nodes the jobs split outlined
 /// (thicker nearer the root).
 fn draw_tree(ctx: &CanvasRenderingContext2d, geo: &Geometry, v: &TreeView) {
     ctx.set_fill_style_str("rgba(31, 157, 122, 0.22)");

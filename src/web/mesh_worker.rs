@@ -1,5 +1,5 @@
-//! The worker side of the 2D-mesh mode: runs one mesh experiment (seed 003 §4–5 window-based
-//! scheduling of submeshes, or seed 000 §3–4 non-contiguous allocation under the contention
+//! The worker side of the 2D-mesh mode: runs one mesh experiment (Ababneh & Bani-Mohammad §4–5 window-based
+//! scheduling of submeshes, or Mache et al. §3–4 non-contiguous allocation under the contention
 //! model) through [`crate::mesh_run::run_mesh`], exactly as `schedlab mesh` does, and posts a
 //! [`FromWorker::MeshDone`] whose per-job data is cut to [`MAX_MESH_JOBS`] jobs.
 //!

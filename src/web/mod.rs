@@ -15,18 +15,18 @@
 //! * [`format`] — number formatting (re-exported from [`crate::form::format`]).
 //! * [`worker_link`] — starting a worker from a page and posting to it.
 //! * [`bench_worker`] — the worker's bench message: the phases of a run timed as
-//!   `schedlab bench-phases` times them natively (scripts/bench-browser.mjs).
-//! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (seed 002): its panel,
+//!   `schedlab bench phases` times them natively (scripts/bench-browser.mjs).
+//! * [`grid_page`], [`grid_worker`], [`grid_chart`] — the Grid mode (Ernemann et al.): its panel,
 //!   its worker side (single sites vs job sharing in slices) and its charts.
-//! * [`moldable_page`], [`moldable_worker`], [`moldable_chart`] — the moldable mode (seed
-//!   004): its form, results, Gantt chart and share links; its runs in the worker (one strategy
+//! * [`moldable_page`], [`moldable_worker`], [`moldable_chart`] — the moldable mode (Srinivasan
+//!   et al.): its form, results, Gantt chart and share links; its runs in the worker (one strategy
 //!   after the other, in slices); the % change per weight category and the Gantt chart.
 //! * [`mesh_page`], [`mesh_view`], [`mesh_worker`] — the 2D-mesh mode: its form, results and
 //!   share links; the mesh canvas (jobs, I/O nodes, link-contention heatmap) and its charts;
 //!   its runs in the worker.
-//! * [`replay_panel`] — the step-by-step replay of a flat run (issue 14), on the flat page and
+//! * [`replay_panel`] — the step-by-step replay of a flat run, on the flat page and
 //!   in the Exercises mode.
-//! * [`exercise_page`], [`exercise_worker`] — the Exercises mode (issue 14): the shipped
+//! * [`exercise_page`], [`exercise_worker`] — the Exercises mode: the shipped
 //!   exercises, exercise files and `#ex=` links, questions checked against the simulation,
 //!   answers kept in the browser and exported; its runs and solutions in the worker.
 //!

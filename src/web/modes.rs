@@ -1,6 +1,6 @@
 //! The mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
-//! "2D mesh" (seeds 000, 001 and 003), "Grid" (seed 002), "Moldable jobs" (seed 004) and
-//! "Exercises" (issue 14, [`super::exercise_page`]). Each mode owns one panel of `index.html`
+//! "2D mesh" (Mache et al., 001 and 003), "Grid" (Ernemann et al.), "Moldable jobs" (Srinivasan et al.) and
+//! "Exercises" ([`super::exercise_page`]). Each mode owns one panel of `index.html`
 //! (`#flat-mode`, `#mesh-mode`, `#grid-mode`, `#moldable-mode`, `#exercises-mode`); switching
 //! shows its panel, hides the others and sets `body[data-mode]`. A share link opens its own
 //! mode (the `mode` of an `#e=` link; old links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid;

@@ -1,4 +1,4 @@
-//! The charts of the moldable mode (seed 004 §3–5, Figs. 1–11), drawn with plotters on
+//! The charts of the moldable mode (Srinivasan et al. §3–5, Figs. 1–11), drawn with plotters on
 //! `<canvas>` like [`super::chart`]: the % change of mean turnaround against rigid
 //! conservative backfilling, overall and per weight category (grouped bars, one colour per
 //! strategy, as the paper's figures), and, for small runs, a Gantt chart (time × processors)

@@ -1,4 +1,4 @@
-//! The worker side of the moldable mode (seed 004 §2–5): prepares the experiment's workload
+//! The worker side of the moldable mode (Srinivasan et al. §2–5): prepares the experiment's workload
 //! once ([`crate::moldable_run::prepare_moldable`], as `schedlab moldable` does), then runs
 //! rigid conservative backfilling (the reference) and every strategy asked for, one after the
 //! other, each in slices (as the flat mode's runs): it

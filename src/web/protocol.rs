@@ -123,7 +123,7 @@ pub struct BenchReply {
     #[serde(rename = "type")]
     pub kind: String,
     pub id: u32,
-    /// Load, simulate and measure, through the library calls `schedlab bench-phases` times.
+    /// Load, simulate and measure, through the library calls `schedlab bench phases` times.
     pub phases: PhaseTimes,
     /// Building what the page gets beyond the metrics from a finished run (flat: the chart
     /// data, per-job records and explanations of small runs; mesh: the per-job CSV and the

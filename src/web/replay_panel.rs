@@ -1,4 +1,4 @@
-//! The step-by-step replay of a flat run (issue 14 item 2), one component used by the flat
+//! The step-by-step replay of a flat run, one component used by the flat
 //! page (after a run of at most `MAX_EXPLAINED_JOBS` jobs) and by the Exercises mode: a run
 //! picker, Back / Play / Step and the time slider ([`super::kit::playback`], as in the mesh
 //! view), the Gantt chart with a cursor at the replay's time (running jobs in the policy's

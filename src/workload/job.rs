@@ -1,12 +1,12 @@
-//! The rigid job as every policy sees it, with the job semantics fixed by issue 2 and
-//! seed 002 §III-A: size = allocated processors (field 5) if > 0 else requested (field 8);
+//! The rigid job as every policy sees it, with the job semantics of docs/policies.md and
+//! Ernemann et al. §III-A: size = allocated processors (field 5) if > 0 else requested (field 8);
 //! estimate = requested time (field 9) if > 0 else run time (field 4); a job runs for
 //! min(run time, estimate) — it is killed at its estimate.
 //!
 //! The job's SWF record (18 numbers, three quarters of the job's bytes) sits behind an
 //! [`Arc`]: the copies of a job — the simulation's own copy of a workload, the six sites of
-//! seed 002's CTC_TZ_4 that replay one trace in six time zones — share the record of the
-//! parsed trace instead of copying it (issue 17 item 5). [`Job::record_mut`] writes to a job's
+//! Ernemann et al.'s CTC_TZ_4 that replay one trace in six time zones — share the record of the
+//! parsed trace instead of copying it. [`Job::record_mut`] writes to a job's
 //! own record (copying it first when it is shared).
 
 use std::sync::Arc;
@@ -98,7 +98,7 @@ impl Job {
         }
     }
 
-    /// Squashed area of the executed job: processors × duration (seed 002 eq. 2).
+    /// Squashed area of the executed job: processors × duration (Ernemann et al. eq. 2).
     pub fn area(&self) -> f64 {
         self.procs as f64 * self.duration()
     }

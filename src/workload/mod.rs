@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub use job::Job;
 pub use swf::{SwfHeader, SwfRecord};
 
-/// Jobs removed from a workload, counted by reason (seed 003 §5.4).
+/// Jobs removed from a workload, counted by reason (Ababneh & Bani-Mohammad §5.4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DropCounts {
     /// Run time < 0 (unknown run time, e.g. cancelled before start).

@@ -1,4 +1,4 @@
-//! Moldable jobs (seed 004 §2.1–2.2): Downey's speedup model, the processor range a range
+//! Moldable jobs (Srinivasan et al. §2.1–2.2): Downey's speedup model, the processor range a range
 //! factor RF gives a rigid job, the run time T(x) on any count x of its range, user-supplied
 //! scalability profiles (a table processors → run time per application, interpolated, in place
 //! of the paper's NAS Parallel Benchmark data, §6), the effective sequential run time (ESRT)

@@ -1,4 +1,4 @@
-//! Job shapes for mesh machines from trace job sizes — seed 003 §5.4.
+//! Job shapes for mesh machines from trace job sizes — Ababneh & Bani-Mohammad §5.4.
 //!
 //! **Square transformation.** A request for n processors becomes a w × h submesh with
 //! n = w·h, w ≤ W, h ≤ H and |w − h| minimal; between the two orientations of the best pair,
@@ -24,7 +24,7 @@ use crate::workload::Workload;
 /// Which orientation wins between (a, b) and (b, a).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Orientation {
-    /// w ≤ h (seed 003's square transformation).
+    /// w ≤ h (Ababneh & Bani-Mohammad's square transformation).
     Tall,
     /// w ≥ h (the non-multiples of 16 under the Paragon rule).
     Wide,
@@ -111,7 +111,7 @@ pub fn exact_shape(n: u32, width: u32, height: u32, prefer: Orientation) -> Opti
     best.map(|(_, _, s)| s)
 }
 
-/// Square transformation (seed 003 §5.4): the exact shape of n, else of the smallest larger
+/// Square transformation (Ababneh & Bani-Mohammad §5.4): the exact shape of n, else of the smallest larger
 /// integer that has one. `None` for n = 0 or n > W·H.
 pub fn square_shape(n: u32, width: u32, height: u32, prefer: Orientation) -> Option<(u32, u32)> {
     let total = width.checked_mul(height)?;
@@ -121,7 +121,7 @@ pub fn square_shape(n: u32, width: u32, height: u32, prefer: Orientation) -> Opt
     (n..=total).find_map(|m| exact_shape(m, width, height, prefer))
 }
 
-/// The Paragon rule (seed 003 §5.4): n = 16w → w × 16 when it fits, else the square
+/// The Paragon rule (Ababneh & Bani-Mohammad §5.4): n = 16w → w × 16 when it fits, else the square
 /// transformation with w ≥ h.
 pub fn paragon_shape(n: u32, width: u32, height: u32) -> Option<(u32, u32)> {
     if n > 0 && n % 16 == 0 && n / 16 <= width && height >= 16 {

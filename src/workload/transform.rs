@@ -1,5 +1,5 @@
-//! Workload transforms: load factor (seed 003 §5.5), first N jobs, time windows, alignment to
-//! the first Monday 00:00 local time and time-zone shifts (seed 002 §IV-A and Table III).
+//! Workload transforms: load factor (Ababneh & Bani-Mohammad §5.5), first N jobs, time windows, alignment to
+//! the first Monday 00:00 local time and time-zone shifts (Ernemann et al. §IV-A and Table III).
 //!
 //! [`Transforms::apply`] runs them in a fixed order:
 //!
@@ -40,17 +40,17 @@ pub struct TimeWindow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Transforms {
-    /// Submit times are multiplied by 1 / LF (seed 003 §5.5); default 1 (unchanged).
+    /// Submit times are multiplied by 1 / LF (Ababneh & Bani-Mohammad §5.5); default 1 (unchanged).
     pub load_factor: f64,
     /// Keep only the first N jobs (after the window).
     pub first_jobs: Option<usize>,
     /// Keep only jobs submitted in this window (relative to the first submit).
     pub time_window: Option<TimeWindow>,
-    /// Align to the first Monday 00:00 local time (seed 002 §IV-A).
+    /// Align to the first Monday 00:00 local time (Ernemann et al. §IV-A).
     pub align_monday: bool,
-    /// Move the site this many hours west: submit times + 3600 · h (seed 002 Table III).
+    /// Move the site this many hours west: submit times + 3600 · h (Ernemann et al. Table III).
     pub tz_offset_hours: f64,
-    /// Keep only jobs submitted within this many seconds of the first submit (seed 002's
+    /// Keep only jobs submitted within this many seconds of the first submit (Ernemann et al.'s
     /// "cut to span only 11 month").
     pub cut_span: Option<f64>,
 }
@@ -181,7 +181,7 @@ fn set_submit(job: &mut crate::workload::Job, t: f64) {
     job.record_mut().submit_time = t;
 }
 
-/// Load factor LF (seed 003 §5.5): every submit time is multiplied by 1 / LF (computed as
+/// Load factor LF (Ababneh & Bani-Mohammad §5.5): every submit time is multiplied by 1 / LF (computed as
 /// `submit / LF`), so LF = 2 halves the interarrival times. LF must be a positive finite
 /// number; any other value leaves the workload unchanged.
 pub fn scale_load(w: &mut Workload, lf: f64) {
@@ -215,7 +215,7 @@ pub fn keep_window(w: &mut Workload, start: f64, end: f64) -> usize {
     before - w.jobs.len()
 }
 
-/// A site `hours` further west (seed 002 Table III: "(CTC, +6h)"): every submit time grows by
+/// A site `hours` further west (Ernemann et al. Table III: "(CTC, +6h)"): every submit time grows by
 /// `hours` · 3600 s. The local time of day of each job is preserved at the new site, so
 /// relative to a site at +0 h whose time 0 is its own Monday 00:00, this site's Monday
 /// 00:00 comes `hours` later. Negative values move the site east and can make submit times
@@ -231,7 +231,7 @@ pub fn shift_time_zone(w: &mut Workload, hours: f64) {
     }
 }
 
-/// Seed 002 §IV-A: removes the jobs submitted before the first Monday 00:00 local time at or
+/// Ernemann et al. §IV-A: removes the jobs submitted before the first Monday 00:00 local time at or
 /// after the trace start (`UnixStartTime`, local time from `TimeZoneString`, else the numeric
 /// `TimeZone`, else UTC) and shifts the rest so that time 0 is that Monday midnight. The
 /// header's `UnixStartTime` is moved to the Monday. Returns the number of removed jobs; a

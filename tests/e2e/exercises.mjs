@@ -1,4 +1,4 @@
-// End-to-end test of the Exercises mode (issue 14 item 3) in headless Chromium, run by
+// End-to-end test of the Exercises mode in headless Chromium, run by
 // scripts/test.sh after `trunk build --release`: a student opens an exercise link (`#ex=`, made
 // here from www/exercises/01-fcfs-vs-easy.json as a teacher would publish it), steps through
 // the replay of the EASY run (at t = 2 the queue panel shows job 2 as the blocked head with

@@ -1,4 +1,4 @@
-// End-to-end test of the Grid mode (seed 002) in headless Chromium, run by scripts/test.sh
+// End-to-end test of the Grid mode (Ernemann et al.) in headless Chromium, run by scripts/test.sh
 // after `trunk build --release`: opens the Grid tab, loads the "Global grid across time zones"
 // preset, runs it (single sites, then job sharing) and checks the tables against
 // `schedlab grid <experiment> --json` number for number; the world clock (4 sites, local time
@@ -127,7 +127,7 @@ async function main() {
       const d2 = diff(pageCmp.runs.map((r) => r.metrics), cli.runs.map((r) => r.metrics));
       check(d2.length === 0, 'JSON download metrics equal the CLI\'s (every field)', d2.slice(0, 5).join('; '));
       check(cli.runs[1].metrics.overall.awrt < cli.runs[0].metrics.overall.awrt,
-        'job sharing lowers the grid\'s AWRT (seed 002\'s claim)');
+        'job sharing lowers the grid\'s AWRT (Ernemann et al.\'s claim)');
     }
     const pct = await page.$eval('[data-testid="grid-table-compare"] tr[data-site="overall"] td[data-key="awrt_pct"]',
       (td) => Number(td.dataset.value));

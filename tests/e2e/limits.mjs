@@ -1,4 +1,4 @@
-// End-to-end: untrusted uploads meet the core's limits in the browser (issue 16). A gzip bomb
+// End-to-end: untrusted uploads meet the core's limits in the browser. A gzip bomb
 // (a 1.5 MB .swf.gz of comment lines inflating to 1.25 GiB, past max_inflated_bytes = 1 GiB)
 // is refused by the worker with an error naming the file and the limit, the previous results
 // stay on the page, and the page still runs afterwards. Prints `limits: N passed, M failed`.

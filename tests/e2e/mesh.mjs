@@ -1,8 +1,8 @@
 // End-to-end test of the 2D-mesh mode of the web app (run by scripts/test.sh after
-// `trunk build --release`): opens the mesh tab; runs the seed 003 preset and compares the
+// `trunk build --release`): opens the mesh tab; runs the Ababneh & Bani-Mohammad preset and compares the
 // table with `schedlab mesh` on the same experiment JSON, number for number; checks the
 // mesh canvas (ink, changes when scrubbing, step goes to the next event, hovering a node shows
-// its job); runs the seed 000 preset (six allocators, heatmap and legend visible) and the
+// its job); runs the Mache et al. preset (six allocators, heatmap and legend visible) and the
 // traffic-ratio sweep (a line per allocator); checks inline errors (W = 0; a share link asking
 // for Window-K with MC-Elongated) that keep the results; reopens the share link in a fresh tab
 // (same numbers); uploads a trace and compares two allocators with the CLI. No console errors. Screenshots: test-output/e2e/mesh-*.png.
@@ -130,29 +130,29 @@ async function main() {
     const page = await openMesh(browser, url, errors);
     check(await page.isVisible('[data-testid="mesh-alloc-mc_elongated"]')
       && (await page.$$('[id^="mesh-alloc-"][type="checkbox"]')).length === 12 + 28,
-    'mesh tab: the form lists the 12 allocators and the 28 binary-tree settings of seed 001');
+    'mesh tab: the form lists the 12 allocators and the 28 binary-tree settings of Liu et al.');
     await shot(page, 'mesh-01-form.png');
 
-    // Seed 003 preset: one row, equal to the CLI.
-    await page.click('[data-testid="mesh-preset-003"]');
+    // Ababneh & Bani-Mohammad preset: one row, equal to the CLI.
+    await page.click('[data-testid="mesh-preset-window"]');
     check(await page.inputValue('[data-testid="mesh-policy-k"]') === '240'
       && await page.inputValue('[data-testid="mesh-policy"]') === 'window',
-    'seed 003 preset: Window-240 selected');
+    'Ababneh & Bani-Mohammad preset: Window-240 selected');
     await page.click('[data-testid="mesh-run"]');
     await waitIdleWithRows(page, 1);
     const t003 = await readTable(page);
     const expJson = await blobText(page, 'mesh-dl-exp-mpl');
-    const cli003 = cliRun(dir, 'seed003', expJson);
-    const d003 = compare(t003.mpl, cli003);
-    check(d003.length === 0, 'seed 003 preset: table equals `schedlab mesh`, number for number', d003.join('; '));
-    check(t003.mpl?.policy === 'Window-240', 'seed 003 preset: policy Window-240', t003.mpl?.policy);
+    const cli_window = cliRun(dir, 'window', expJson);
+    const d003 = compare(t003.mpl, cli_window);
+    check(d003.length === 0, 'Ababneh & Bani-Mohammad preset: table equals `schedlab mesh`, number for number', d003.join('; '));
+    check(t003.mpl?.policy === 'Window-240', 'Ababneh & Bani-Mohammad preset: policy Window-240', t003.mpl?.policy);
 
     // The canvas.
     await page.waitForSelector('[data-testid="mesh-view"]:not([hidden])');
     const ink0 = await canvasInk(page, 'mesh-canvas');
     check(ink0.ink > 0.05, 'mesh canvas: drawn', `ink ${ink0.ink}`);
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
-    await shot(page, 'mesh-02-seed003-canvas.png');
+    await shot(page, 'mesh-02-window-canvas.png');
     const t0 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
     await page.click('[data-testid="mesh-step"]');
     const t1 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
@@ -207,33 +207,33 @@ async function main() {
     await shot(page, 'mesh-05-error.png');
     await page.fill('[data-testid="mesh-width"]', '32');
 
-    // Seed 000 preset: six allocators; heatmap and legend.
-    await page.click('[data-testid="mesh-preset-000"]');
-    check(await page.isDisabled('[data-testid="mesh-policy"]'), 'seed 000 preset: policy forced to FCFS (picker disabled)');
+    // Mache et al. preset: six allocators; heatmap and legend.
+    await page.click('[data-testid="mesh-preset-contention"]');
+    check(await page.isDisabled('[data-testid="mesh-policy"]'), 'Mache et al. preset: policy forced to FCFS (picker disabled)');
     const hint = await page.textContent('[data-testid="mesh-policy-hint"]');
-    check(/FCFS/.test(hint), 'seed 000 preset: the hint says why', hint);
+    check(/FCFS/.test(hint), 'Mache et al. preset: the hint says why', hint);
     await page.click('[data-testid="mesh-run"]');
     await waitIdleWithRows(page, 6, 60000);
     const t000 = await readTable(page);
     check(['mc_elongated', 'plas', 'mc', 'random', 'mbs', 'paging_0'].every((a) => t000[a] && t000[a].mean_service > 0),
-      'seed 000 preset: six rows with mean service times', Object.keys(t000).join(','));
+      'Mache et al. preset: six rows with mean service times', Object.keys(t000).join(','));
     const d000 = [];
     for (const a of Object.keys(t000)) {
-      const cli = cliRun(dir, `seed000-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
+      const cli = cliRun(dir, `mc_elongated-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
       d000.push(...compare(t000[a], cli).map((d) => `${a} ${d}`));
     }
-    check(d000.length === 0, 'seed 000 preset: every row equals `schedlab mesh`, number for number', d000.join('; '));
-    const cap000 = await page.textContent('[data-testid="mesh-caption"]');
-    check(/separated-classes contention model \(κ = 0\.001, σ = 0\)/.test(cap000),
-      'seed 000 preset: the caption names the contention model the preset runs', cap000);
+    check(d000.length === 0, 'Mache et al. preset: every row equals `schedlab mesh`, number for number', d000.join('; '));
+    const cap_exponential = await page.textContent('[data-testid="mesh-caption"]');
+    check(/separated-classes contention model \(κ = 0\.001, σ = 0\)/.test(cap_exponential),
+      'Mache et al. preset: the caption names the contention model the preset runs', cap_exponential);
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-results').getBoundingClientRect().top + window.scrollY - 80));
-    await shot(page, 'mesh-06a-seed000-table.png');
+    await shot(page, 'mesh-06a-mc_elongated-table.png');
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
     // Heat colours: the dark end of the scale shows in the legend; link bars in the mesh area.
     const legendDark = await colourPixels(page, 'mesh-canvas', [103, 0, 13], 830);
     const linkBars = await colourPixels(page, 'mesh-canvas', null, 0, 820);
-    check(legendDark > 20 && linkBars > 20, 'seed 000: heatmap with its legend', `legend ${legendDark}, bars ${linkBars}`);
-    await shot(page, 'mesh-06-seed000-heatmap.png');
+    check(legendDark > 20 && linkBars > 20, 'Mache et al.: heatmap with its legend', `legend ${legendDark}, bars ${linkBars}`);
+    await shot(page, 'mesh-06-mc_elongated-heatmap.png');
     const withHeat = await canvasInk(page, 'mesh-canvas');
     await page.click('[data-testid="mesh-heat"]');
     const noHeat = await canvasInk(page, 'mesh-canvas');
@@ -348,33 +348,33 @@ async function main() {
       log(`SKIP trace checks: ${tracePath} missing`);
     }
 
-    // Seed 001 preset: the binary-tree allocators, the phase model, the allocation-tree overlay.
+    // Liu et al. preset: the binary-tree allocators, the phase model, the allocation-tree overlay.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.click('[data-testid="mesh-preset-001"]');
+    await page.click('[data-testid="mesh-preset-binary-tree"]');
     check(await page.inputValue('[data-testid="mesh-exchanges"]') === '4'
       && await page.isChecked('[data-testid="mesh-alloc-d_dbt_8"]')
       && await page.isChecked('[data-testid="mesh-alloc-dbt_8"]')
       && await page.isVisible('[data-testid="mesh-alloc-scbt"]'),
-    'seed 001 preset: phase model (4 exchanges), DBT and d-DBT ticked in the binary-tree picker');
-    await shot(page, 'mesh-11-seed001-form.png');
+    'Liu et al. preset: phase model (4 exchanges), DBT and d-DBT ticked in the binary-tree picker');
+    await shot(page, 'mesh-11-binary_tree-form.png');
     await page.click('[data-testid="mesh-run"]');
     await waitIdleWithRows(page, 4, 60000);
     const t001 = await readTable(page);
     check(['dbt_8', 'd_dbt_8', 'mbs', 'plas'].every((a) => t001[a] && t001[a].makespan > 0),
-      'seed 001 preset: four rows with makespans', Object.keys(t001).join(','));
+      'Liu et al. preset: four rows with makespans', Object.keys(t001).join(','));
     const d001 = [];
     for (const a of Object.keys(t001)) {
-      const cli = cliRun(dir, `seed001-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
+      const cli = cliRun(dir, `binary_tree-${a}`, await blobText(page, `mesh-dl-exp-${a}`));
       d001.push(...compare(t001[a], cli).map((d) => `${a} ${d}`));
     }
-    check(d001.length === 0, 'seed 001 preset: every row equals `schedlab mesh`, number for number', d001.join('; '));
+    check(d001.length === 0, 'Liu et al. preset: every row equals `schedlab mesh`, number for number', d001.join('; '));
     await page.selectOption('[data-testid="mesh-run-pick"]', '1');
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
     const noTree = await canvasInk(page, 'mesh-canvas');
     await page.click('[data-testid="mesh-tree"]');
     const withTree = await canvasInk(page, 'mesh-canvas');
     check(withTree.hash !== noTree.hash, 'allocation tree: the overlay changes the mesh view');
-    await shot(page, 'mesh-12-seed001-tree.png');
+    await shot(page, 'mesh-12-binary_tree-tree.png');
 
     check(errors.length === 0, 'no console errors', errors.join(' | '));
   } finally {

@@ -1,6 +1,6 @@
-// End-to-end test of the moldable mode (seed 004) in headless Chromium, run by scripts/test.sh
+// End-to-end test of the moldable mode (Srinivasan et al.) in headless Chromium, run by scripts/test.sh
 // after `trunk build --release`: opens the "Moldable jobs" tab, loads the preset "Moldable jobs
-// (seed 004)", runs it and checks the table against `schedlab moldable` on the page's own share
+// (Srinivasan et al.)", runs it and checks the table against `schedlab moldable` on the page's own share
 // link (number for number); the % change chart and the Gantt chart (non-blank, hover names the
 // job's count, range and trace count); the downloads; an inline error for a bad σ (the results
 // stay); Cancel; the share link in a fresh tab (same numbers); a trace upload checked against
@@ -106,7 +106,7 @@ async function main() {
     }));
     check(form.sigma === '1' && form.rf === '2' && form.lf === '125' && form.jobs === '2000'
       && form.ticked.join() === 'rigid_easy,submit_greedy,submit_fair_share,schedule_fair_share,combined',
-    'preset "Moldable jobs (seed 004)" fills σ 1, RF 2, LF 125 %, 2000 jobs and 5 strategies', JSON.stringify(form));
+    'preset "Moldable jobs (Srinivasan et al.)" fills σ 1, RF 2, LF 125 %, 2000 jobs and 5 strategies', JSON.stringify(form));
     await shot(page, 'moldable-01-form.png');
 
     // 1. Run the preset.

@@ -1,4 +1,4 @@
-// End-to-end test of the flat page's step-by-step replay (issue 14 item 2) in headless
+// End-to-end test of the flat page's step-by-step replay in headless
 // Chromium, run by scripts/test.sh after `trunk build --release`: uploads a 4-job trace (the
 // workload of www/exercises/02-easy-vs-conservative.json, 4 processors), runs EASY and
 // conservative, and steps through the replay card: at t = 3 under EASY the queue panel shows

@@ -315,7 +315,7 @@ async function main() {
       check(await tab.isVisible('#replay') && replayRuns.join() === 'FCFS,EASY backfilling',
         'replay: the card offers both runs of 500 jobs', replayRuns.join());
 
-      // 2g. Run comparison (issue 14 item 4): EASY against FCFS on the same 500 jobs.
+      // 2g. Run comparison: EASY against FCFS on the same 500 jobs.
       await tab.waitForSelector('[data-testid="compare"]:not([hidden])', { timeout: 10000 });
       const picks = [await tab.inputValue('#compare-a'), await tab.inputValue('#compare-b')];
       check(picks.join() === 'fcfs,easy', 'compare: run A is FCFS and run B is EASY by default', picks.join());
@@ -529,7 +529,7 @@ async function main() {
     await shot(page, '07-cancelled.png');
 
     // 7b. A whole 100,000-job replay, results and charts included: the main thread never
-    // runs a task over 100 ms (issue 3: the page never freezes).
+    // runs a task over 100 ms (the page never freezes).
     await page.fill('#jobs', '100000');
     await page.fill('#load-factor', '1');
     await setPolicies(page, ['easy']);
@@ -636,7 +636,7 @@ async function main() {
         'sweep: share link restores the sweep and gives the same numbers', `${swept} ${fields} ${errors.join(' | ')}`);
       await tab.close();
 
-      // Issue 15: the same sweep as a sweep file for a cluster, run by the CLI (`sweep plan`,
+      // The same sweep as a sweep file for a cluster, run by the CLI (`sweep plan`,
       // `run`, `merge`); its merged.json uploads back into the chart with the page's numbers.
       {
         const sf = await download(page, '[data-testid="sweep-file"]');
@@ -696,7 +696,7 @@ async function main() {
         }
       }
 
-      // The sweep's axis (issue 15 item 4): a seed sweep runs in the page (the load factor the
+      // The sweep's axis: a seed sweep runs in the page (the load factor the
       // field's, the seed field disabled), downloads as a `seed` axis of whole numbers, and the
       // CLI's merged.json of that file plots against the seed with the page's numbers.
       {

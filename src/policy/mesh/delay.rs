@@ -1,4 +1,4 @@
-//! The delay-based scheme of Kim and Yoon ([20] of seed 003, §2.3): "a dynamic threshold value
+//! The delay-based scheme of Kim and Yoon ([20] of Ababneh & Bani-Mohammad, §2.3): "a dynamic threshold value
 //! is imposed on the waiting delay of the head of the waiting queue. When this threshold is
 //! reached, no other job may be considered for allocation until the head job is served. The
 //! threshold value is equal to λW, where λ is the arrival rate of jobs, and W is the average

@@ -1,4 +1,4 @@
-//! First-come first-served on a mesh (seed 003 §2): the head of the FIFO waiting queue is
+//! First-come first-served on a mesh (Ababneh & Bani-Mohammad §2): the head of the FIFO waiting queue is
 //! considered before any later job; while it does not fit, nothing starts. FCFS is Window-1
 //! (§6: "the extreme schemes FCFS (K = 1) and greedy out-of-order scheduling (unbounded K)"),
 //! which the tests check schedule for schedule.

@@ -1,8 +1,8 @@
-//! Scheduling policies for 2D meshes with contiguous submesh allocation (seed 003 §2, §4, §5),
+//! Scheduling policies for 2D meshes with contiguous submesh allocation (Ababneh & Bani-Mohammad §2, §4, §5),
 //! one file each behind the [`MeshPolicy`] trait:
 //!
 //! * [`fcfs`] — first-come first-served (= Window-1);
-//! * [`out_of_order`] — aggressive out-of-order (OO, [1] of seed 003; = unbounded window);
+//! * [`out_of_order`] — aggressive out-of-order (OO, [1] of Ababneh & Bani-Mohammad; = unbounded window);
 //! * [`oocb`] — out-of-order with constant bound, OOCB-k (Max-Bound k, reservation-free, §5);
 //! * [`window`] — Window-K, exactly the arrival and de-allocation steps of §4;
 //! * [`delay`] — the delay-based scheme of [20] (§2.3): the head may be overtaken until its
@@ -280,18 +280,18 @@ pub const MESH_POLICIES: Family = Family {
         Entry::plain(
             "fcfs",
             "FCFS",
-            "First come, first served (= Window-1): the queue head is placed first (seed 003 §2).",
+            "First come, first served (= Window-1): the queue head is placed first (Ababneh & Bani-Mohammad §2).",
         ),
         Entry::aliased(
             "oo",
             &["out_of_order"],
             "OO",
-            "Aggressive out-of-order: every waiting job that fits starts, in arrival order (seed 003 §2.3).",
+            "Aggressive out-of-order: every waiting job that fits starts, in arrival order (Ababneh & Bani-Mohammad §2.3).",
         ),
         Entry::with_param(
             "oocb",
             "OOCB-{}",
-            "Out-of-order with a constant bound: a job may be overtaken at most k times (seed 003 §5).",
+            "Out-of-order with a constant bound: a job may be overtaken at most k times (Ababneh & Bani-Mohammad §5).",
             Param {
                 symbol: "k",
                 label: "Max bound k",
@@ -304,7 +304,7 @@ pub const MESH_POLICIES: Family = Family {
         Entry::with_param(
             "window",
             "Window-{}",
-            "Window-K: the first K waiting jobs are considered together on arrivals and departures (seed 003 §4).",
+            "Window-K: the first K waiting jobs are considered together on arrivals and departures (Ababneh & Bani-Mohammad §4).",
             Param {
                 symbol: "K",
                 label: "Window size K",
@@ -317,7 +317,7 @@ pub const MESH_POLICIES: Family = Family {
         Entry::plain(
             "delay",
             "Delay",
-            "Delay-based: the head may be overtaken until its wait reaches λ·W (seed 003 §2.3, [20]).",
+            "Delay-based: the head may be overtaken until its wait reaches λ·W (Ababneh & Bani-Mohammad §2.3, [20]).",
         ),
     ],
 };

@@ -1,4 +1,4 @@
-//! Out-of-order with constant bound, OOCB-k (seed 003 §5): the reservation-free variant of
+//! Out-of-order with constant bound, OOCB-k (Ababneh & Bani-Mohammad §5): the reservation-free variant of
 //! Das Sharma and Pradhan's scheme ([16], §2.2) with Max-Bound k.
 //!
 //! Every waiting job counts how many later jobs have been allocated while it waited

@@ -1,4 +1,4 @@
-//! Aggressive out-of-order scheduling, OO (seed 003 §2.4, [1]): jobs are considered for
+//! Aggressive out-of-order scheduling, OO (Ababneh & Bani-Mohammad §2.4, [1]): jobs are considered for
 //! allocation in arrival order without having to wait for the head of the waiting queue —
 //! a new job is allocated at once if a submesh is free, and after every departure all waiting
 //! jobs are tried in arrival order. The lookahead is unbounded, so large jobs can wait for a

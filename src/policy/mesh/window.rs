@@ -1,4 +1,4 @@
-//! Window-K, the window-based scheme of seed 003 §4, step for step.
+//! Window-K, the window-based scheme of Ababneh & Bani-Mohammad §4, step for step.
 //!
 //! The K-way scheduling window (Definition 2) is "a group of up to K successive jobs that
 //! start with the oldest job still waiting for allocation". Each window entry is a job

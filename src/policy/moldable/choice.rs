@@ -1,4 +1,4 @@
-//! Choosing a moldable job's processor count (seed 004 §3–4.2): the fair-share limit with its
+//! Choosing a moldable job's processor count (Srinivasan et al. §3–4.2): the fair-share limit with its
 //! weight fractions (strict, §3; modified square root and corrected modified, §4.2), the
 //! candidate counts (12 choices spread over the allowed range, §4), the best-turnaround choice
 //! on a free-processor profile (Cirne's greedy rule, §3), and the profile-based evaluation of

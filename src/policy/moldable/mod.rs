@@ -1,4 +1,4 @@
-//! Moldable-job scheduling strategies (seed 004 §3–5): each decides, for a waiting job, *when*
+//! Moldable-job scheduling strategies (Srinivasan et al. §3–5): each decides, for a waiting job, *when*
 //! it starts and on *how many* processors of its range, behind the [`MoldablePolicy`] trait.
 //!
 //! | name | paper | mechanism |
@@ -129,7 +129,7 @@ pub const MOLDABLE_STRATEGIES: Family = Family {
             "rigid_conservative",
             "Rigid conservative backfilling",
             "Rigid cons.",
-            "The trace's size, conservative backfilling: the reference of seed 004's figures.",
+            "The trace's size, conservative backfilling: the reference of Srinivasan et al.'s figures.",
         ),
         e(
             "rigid_easy",
@@ -141,67 +141,67 @@ pub const MOLDABLE_STRATEGIES: Family = Family {
             "submit_greedy",
             "Submit-time greedy",
             "Greedy",
-            "Cirne's greedy choice: the count of best turnaround at submission, then fixed; conservative backfilling (seed 004 §3).",
+            "Cirne's greedy choice: the count of best turnaround at submission, then fixed; conservative backfilling (Srinivasan et al. §3).",
         ),
         e(
             "submit_fair_share",
             "Submit-time fair share",
             "Submit FS",
-            "Greedy choice at submission capped by the fair share (weight factor 2, gap factor 90 %); conservative (seed 004 §3).",
+            "Greedy choice at submission capped by the fair share (weight factor 2, gap factor 90 %); conservative (Srinivasan et al. §3).",
         ),
         e(
             "schedule_fair_share",
             "Schedule-time aggressive fair share",
             "Schedule FS",
-            "Count chosen at start time under the fair share (weight factor 2), EASY backfilling (seed 004 §3).",
+            "Count chosen at start time under the fair share (weight factor 2), EASY backfilling (Srinivasan et al. §3).",
         ),
         e(
             "base",
             "Base strategy",
             "Base",
-            "Schedule-time aggressive fair share with weight factor 1 and 12 processor choices (seed 004 §4).",
+            "Schedule-time aggressive fair share with weight factor 1 and 12 processor choices (Srinivasan et al. §4).",
         ),
         e(
             "all_sizes",
             "All partition sizes",
             "All sizes",
-            "Base strategy evaluating every partition size over the free-time blocks, with the early stop (seed 004 §4.1).",
+            "Base strategy evaluating every partition size over the free-time blocks, with the early stop (Srinivasan et al. §4.1).",
         ),
         e(
             "modified_wf",
             "Modified weight fraction",
             "Modified WF",
-            "Base strategy with the square-root weight fraction (seed 004 §4.2).",
+            "Base strategy with the square-root weight fraction (Srinivasan et al. §4.2).",
         ),
         e(
             "corrected_wf",
             "Corrected modified weight fraction",
             "Corrected WF",
-            "Base strategy with the square-root weight fraction over parallel jobs only (seed 004 §4.2).",
+            "Base strategy with the square-root weight fraction over parallel jobs only (Srinivasan et al. §4.2).",
         ),
         e(
             "category_res",
             "Category-based reservations",
             "Category res.",
-            "Base strategy with one reservation per weight category (10 categories; seed 004 §4.3).",
+            "Base strategy with one reservation per weight category (10 categories; Srinivasan et al. §4.3).",
         ),
         e(
             "xfactor_res",
             "Xfactor-based reservations",
             "Xfactor res.",
-            "Base strategy reserving every job whose Xfactor exceeds k = 4 (seed 004 §4.3).",
+            "Base strategy reserving every job whose Xfactor exceeds k = 4 (Srinivasan et al. §4.3).",
         ),
         e(
             "category_xfactor",
             "Category + Xfactor reservations",
             "Cat.+Xfactor",
-            "Base strategy with both enhanced reservation policies (seed 004 §4.3).",
+            "Base strategy with both enhanced reservation policies (Srinivasan et al. §4.3).",
         ),
         e(
             "combined",
             "Combined scheme",
             "Combined",
-            "Corrected modified weight fraction with category and Xfactor reservations, 12 choices, schedule-time EASY (seed 004 §5).",
+            "Corrected modified weight fraction with category and Xfactor reservations, 12 choices, schedule-time EASY (Srinivasan et al. §5).",
         ),
     ],
 };

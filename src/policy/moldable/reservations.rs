@@ -1,4 +1,4 @@
-//! The reservations of the schedule-time strategies (seed 004 §3, §4.3): EASY's single
+//! The reservations of the schedule-time strategies (Srinivasan et al. §3, §4.3): EASY's single
 //! reservation for the first waiting job, category-based reservations (the jobs fall in 10
 //! weight categories with exponentially growing bounds; the first waiting job of each category
 //! that cannot start holds a reservation — "a reservation depth of one for each partition")

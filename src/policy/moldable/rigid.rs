@@ -1,4 +1,4 @@
-//! The rigid references of seed 004 (§1, §3: every figure is the % change against rigid
+//! The rigid references of Srinivasan et al. (§1, §3: every figure is the % change against rigid
 //! conservative backfilling): the existing flat policies ([`ConservativeBackfilling`],
 //! [`EasyBackfilling`]) run unchanged on the trace's size, behind the moldable trait. Under
 //! Downey's model the trace's size p is in every job's range and T(p) is the trace's run time,

@@ -1,4 +1,4 @@
-//! Schedule-time moldable scheduling (seed 004 §3 "schedule-time aggressive fair share", the
+//! Schedule-time moldable scheduling (Srinivasan et al. §3 "schedule-time aggressive fair share", the
 //! base strategy of §4, the variants of §4.1–4.3 and the combined scheme of §5): a job's
 //! processor count is chosen only when it starts, under the fair-share limit of that moment,
 //! with aggressive (EASY) backfilling plus the enhanced reservations.

@@ -1,4 +1,4 @@
-//! Submit-time moldable scheduling (seed 004 §3): Cirne's greedy strategy — at submission the
+//! Submit-time moldable scheduling (Srinivasan et al. §3): Cirne's greedy strategy — at submission the
 //! job takes the count of best turnaround on the schedule as it stands, and keeps it — and the
 //! submit-time fair-share strategy of [14], the same with the count capped by the fair share
 //! of that moment (weight factor 2, gap factor 90 %). Both schedule by conservative

@@ -1,4 +1,4 @@
-//! The Exercises mode of the page (issue 14 item 3, the `#exercises-mode` panel of
+//! The Exercises mode of the page (the `#exercises-mode` panel of
 //! `index.html`): the shipped exercises ([`crate::exercise::catalog`]) in a list, "Open file…"
 //! for a teacher's exercise file, and exercise links (`#ex=`, [`Exercise::from_fragment`]).
 //!

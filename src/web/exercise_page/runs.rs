@@ -20,7 +20,7 @@ const SUMMARY: [(&str, &str); 6] = [
     ("awrt", "AWRT (s)"),
 ];
 
-/// Mesh keys shown for a mesh run (seed 000: service time stretched by contention, link
+/// Mesh keys shown for a mesh run (Mache et al.: service time stretched by contention, link
 /// loads).
 const MESH: [(&str, &str); 3] = [
     ("mean_service", "Mean service (s)"),

@@ -1,11 +1,11 @@
-//! The Grid mode of the page (seed 002 §III–V: sites across time zones, single sites vs job
+//! The Grid mode of the page (Ernemann et al. §III–V: sites across time zones, single sites vs job
 //! sharing, Table IV's "AWRT in % of single", Fig. 4's squashed area by local hour).
 //!
 //! It owns the `#grid-mode` panel of `index.html` and its own simulation worker (the same
 //! `worker` binary as the flat mode, started from [`WORKER_URL`], so the two modes never share
 //! state): a site editor (name, nodes, time-zone offset, a synthetic Lublin–Feitelson workload
 //! or an uploaded SWF trace per site), the local policy, the seed, "cut to shortest", the
-//! seed-002 preset ([`preset_global_grid`]); Run sends one [`ToWorker::RunGrid`] that the worker
+//! Ernemann et al. preset ([`preset_global_grid`]); Run sends one [`ToWorker::RunGrid`] that the worker
 //! simulates twice (single sites, then job sharing, [`super::grid_worker`]); progress drives the
 //! world clock (one clock per site, its local time = grid time − offset); the results are a
 //! table per configuration, the comparison in % of single, the charts

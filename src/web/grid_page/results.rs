@@ -199,7 +199,7 @@ pub(super) fn compare_table(cmp: &GridComparison) -> String {
         b.overall.utilization,
     );
     format!(
-        r#"<div class="grid-table-block" data-config="compare"><h3>Benefit of job sharing <small>job sharing in % of single sites, as in Table IV of seed 002 (below 100 % is better)</small></h3><div class="table-wrap"><table data-testid="grid-table-compare"><thead><tr><th class="policy">Site</th><th><span class="label">AWRT</span><span class="unit">% of single</span></th><th><span class="label">AWWT</span><span class="unit">% of single</span></th><th><span class="label">AWSD</span><span class="unit">% of single</span></th><th><span class="label">Utilisation, single</span><span class="unit">%</span></th><th><span class="label">Utilisation, sharing</span><span class="unit">%</span></th></tr></thead><tbody>{rows}</tbody></table></div></div>"#
+        r#"<div class="grid-table-block" data-config="compare"><h3>Benefit of job sharing <small>job sharing in % of single sites, as in Table IV of Ernemann et al. (below 100 % is better)</small></h3><div class="table-wrap"><table data-testid="grid-table-compare"><thead><tr><th class="policy">Site</th><th><span class="label">AWRT</span><span class="unit">% of single</span></th><th><span class="label">AWWT</span><span class="unit">% of single</span></th><th><span class="label">AWSD</span><span class="unit">% of single</span></th><th><span class="label">Utilisation, single</span><span class="unit">%</span></th><th><span class="label">Utilisation, sharing</span><span class="unit">%</span></th></tr></thead><tbody>{rows}</tbody></table></div></div>"#
     )
 }
 

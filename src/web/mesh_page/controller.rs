@@ -88,7 +88,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             }
             app.ui.wl_trace.set_disabled(true);
             if app.ui.wl_trace.checked() {
-                app.ui.wl003.set_checked(true);
+                app.ui.wl_mesh_jobs.set_checked(true);
                 update_workload_fields(&app.ui);
             }
             app.ui.errors.show(&message);
@@ -165,9 +165,9 @@ pub(super) fn update_controls(app: &App) {
     ui.run.set_disabled(blocked);
     ui.sweep.set_disabled(blocked);
     ui.cancel.set_disabled(!busy);
-    ui.preset003.set_disabled(busy);
-    ui.preset000.set_disabled(busy);
-    ui.preset001.set_disabled(busy);
+    ui.preset_window.set_disabled(busy);
+    ui.preset_contention.set_disabled(busy);
+    ui.preset_binary_tree.set_disabled(busy);
     let _ = ui
         .panel
         .set_attribute("data-state", if busy { "running" } else { "idle" });

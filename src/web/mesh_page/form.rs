@@ -4,23 +4,23 @@
 use super::*;
 
 pub(super) fn update_workload_fields(ui: &Ui) {
-    let on003 = ui.wl003.checked();
-    let on000 = ui.wl000.checked();
-    for i in [&ui.jobs003, &ui.rate] {
-        i.set_disabled(!on003);
+    let on_mesh_jobs = ui.wl_mesh_jobs.checked();
+    let on_exponential = ui.wl_exponential.checked();
+    for i in [&ui.mesh_jobs, &ui.rate] {
+        i.set_disabled(!on_mesh_jobs);
     }
-    ui.sides.set_disabled(!on003);
-    for i in [&ui.jobs000, &ui.interarrival] {
-        i.set_disabled(!on000);
+    ui.sides.set_disabled(!on_mesh_jobs);
+    for i in [&ui.exp_jobs, &ui.interarrival] {
+        i.set_disabled(!on_exponential);
     }
     let _ = ui
-        .wl003_fields
+        .wl_mesh_jobs_fields
         .class_list()
-        .toggle_with_force("off", !on003);
+        .toggle_with_force("off", !on_mesh_jobs);
     let _ = ui
-        .wl000_fields
+        .wl_exponential_fields
         .class_list()
-        .toggle_with_force("off", !on000);
+        .toggle_with_force("off", !on_exponential);
 }
 
 pub(super) fn update_rho_label(ui: &Ui) {
@@ -53,11 +53,13 @@ pub(super) fn update_policy_ui(ui: &Ui) {
     }
     let hint = match (contig, nodes) {
         (false, true) => {
-            "Non-contiguous allocators run FCFS under the contention model (seed 000): the \
+            "Non-contiguous allocators run FCFS under the contention model (Mache et al.): the \
              policy is fixed to FCFS."
         }
         (true, true) => "Applies to the contiguous allocators; the non-contiguous ones run FCFS.",
-        (true, false) => "Seed 003 §4–5: Window-K considers the first K queued jobs together.",
+        (true, false) => {
+            "Ababneh & Bani-Mohammad §4–5: Window-K considers the first K queued jobs together."
+        }
         (false, false) => "Select at least one allocator.",
     };
     ui.policy_hint.set_text_content(Some(hint));
@@ -82,15 +84,15 @@ pub(super) fn fill_form(
     ui.width.set_value(&exp.width.to_string());
     ui.height.set_value(&exp.height.to_string());
     match &exp.workload {
-        WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => {
-            ui.wl003.set_checked(true);
-            ui.jobs003.set_value(&p.jobs.to_string());
+        WorkloadSpec::Synthetic(SyntheticModel::MeshJobs(p)) => {
+            ui.wl_mesh_jobs.set_checked(true);
+            ui.mesh_jobs.set_value(&p.jobs.to_string());
             ui.rate.set_value(&p.arrival_rate.to_string());
             ui.sides.set_value(&option_value(&p.sides));
         }
-        WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => {
-            ui.wl000.set_checked(true);
-            ui.jobs000.set_value(&p.jobs.to_string());
+        WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p)) => {
+            ui.wl_exponential.set_checked(true);
+            ui.exp_jobs.set_value(&p.jobs.to_string());
             ui.interarrival.set_value(&p.mean_interarrival.to_string());
         }
         WorkloadSpec::Swf(_) if !ui.wl_trace.disabled() => ui.wl_trace.set_checked(true),
@@ -128,15 +130,15 @@ pub(super) fn fill_form(
 
 /// The mesh form as typed.
 pub(super) fn read_fields(ui: &Ui) -> MeshFields {
-    let workload = if ui.wl003.checked() {
-        MeshWorkload::Mesh003 {
-            jobs: ui.jobs003.value(),
+    let workload = if ui.wl_mesh_jobs.checked() {
+        MeshWorkload::MeshJobs {
+            jobs: ui.mesh_jobs.value(),
             rate: ui.rate.value(),
             sides: ui.sides.value(),
         }
-    } else if ui.wl000.checked() {
-        MeshWorkload::Exp000 {
-            jobs: ui.jobs000.value(),
+    } else if ui.wl_exponential.checked() {
+        MeshWorkload::ExponentialJobs {
+            jobs: ui.exp_jobs.value(),
             interarrival: ui.interarrival.value(),
         }
     } else {

@@ -1,12 +1,12 @@
 //! The 2D-mesh mode of the page (the `#mesh-mode` panel of `index.html`): the form of a mesh
-//! experiment — the machine M(W, H) and window-based scheduling of seed 003 §2–5 (contiguous
+//! experiment — the machine M(W, H) and window-based scheduling of Ababneh & Bani-Mohammad §2–5 (contiguous
 //! allocators First Fit, Best Fit, MPL under FCFS, OO, OOCB-k, Window-K, Delay), or the
-//! non-contiguous allocators of seed 000 §3 run FCFS under the communication and I/O
-//! contention model of seed 000 §4 (I/O nodes on one side, traffic ratio ρ) — the runs (one per
+//! non-contiguous allocators of Mache et al. §3 run FCFS under the communication and I/O
+//! contention model of Mache et al. §4 (I/O nodes on one side, traffic ratio ρ) — the runs (one per
 //! selected allocator, in this mode's own simulation worker, see [`super::mesh_worker`]), the
 //! results table, the downloads, the share link, the mesh view ([`super::mesh_view`]: jobs on
 //! their nodes, link-contention heatmap, play / step / scrub, hover) and the charts (service
-//! time vs. traffic ratio, seed 000 Table 2; utilisation and queue over time).
+//! time vs. traffic ratio, Mache et al. Table 2; utilisation and queue over time).
 //!
 //! Share links are `#m=` followed by the base64url of the JSON of a [`MeshShare`] (the first
 //! run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
@@ -40,8 +40,8 @@ use crate::config::WorkloadSpec;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
 use crate::mesh_run::{
-    preset_binary_tree_seed001, preset_contention_seed000, preset_window_seed003,
-    seed001_allocators, ContentionModel, MeshAllocatorKind, MeshExperiment, SEED000_STRATEGIES,
+    binary_tree_allocators, preset_binary_tree, preset_contention, preset_window, ContentionModel,
+    MeshAllocatorKind, MeshExperiment, MC_ELONGATED_STRATEGIES,
 };
 use crate::policy::mesh::MeshPolicyKind;
 use crate::policy::mesh::MESH_POLICIES;
@@ -171,21 +171,21 @@ const COLUMNS: [Column; 17] = [
         label: "Mean service",
         kind: Kind::Time,
         title: "Mean of end − start: run time stretched by link contention under non-contiguous \
-                allocation (seed 000 Table 2)",
+                allocation (Mache et al. Table 2)",
     },
     Column {
         group: "mesh",
         key: "mean_nodes_affected",
         label: "Nodes affected",
         kind: Kind::Nodes,
-        title: "Mean nodes of the smallest rectangle enclosing a job's nodes (seed 000 §2.2)",
+        title: "Mean nodes of the smallest rectangle enclosing a job's nodes (Mache et al. §2.2)",
     },
     Column {
         group: "mesh",
         key: "mean_balance",
         label: "Balance factor",
         kind: Kind::Nodes,
-        title: "Mean |nodes above − nodes below the middle I/O link| of a job (seed 000 §2.3)",
+        title: "Mean |nodes above − nodes below the middle I/O link| of a job (Mache et al. §2.3)",
     },
     Column {
         group: "mesh",
@@ -199,7 +199,7 @@ const COLUMNS: [Column; 17] = [
         key: "io_hot_spot",
         label: "I/O hot spot",
         kind: Kind::Messages,
-        title: "Most messages on any link of the I/O line at any time (seed 000 §2.3)",
+        title: "Most messages on any link of the I/O line at any time (Mache et al. §2.3)",
     },
 ];
 
@@ -210,21 +210,21 @@ struct Ui {
     run: HtmlButtonElement,
     cancel: HtmlButtonElement,
     sweep: HtmlButtonElement,
-    preset003: HtmlButtonElement,
-    preset000: HtmlButtonElement,
-    preset001: HtmlButtonElement,
+    preset_window: HtmlButtonElement,
+    preset_contention: HtmlButtonElement,
+    preset_binary_tree: HtmlButtonElement,
     trees_box: HtmlElement,
     exchanges: HtmlInputElement,
     tree: HtmlInputElement,
-    wl003: HtmlInputElement,
-    wl000: HtmlInputElement,
+    wl_mesh_jobs: HtmlInputElement,
+    wl_exponential: HtmlInputElement,
     wl_trace: HtmlInputElement,
-    wl003_fields: HtmlElement,
-    wl000_fields: HtmlElement,
-    jobs003: HtmlInputElement,
+    wl_mesh_jobs_fields: HtmlElement,
+    wl_exponential_fields: HtmlElement,
+    mesh_jobs: HtmlInputElement,
     rate: HtmlInputElement,
     sides: HtmlSelectElement,
-    jobs000: HtmlInputElement,
+    exp_jobs: HtmlInputElement,
     interarrival: HtmlInputElement,
     upload: HtmlInputElement,
     trace_label: HtmlElement,
@@ -370,7 +370,7 @@ pub fn start() {
     render_head(&app.ui, "time units");
     fill_form(
         &app,
-        &preset_window_seed003(),
+        &preset_window(),
         &[MeshAllocatorKind::default()],
         None,
     );
@@ -431,21 +431,21 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         run: by_id(doc, "mesh-run")?,
         cancel: by_id(doc, "mesh-cancel")?,
         sweep: by_id(doc, "mesh-sweep")?,
-        preset003: by_id(doc, "mesh-preset-003")?,
-        preset000: by_id(doc, "mesh-preset-000")?,
-        preset001: by_id(doc, "mesh-preset-001")?,
+        preset_window: by_id(doc, "mesh-preset-window")?,
+        preset_contention: by_id(doc, "mesh-preset-contention")?,
+        preset_binary_tree: by_id(doc, "mesh-preset-binary-tree")?,
         trees_box: by_id(doc, "mesh-alloc-trees-box")?,
         exchanges: by_id(doc, "mesh-exchanges")?,
         tree: by_id(doc, "mesh-tree")?,
-        wl003: by_id(doc, "mesh-wl-003")?,
-        wl000: by_id(doc, "mesh-wl-000")?,
+        wl_mesh_jobs: by_id(doc, "mesh-wl-mesh-jobs")?,
+        wl_exponential: by_id(doc, "mesh-wl-exponential")?,
         wl_trace: by_id(doc, "mesh-wl-trace")?,
-        wl003_fields: by_id(doc, "mesh-wl-003-fields")?,
-        wl000_fields: by_id(doc, "mesh-wl-000-fields")?,
-        jobs003: by_id(doc, "mesh-jobs003")?,
+        wl_mesh_jobs_fields: by_id(doc, "mesh-wl-mesh-jobs-fields")?,
+        wl_exponential_fields: by_id(doc, "mesh-wl-exponential-fields")?,
+        mesh_jobs: by_id(doc, "mesh-mesh_jobs")?,
         rate: by_id(doc, "mesh-rate")?,
         sides: by_id(doc, "mesh-sides")?,
-        jobs000: by_id(doc, "mesh-jobs000")?,
+        exp_jobs: by_id(doc, "mesh-exp_jobs")?,
         interarrival: by_id(doc, "mesh-interarrival")?,
         upload: by_id(doc, "mesh-upload")?,
         trace_label: by_id(doc, "mesh-trace-label")?,
@@ -510,47 +510,37 @@ fn wire(app: &Rc<App>) {
     }
     {
         let a = Rc::clone(app);
-        listen(&ui.preset003, "click", move |_: Event| {
+        listen(&ui.preset_window, "click", move |_: Event| {
             a.ui.errors.hide();
-            fill_form(
-                &a,
-                &preset_window_seed003(),
-                &[MeshAllocatorKind::default()],
-                None,
-            );
+            fill_form(&a, &preset_window(), &[MeshAllocatorKind::default()], None);
             set_progress(
                 &a,
-                "Seed 003, Fig. 6: MPL under Window-240 on a 32 × 32 mesh. Press Run.",
+                "Ababneh & Bani-Mohammad, Fig. 6: MPL under Window-240 on a 32 × 32 mesh. Press Run.",
             );
         });
     }
     {
         let a = Rc::clone(app);
-        listen(&ui.preset000, "click", move |_: Event| {
+        listen(&ui.preset_contention, "click", move |_: Event| {
             a.ui.errors.hide();
-            let allocs = SEED000_STRATEGIES.map(MeshAllocatorKind::Nodes);
-            fill_form(&a, &preset_contention_seed000(0.5), &allocs, None);
+            let allocs = MC_ELONGATED_STRATEGIES.map(MeshAllocatorKind::Nodes);
+            fill_form(&a, &preset_contention(0.5), &allocs, None);
             set_progress(
                 &a,
-                "Seed 000: six non-contiguous allocators on a 22 × 16 mesh, ρ = 50 % I/O. Press \
+                "Mache et al.: six non-contiguous allocators on a 22 × 16 mesh, ρ = 50 % I/O. Press \
                  Run, or Sweep traffic ratio.",
             );
         });
     }
     {
         let a = Rc::clone(app);
-        listen(&ui.preset001, "click", move |_: Event| {
+        listen(&ui.preset_binary_tree, "click", move |_: Event| {
             a.ui.errors.hide();
-            fill_form(
-                &a,
-                &preset_binary_tree_seed001(),
-                &seed001_allocators(),
-                None,
-            );
+            fill_form(&a, &preset_binary_tree(), &binary_tree_allocators(), None);
             let _ = a.ui.trees_box.set_attribute("open", "");
             set_progress(
                 &a,
-                "Seed 001, Fig. 6: DBT(1/8), d-DBT(1/8), MBS and PLAS on a 16 × 16 mesh, 16 tasks \
+                "Liu et al., Fig. 6: DBT(1/8), d-DBT(1/8), MBS and PLAS on a 16 × 16 mesh, 16 tasks \
                  at time 0, 4 exchanges between writes. Press Run.",
             );
         });
@@ -559,7 +549,7 @@ fn wire(app: &Rc<App>) {
         let a = Rc::clone(app);
         listen(&ui.tree, "change", move |_: Event| draw_view(&a));
     }
-    for input in [&ui.wl003, &ui.wl000, &ui.wl_trace] {
+    for input in [&ui.wl_mesh_jobs, &ui.wl_exponential, &ui.wl_trace] {
         let a = Rc::clone(app);
         listen(input, "change", move |_: Event| {
             update_workload_fields(&a.ui)

@@ -152,13 +152,13 @@ pub(super) fn render_caption(app: &App, runs: &[Run]) {
     };
     let e = &r.exp;
     let wl = match &e.workload {
-        WorkloadSpec::Synthetic(SyntheticModel::Mesh003(p)) => format!(
-            "seed 003 model ({} jobs, λ = {})",
+        WorkloadSpec::Synthetic(SyntheticModel::MeshJobs(p)) => format!(
+            "Ababneh & Bani-Mohammad model ({} jobs, λ = {})",
             format::count(p.jobs as u64),
             p.arrival_rate
         ),
-        WorkloadSpec::Synthetic(SyntheticModel::Exp000(p)) => format!(
-            "seed 000 Table 1 model ({} jobs, mean interarrival {} s)",
+        WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p)) => format!(
+            "Mache et al. Table 1 model ({} jobs, mean interarrival {} s)",
             format::count(p.jobs as u64),
             p.mean_interarrival
         ),
@@ -171,7 +171,7 @@ pub(super) fn render_caption(app: &App, runs: &[Run]) {
         .unwrap_or_default();
     // Non-contiguous runs: which contention model produced the service times.
     let model = match (&e.allocator, &e.network.phases, e.network.model) {
-        (MeshAllocatorKind::Nodes(_), Some(_), _) => " · phase model (seed 001)".to_string(),
+        (MeshAllocatorKind::Nodes(_), Some(_), _) => " · phase model (Liu et al.)".to_string(),
         (MeshAllocatorKind::Nodes(_), None, ContentionModel::Separated) => format!(
             " · separated-classes contention model (κ = {}, σ = {})",
             e.network.kappa, e.network.compute

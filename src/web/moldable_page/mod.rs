@@ -1,10 +1,10 @@
-//! The moldable mode of the page (seed 004 §2–5: moldable jobs under Downey's speedup model,
+//! The moldable mode of the page (Srinivasan et al. §2–5: moldable jobs under Downey's speedup model,
 //! the strategies of §3–5 against rigid conservative backfilling).
 //!
 //! It owns the `#moldable-mode` panel of `index.html` and its own simulation worker (the same
 //! `worker` binary, so the modes never share state): the workload (Lublin–Feitelson or an
 //! uploaded trace with its first jobs), σ, the range factor, the load factor, the seed, the
-//! strategies (checkboxes from the registry) and the preset "Moldable jobs (seed 004)"; Run
+//! strategies (checkboxes from the registry) and the preset "Moldable jobs (Srinivasan et al.)"; Run
 //! reads the form through [`crate::form::moldable`] and sends one
 //! [`ToWorker::RunMoldable`] ([`super::moldable_worker`]); the results are a table per
 //! strategy, the % change per weight category ([`super::moldable_chart`]), for small runs a
@@ -184,7 +184,7 @@ pub fn start(doc: &Document) {
         state: RefCell::new(State::default()),
         worker: ModeWorker::default(),
     });
-    load_share(&app, &moldable_form::preset_seed004());
+    load_share(&app, &moldable_form::preset_moldable());
     wire(&app);
     spawn_worker(&app);
     update_controls(&app);
@@ -330,7 +330,7 @@ fn wire(app: &Rc<App>) {
             app.ui.errors.hide();
             app.ui.notice.set_hidden(true);
             app.state.borrow_mut().auto_run = false;
-            load_share(&app, &moldable_form::preset_seed004());
+            load_share(&app, &moldable_form::preset_moldable());
         });
     }
     {

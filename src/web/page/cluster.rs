@@ -1,4 +1,4 @@
-//! The flat page's bridge to cluster sweeps (issue 15 item 4, `docs/sweeps.md`): the sweep in
+//! The flat page's bridge to cluster sweeps (`docs/sweeps.md`): the sweep in
 //! the form (its policies × the values of its axis: load factor, seed or jobs) downloads as a
 //! sweep file for `schedlab sweep plan` (Slurm job arrays, GNU parallel), and the
 //! `merged.json` of `schedlab sweep merge` uploads back into the sweep chart — metric vs. the

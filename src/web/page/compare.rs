@@ -1,4 +1,4 @@
-//! The flat page's run comparison (issue 14 item 4): pick two finished runs of the batch on
+//! The flat page's run comparison: pick two finished runs of the batch on
 //! screen (same workload, different policies) and see which jobs run B started earlier or later
 //! than run A and by how much — a histogram, a sortable table and a CSV of every job — and
 //! the differences of the summary metrics ([`crate::metrics::compare`]).

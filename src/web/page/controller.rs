@@ -537,7 +537,7 @@ pub(super) fn on_done(app: &Rc<App>, id: u32, report: RunReport) {
 }
 
 /// Shows a finished batch and ends it, in three main-thread tasks so that no single one holds
-/// the page (issue 3: the page never freezes; on a slow machine the charts of one finished run
+/// the page (the page never freezes: on a slow machine the charts of one finished run
 /// took over 100 ms in one go): the share link and downloads now, the time charts
 /// ([`draw_charts`]) next, then the Gantt chart, comparison and replay
 /// ([`show_run_details`]), after which the batch ends with `note(runs, elapsed(batch))` (ms)

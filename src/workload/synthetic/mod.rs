@@ -1,8 +1,8 @@
 //! Seeded synthetic workload models.
 //!
-//! * [`mesh003`] — seed 003 §5.1 (Ababneh and Bani-Mohammad): Poisson arrivals, exponential
+//! * [`mesh_jobs`] — Ababneh & Bani-Mohammad §5.1: Poisson arrivals, exponential
 //!   service times with mean 1, submesh sides uniform or uniform-decreasing on a 2D mesh.
-//! * [`exp000`] — seed 000 Table 1 (Mache, Lo and Garg), workload I: exponential job sizes
+//! * [`exponential_jobs`] — Mache et al. Table 1, workload I: exponential job sizes
 //!   (mean 4 × 4 = 16) and exponential interarrival times, 1000 jobs.
 //! * [`lublin`] — Lublin and Feitelson, "The workload on parallel supercomputers: modeling the
 //!   characteristics of rigid jobs", JPDC 63(11), 2003, with the batch-job constants of the
@@ -16,17 +16,17 @@
 //! parameters that do not validate returns an empty workload instead of panicking.
 //! See `docs/workload-models.md`.
 
-pub mod exp000;
+pub mod exponential_jobs;
 pub mod lublin;
-pub mod mesh003;
+pub mod mesh_jobs;
 
 use serde::{Deserialize, Serialize};
 
 use crate::workload::{SwfHeader, Workload};
 
-pub use exp000::Exp000Params;
+pub use exponential_jobs::ExponentialJobsParams;
 pub use lublin::LublinParams;
-pub use mesh003::{Mesh003Params, SideDistribution};
+pub use mesh_jobs::{MeshJobsParams, SideDistribution};
 
 /// One synthetic model with its parameters, selected by the `model` key:
 /// `{"model": "lublin", "jobs": 5000}`; keys left out take the paper's defaults.
@@ -38,10 +38,14 @@ pub use mesh003::{Mesh003Params, SideDistribution};
 pub enum SyntheticModel {
     /// Lublin–Feitelson rigid-job model (batch jobs).
     Lublin(LublinParams),
-    /// Seed 003 §5.1 mesh model (submesh shapes, Poisson arrivals).
-    Mesh003(Mesh003Params),
-    /// Seed 000 Table 1 synthetic workload I (exponential sizes and interarrival times).
-    Exp000(Exp000Params),
+    /// Ababneh & Bani-Mohammad §5.1 mesh model (submesh shapes, Poisson arrivals).
+    /// (`mesh003` is the tag's older name, still read.)
+    #[serde(alias = "mesh003")]
+    MeshJobs(MeshJobsParams),
+    /// Mache et al. Table 1 synthetic workload I (exponential sizes and interarrival times).
+    /// (`exp000` is the tag's older name, still read.)
+    #[serde(alias = "exp000")]
+    ExponentialJobs(ExponentialJobsParams),
 }
 
 impl Default for SyntheticModel {
@@ -56,8 +60,8 @@ impl SyntheticModel {
     pub fn generate(&self, seed: u64) -> Workload {
         match self {
             SyntheticModel::Lublin(p) => p.generate(seed),
-            SyntheticModel::Mesh003(p) => p.generate(seed),
-            SyntheticModel::Exp000(p) => p.generate(seed),
+            SyntheticModel::MeshJobs(p) => p.generate(seed),
+            SyntheticModel::ExponentialJobs(p) => p.generate(seed),
         }
     }
 
@@ -65,8 +69,8 @@ impl SyntheticModel {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             SyntheticModel::Lublin(p) => p.validate(),
-            SyntheticModel::Mesh003(p) => p.validate(),
-            SyntheticModel::Exp000(p) => p.validate(),
+            SyntheticModel::MeshJobs(p) => p.validate(),
+            SyntheticModel::ExponentialJobs(p) => p.validate(),
         }
     }
 
@@ -74,17 +78,17 @@ impl SyntheticModel {
     pub fn jobs(&self) -> usize {
         match self {
             SyntheticModel::Lublin(p) => p.jobs,
-            SyntheticModel::Mesh003(p) => p.jobs,
-            SyntheticModel::Exp000(p) => p.jobs,
+            SyntheticModel::MeshJobs(p) => p.jobs,
+            SyntheticModel::ExponentialJobs(p) => p.jobs,
         }
     }
 
-    /// The `model` tag: `lublin`, `mesh003` or `exp000`.
+    /// The `model` tag: `lublin`, `mesh_jobs` or `exponential_jobs`.
     pub fn name(&self) -> &'static str {
         match self {
             SyntheticModel::Lublin(_) => "lublin",
-            SyntheticModel::Mesh003(_) => "mesh003",
-            SyntheticModel::Exp000(_) => "exp000",
+            SyntheticModel::MeshJobs(_) => "mesh_jobs",
+            SyntheticModel::ExponentialJobs(_) => "exponential_jobs",
         }
     }
 
@@ -92,15 +96,15 @@ impl SyntheticModel {
     pub fn machine_procs(&self) -> u32 {
         match self {
             SyntheticModel::Lublin(p) => p.procs,
-            SyntheticModel::Mesh003(p) => p.width.saturating_mul(p.height),
-            SyntheticModel::Exp000(p) => p.procs,
+            SyntheticModel::MeshJobs(p) => p.width.saturating_mul(p.height),
+            SyntheticModel::ExponentialJobs(p) => p.procs,
         }
     }
 
     /// Mesh (width, height) for the mesh model, `None` for flat machines.
     pub fn mesh_shape(&self) -> Option<(u32, u32)> {
         match self {
-            SyntheticModel::Mesh003(p) => Some((p.width, p.height)),
+            SyntheticModel::MeshJobs(p) => Some((p.width, p.height)),
             _ => None,
         }
     }

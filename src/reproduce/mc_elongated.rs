@@ -1,4 +1,4 @@
-//! The design of `schedlab reproduce seed000`: seed 000 (Mache, Lo and Garg) §4, Table 2 and
+//! The design of `schedlab reproduce mc-elongated`: Mache et al. §4, Table 2 and
 //! Figs. 9–10, with the flow-level contention model of [`crate::network::flow`]: the 16 × 22
 //! mesh with 16 west I/O nodes (§4.1), the Table 1 synthetic workload (1000 jobs, exponential
 //! sizes of mean 16), FCFS, traffic ratio 100 / 80 / 60 / 40 / 20 / 0 % I/O, and the strategies
@@ -26,7 +26,7 @@ use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary
 use crate::network::separated::{simulate_separated, SeparatedConfig};
 use crate::network::Network;
 use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
-use crate::workload::synthetic::exp000::Exp000Params;
+use crate::workload::synthetic::exponential_jobs::ExponentialJobsParams;
 
 /// The trace standing in for Workload II.
 pub const SDSC_TRACE: &str = "SDSC-Par-1996-3.1-cln.swf.gz";
@@ -39,7 +39,7 @@ pub const SDSC_RATIOS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
 
 /// The strategies of Table 2, in the paper's row order.
-pub use crate::mesh_run::SEED000_STRATEGIES as STRATEGIES;
+pub use crate::mesh_run::MC_ELONGATED_STRATEGIES as STRATEGIES;
 
 /// Table 2: (mean service time, rank) per strategy (rows as [`STRATEGIES`]) and ratio.
 pub const TABLE2: [[(f64, u32); 6]; 6] = [
@@ -96,12 +96,12 @@ pub const TABLE2: [[(f64, u32); 6]; 6] = [
 /// κ of both models (docs/network-model.md): the flow model's slowdown per message on the
 /// bottleneck link; the separated model's time of one message per unit of a job's length.
 pub const KAPPA: f64 = 0.001;
-/// The contention model of the reproduction by default (issue 13 item 2: the
+/// The contention model of the reproduction by default (the
 /// separated-classes model, as the app's preset; `--model flow` gives the flow model's
 /// results).
-pub const MODEL: ContentionModel = crate::mesh_run::SEED000_MODEL;
+pub const MODEL: ContentionModel = crate::mesh_run::MC_ELONGATED_MODEL;
 /// σ of the separated-classes model: no computation term (service time is network time).
-pub const COMPUTE: f64 = crate::mesh_run::SEED000_COMPUTE;
+pub const COMPUTE: f64 = crate::mesh_run::MC_ELONGATED_COMPUTE;
 /// Target utilisation of the interarrival calibration.
 pub const TARGET_UTIL: f64 = 0.65;
 /// Workload seed.
@@ -127,15 +127,15 @@ pub struct Row {
 
 fn err(message: String) -> Error {
     Error::Config(crate::config::ConfigError {
-        key: "reproduce seed000".into(),
+        key: "reproduce mc-elongated".into(),
         message,
     })
 }
 
 fn jobs_for(mean_interarrival: f64, seed: u64) -> Vec<FlowJob> {
-    let p = Exp000Params {
+    let p = ExponentialJobsParams {
         mean_interarrival,
-        ..Exp000Params::default()
+        ..ExponentialJobsParams::default()
     };
     p.generate(seed).jobs.iter().map(FlowJob::of).collect()
 }
@@ -200,7 +200,7 @@ pub fn run_replications(
     model: ContentionModel,
     threads: usize,
 ) -> Result<Replications, Error> {
-    let net = Network::seed000();
+    let net = Network::mc_elongated();
     let tasks: Vec<(usize, f64, usize, usize)> = sweep
         .iter()
         .flat_map(|(&r, &(ia, _))| {
@@ -357,7 +357,7 @@ pub fn run_sweep(
     model: ContentionModel,
     threads: usize,
 ) -> Result<BTreeMap<usize, (f64, Vec<FlowSummary>)>, Error> {
-    let net = Network::seed000();
+    let net = Network::mc_elongated();
     let work: Vec<usize> = (0..RATIOS.len()).collect();
     let done = super::parallel::par_map(&work, threads, |&r| {
         let rho = RATIOS[r];
@@ -419,8 +419,8 @@ pub enum SdscPart {
     Skipped { path: String, reason: String },
 }
 
-/// Everything `reproduce seed000` computes.
-pub struct Seed000Output {
+/// Everything `reproduce mc-elongated` computes.
+pub struct McElongatedReproOutput {
     /// The contention model it ran under.
     pub model: ContentionModel,
     /// Ratio index (into [`RATIOS`]) → (calibrated mean interarrival, summaries per strategy).
@@ -430,7 +430,7 @@ pub struct Seed000Output {
     pub sdsc: SdscPart,
 }
 
-impl Seed000Output {
+impl McElongatedReproOutput {
     /// All JSON rows: Table 2 / Figs. 9–10, then the SDSC part.
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = table2_rows(&self.sweep);
@@ -448,7 +448,7 @@ pub fn reproduce(
     model: ContentionModel,
     threads: usize,
     traces: &std::path::Path,
-) -> Result<Seed000Output, Error> {
+) -> Result<McElongatedReproOutput, Error> {
     let sweep = run_sweep(model, threads)?;
     let replications = run_replications(&sweep, model, threads)?;
     let path = traces.join(SDSC_TRACE);
@@ -459,7 +459,7 @@ pub fn reproduce(
             reason: e.to_string(),
         },
     };
-    Ok(Seed000Output {
+    Ok(McElongatedReproOutput {
         model,
         sweep,
         replications,
@@ -490,9 +490,9 @@ fn sdsc_experiment(
             },
             ..MeshNetworkSpec::default()
         },
-        ..crate::mesh_run::preset_contention_seed000(rho)
+        ..crate::mesh_run::preset_contention(rho)
     };
-    exp.name = Some("seed 000 Workload II stand-in".into());
+    exp.name = Some("Mache et al. Workload II stand-in".into());
     exp.transforms.time_window = Some(crate::workload::transform::TimeWindow {
         start: 0.0,
         end: SDSC_DAYS * 86_400.0,
@@ -605,29 +605,32 @@ mod tests {
     /// and at every ratio of Table 2 the interarrival time the calibration finds.
     #[test]
     fn the_preset_runs_the_reproductions_settings() {
-        let net = Network::seed000();
+        let net = Network::mc_elongated();
         assert_eq!(
-            crate::mesh_run::SEED000_INTERARRIVALS.map(|p| p.0),
+            crate::mesh_run::MC_ELONGATED_INTERARRIVALS.map(|p| p.0),
             [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
         );
-        for (r, &(rho, ia)) in crate::mesh_run::SEED000_INTERARRIVALS.iter().enumerate() {
-            let exp = crate::mesh_run::preset_contention_seed000(rho);
+        for (r, &(rho, ia)) in crate::mesh_run::MC_ELONGATED_INTERARRIVALS
+            .iter()
+            .enumerate()
+        {
+            let exp = crate::mesh_run::preset_contention(rho);
             assert_eq!(exp.network.model, MODEL);
             assert_eq!(exp.network.kappa, KAPPA);
             assert_eq!(exp.network.compute, COMPUTE);
             assert_eq!(exp.network.traffic_io, rho);
             assert_eq!(exp.seed, SEED);
             let crate::config::WorkloadSpec::Synthetic(
-                crate::workload::synthetic::SyntheticModel::Exp000(p),
+                crate::workload::synthetic::SyntheticModel::ExponentialJobs(p),
             ) = &exp.workload
             else {
-                panic!("seed 000 preset workload");
+                panic!("Mache et al. preset workload");
             };
             assert_eq!(p.mean_interarrival, ia);
             assert_eq!(
-                Exp000Params {
+                ExponentialJobsParams {
                     mean_interarrival: ia,
-                    ..Exp000Params::default()
+                    ..ExponentialJobsParams::default()
                 },
                 *p
             );

@@ -1,8 +1,8 @@
-//! `schedlab reproduce seed002 [--json]`: every configuration of seed 002's Table III with
+//! `schedlab reproduce grid-sharing [--json]`: every configuration of Ernemann et al.'s Table III with
 //! EASY and with (conservative) backfilling on the traces present, printed beside the paper's
 //! Tables II, IV, V and VI (Ernemann, Hamscher, Yahyapour, "Benefits of Global Grid Computing
 //! for Job Scheduling", §IV–§V). Missing traces are named and their configurations skipped.
-//! With `--json` the output is one JSON array of rows
+//! With `--json` the output is one JSON line per row
 //! `{"table", "config", "metric", "ours", "paper"}` (`paper` is null where the paper gives no
 //! number; tables of the backfilling runs carry the suffix `-backfilling`).
 
@@ -21,9 +21,9 @@ use crate::grid::paper::{self, build_sites, Config, Trace};
 use crate::grid::{AlignedWorkload, GridMetrics, GridSimulation, LocalPolicy, Site};
 use crate::workload::swf::{read_swf, ReadOptions};
 
-/// Options of the seed-002 reproduction.
+/// Options of the Ernemann et al. reproduction.
 #[derive(Clone, Debug)]
-pub struct Seed002Options {
+pub struct GridSharingReproOptions {
     pub traces: PathBuf,
     pub json: bool,
     /// Only configurations whose name contains this text.
@@ -145,8 +145,8 @@ fn grid_err(e: crate::grid::GridError) -> Error {
     e.into()
 }
 
-/// Runs `seed002` as the options say and prints the tables (or JSON rows).
-pub fn reproduce(o: &Seed002Options) -> Result<(), Error> {
+/// Runs `grid_sharing` as the options say and prints the tables (or JSON rows).
+pub fn reproduce(o: &GridSharingReproOptions) -> Result<(), Error> {
     let t_all = Instant::now();
     let (workloads, missing) = load_traces(&o.traces)?;
     for t in &missing {
@@ -181,11 +181,7 @@ pub fn reproduce(o: &Seed002Options) -> Result<(), Error> {
     let elapsed = t_all.elapsed().as_secs_f64();
     let rows = rows(&workloads, &runs);
     if o.json {
-        let text = serde_json::to_string_pretty(&rows).map_err(|e| Error::Io {
-            path: "stdout".into(),
-            message: e.to_string(),
-        })?;
-        println!("{text}");
+        super::streams::emit_json_lines(&rows)?;
     } else {
         print_tables(&workloads, &missing, &runs);
     }
@@ -436,7 +432,7 @@ fn print_tables(
     missing: &[Trace],
     runs: &[ConfigRun],
 ) {
-    println!("# Seed 002 — Benefits of Global Grid Computing for Job Scheduling\n");
+    println!("# Ernemann et al. — Benefits of Global Grid Computing for Job Scheduling\n");
     for t in missing {
         println!(
             "Missing trace: {} ({}) — skipped.\n",

@@ -1,11 +1,11 @@
-//! The design of `schedlab reproduce seed001`: seed 001 (Liu, Hsu and Wu, *I/O Processor
+//! The design of `schedlab reproduce binary-tree`: Liu et al. (*I/O Processor
 //! Allocation for Mesh Cluster Computers*) §5, Figs. 3–6, on the phase model of
 //! [`crate::network::flow`] (§2, §5.2: every task communicates — `exchanges` all-to-all
 //! exchanges — then does one complete-bipartite write to every I/O node).
 //!
 //! §5.1: a 16 × 16 mesh with 16 I/O nodes on the left, link bandwidth 11.65 MB/s, disk write
 //! speed 4.545 MB/s; 16 tasks with exponential sizes of mean 16 (rounded to the nearest
-//! integer, clamped to 1..=256, as seed 000's Table 1 workload), all submitted at time 0, run
+//! integer, clamped to 1..=256, as Mache et al.'s Table 1 workload), all submitted at time 0, run
 //! FCFS; the communication/I/O mix is swept by the number of exchanges between two I/O phases
 //! ([`EXCHANGES`], 0 = pure I/O); every point is the mean of [`RUNS`] independent runs (run r
 //! draws its sizes from `SimRng` seeded [`SEED`] + r, the same for every allocator). The
@@ -14,7 +14,7 @@
 //! Figs. 3–5 sweep SBT's global tolerance (4, 16, 64, 256), DBT's and d-DBT's tolerance ratio
 //! (1/16 … 1/2); Fig. 6 compares DBT, d-DBT (each at its best parameter), MBS and PLAS. Every
 //! one of the 28 binary-tree configurations of the paper runs too (the `all` rows), and the
-//! paper's conclusions (§5.3, §6) are checked against the numbers ([`Seed001Output::claims`]),
+//! paper's conclusions (§5.3, §6) are checked against the numbers ([`BinaryTreeReproOutput::claims`]),
 //! differences claimed only where the 95 % interval of the paired differences excludes zero.
 //! Message sizes and the number of rounds are not in the paper (1 MB, one round; see
 //! `docs/reproductions.md`).
@@ -50,7 +50,7 @@ pub fn network() -> Network {
         io_side: IoSide::West,
         io_count: Some(SIDE),
     })
-    .unwrap_or_else(|_| Network::seed000())
+    .unwrap_or_else(|_| Network::mc_elongated())
 }
 
 /// The tasks of run `run`: [`TASKS`] tasks of exponential size (mean 16, rounded, clamped to
@@ -115,7 +115,7 @@ pub struct RunMeasures {
 
 fn err(message: String) -> Error {
     Error::Config(crate::config::ConfigError {
-        key: "reproduce seed001".into(),
+        key: "reproduce binary-tree".into(),
         message,
     })
 }
@@ -145,9 +145,9 @@ pub fn run_one(
     })
 }
 
-/// Everything `reproduce seed001` computes: per allocator and exchange count, the measures of
+/// Everything `reproduce binary-tree` computes: per allocator and exchange count, the measures of
 /// every run.
-pub struct Seed001Output {
+pub struct BinaryTreeReproOutput {
     /// The allocators run (table order of [`kinds`], filtered by `--only`).
     pub kinds: Vec<NodeAllocatorKind>,
     /// Runs per point.
@@ -158,7 +158,11 @@ pub struct Seed001Output {
 
 /// Runs every allocator of [`kinds`] whose name contains `only` (all when `None`) at every
 /// exchange count, `runs` runs each, on `threads` threads.
-pub fn reproduce(threads: usize, only: Option<&str>, runs: usize) -> Result<Seed001Output, Error> {
+pub fn reproduce(
+    threads: usize,
+    only: Option<&str>,
+    runs: usize,
+) -> Result<BinaryTreeReproOutput, Error> {
     let kinds: Vec<NodeAllocatorKind> = kinds()
         .into_iter()
         .filter(|k| only.is_none_or(|o| k.as_str().contains(o)))
@@ -190,7 +194,7 @@ pub fn reproduce(threads: usize, only: Option<&str>, runs: usize) -> Result<Seed
     for (&(k, _), v) in items.iter().zip(done) {
         measures[k].push(v);
     }
-    Ok(Seed001Output {
+    Ok(BinaryTreeReproOutput {
         kinds,
         runs,
         measures,
@@ -228,7 +232,7 @@ pub struct Claim {
     pub evidence: String,
 }
 
-impl Seed001Output {
+impl BinaryTreeReproOutput {
     fn index(&self, k: NodeAllocatorKind) -> Option<usize> {
         self.kinds.iter().position(|&x| x == k)
     }

@@ -1,21 +1,21 @@
-//! `schedlab bench-seed001`: the speed benchmark of seed 001's reproduction (issue 11's
-//! target: 1000 seed-001 runs — 16 tasks each on the 16 × 16 mesh, phase model — with every
+//! `schedlab bench binary-tree`: the speed benchmark of Liu et al.'s reproduction (the
+//! target: 1000 Liu et al. runs — 16 tasks each on the 16 × 16 mesh, phase model — with every
 //! allocator of the reproduction in under 30 s). Times `runs` task sets × every allocator of
-//! [`crate::reproduce::seed001::kinds`] at each exchange count asked for, on `threads` threads
+//! [`crate::reproduce::binary_tree::kinds`] at each exchange count asked for, on `threads` threads
 //! through the reproduction's own `par_map`; prints a Markdown table row per exchange count.
 
 use std::time::Instant;
 
 use clap::Args;
 
-use super::bench::cfg_err;
+use super::traces::cfg_err;
 use crate::error::Error;
+use crate::reproduce::binary_tree::{kinds, network, run_one, tasks, SEED};
 use crate::reproduce::parallel::par_map;
-use crate::reproduce::seed001::{kinds, network, run_one, tasks, SEED};
 
-/// `schedlab bench-seed001`.
+/// `schedlab bench binary-tree`.
 #[derive(Args, Debug)]
-pub struct BenchSeed001Args {
+pub struct BenchBinaryTreeArgs {
     /// Task sets (runs) per allocator.
     #[arg(long, default_value_t = 1000)]
     pub runs: usize,
@@ -28,7 +28,7 @@ pub struct BenchSeed001Args {
 }
 
 /// Runs the cases and prints the table.
-pub fn bench_seed001_command(a: &BenchSeed001Args) -> Result<(), Error> {
+pub fn bench_binary_tree_command(a: &BenchBinaryTreeArgs) -> Result<(), Error> {
     if a.runs == 0 || a.runs > 1_000_000 {
         return Err(cfg_err("--runs must be between 1 and 1000000".into()));
     }

@@ -1,12 +1,12 @@
-//! `schedlab reproduce seed001 [--json] [--only TEXT]`: prints the seed 001 reproduction of
-//! [`crate::reproduce::seed001`] (Figs. 3–6 and the paper's conclusions) as tables, or as
+//! `schedlab reproduce binary-tree [--json] [--only TEXT]`: prints the Liu et al. reproduction of
+//! [`crate::reproduce::binary_tree`] (Figs. 3–6 and the paper's conclusions) as tables, or as
 //! JSON rows.
 
 use super::streams::emit;
 use crate::base::Registered;
 use crate::error::Error;
-use crate::reproduce::seed001::{
-    self, fig3, fig4, fig5, Seed001Output, EXCHANGES, RUNS, SEED, SIDE, TASKS,
+use crate::reproduce::binary_tree::{
+    self, fig3, fig4, fig5, BinaryTreeReproOutput, EXCHANGES, RUNS, SEED, SIDE, TASKS,
 };
 
 /// Appends a formatted line to a `String`.
@@ -17,9 +17,9 @@ macro_rules! outln {
     }};
 }
 
-/// Options of `reproduce seed001`.
+/// Options of `reproduce binary-tree`.
 #[derive(Clone, Debug)]
-pub struct Seed001Options {
+pub struct BinaryTreeReproOptions {
     /// JSON rows instead of tables.
     pub json: bool,
     /// Only allocators whose name contains this text.
@@ -29,9 +29,9 @@ pub struct Seed001Options {
 }
 
 /// Runs the reproduction and prints it.
-pub fn reproduce(o: &Seed001Options) -> Result<(), Error> {
+pub fn reproduce(o: &BinaryTreeReproOptions) -> Result<(), Error> {
     let start = std::time::Instant::now();
-    let output = seed001::reproduce(o.threads, o.only.as_deref(), RUNS)?;
+    let output = binary_tree::reproduce(o.threads, o.only.as_deref(), RUNS)?;
     let secs = start.elapsed().as_secs_f64();
     let mut out = String::new();
     if o.json {
@@ -39,7 +39,7 @@ pub fn reproduce(o: &Seed001Options) -> Result<(), Error> {
     }
     outln!(
         out,
-        "seed 001 §5: {SIDE} × {SIDE} mesh, {SIDE} west I/O nodes, {TASKS} tasks (sizes exp. mean \
+        "Liu et al. §5: {SIDE} × {SIDE} mesh, {SIDE} west I/O nodes, {TASKS} tasks (sizes exp. mean \
          16) at time 0, FCFS, phase model (1 MB messages, links 11.65 MB/s, disks 4.545 MB/s); \
          mean makespan (s) ± 95 % over {RUNS} runs (seeds {SEED}…); columns: exchanges between \
          two I/O phases"
@@ -84,7 +84,7 @@ pub fn reproduce(o: &Seed001Options) -> Result<(), Error> {
     emit(&out)
 }
 
-fn table(output: &Seed001Output, title: &str, ks: &[usize], out: &mut String) {
+fn table(output: &BinaryTreeReproOutput, title: &str, ks: &[usize], out: &mut String) {
     outln!(out, "\n{title}");
     let mut head = format!("{:<16}", "allocator");
     for x in EXCHANGES {

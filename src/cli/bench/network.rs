@@ -1,15 +1,15 @@
-//! `schedlab bench-network`: the speed benchmark of seed 000's non-contiguous allocators
-//! (§3.2: MC-Elongated is O(n^1.5) per decision). Issue 5's targets: MC-Elongated allocation
+//! `schedlab bench network`: the speed benchmark of Mache et al.'s non-contiguous allocators
+//! (§3.2: MC-Elongated is O(n^1.5) per decision). Targets: MC-Elongated allocation
 //! decisions on a 16 × 22 mesh ≥ 20,000/s and on a 128 × 128 mesh ≥ 200/s, and the whole
-//! `reproduce seed000` synthetic sweep under 2 minutes. Each case times `select` on fixed
+//! `reproduce mc-elongated` synthetic sweep under 2 minutes. Each case times `select` on fixed
 //! random busy states (every node busy with probability `busy`, seeded) for request sizes
 //! 1 + (7919 · i mod 40); prints a Markdown table row per case.
 //!
 //! `--reference` also times, on the same states and sizes, the straightforward MC and
-//! MC-Elongated kept in [`crate::alloc::shell_reference`] (the "before" of issue 17 item 2,
+//! MC-Elongated kept in [`crate::alloc::shell_reference`] (the "before" of the per-shell counts,
 //! whose target is ≥ 10,000 decisions/s each on 128 × 128); `--sizes` picks the meshes.
 
-use super::bench::cfg_err;
+use super::traces::cfg_err;
 use std::time::Instant;
 
 use clap::Args;
@@ -22,7 +22,7 @@ use crate::error::Error;
 use crate::machine::mesh::{Mesh, Submesh};
 use crate::network::{IoSide, Network, NetworkConfig};
 
-/// `schedlab bench-network`.
+/// `schedlab bench network`.
 #[derive(Args, Debug)]
 pub struct BenchNetworkArgs {
     /// Comma-separated allocators (default: MC-Elongated only; `all` for every one).
@@ -34,10 +34,10 @@ pub struct BenchNetworkArgs {
     /// Minimum seconds per case.
     #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
-    /// Also time the full `reproduce seed000` sweep.
+    /// Also time the full `reproduce mc-elongated` sweep.
     #[arg(long)]
     pub sweep: bool,
-    /// Also time the straightforward MC / MC-Elongated (before issue 17 item 2) when listed.
+    /// Also time the straightforward MC / MC-Elongated (before the per-shell counts) when listed.
     #[arg(long)]
     pub reference: bool,
     /// Comma-separated meshes W×H (default: 22x16,128x128).
@@ -177,9 +177,9 @@ pub fn bench_network_command(a: &BenchNetworkArgs) -> Result<(), Error> {
         let start = Instant::now();
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         // Calibration and every run, without printing the tables.
-        crate::reproduce::seed000::run_sweep(crate::reproduce::seed000::MODEL, threads)?;
+        crate::reproduce::mc_elongated::run_sweep(crate::reproduce::mc_elongated::MODEL, threads)?;
         println!(
-            "\n`reproduce seed000` synthetic sweep: {:.2} s ({threads} threads)",
+            "\n`reproduce mc-elongated` synthetic sweep: {:.2} s ({threads} threads)",
             start.elapsed().as_secs_f64()
         );
     }

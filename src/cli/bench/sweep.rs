@@ -1,25 +1,25 @@
-//! `schedlab bench-sweep`: times a large sweep end to end through the same functions as
+//! `schedlab bench sweep`: times a large sweep end to end through the same functions as
 //! `schedlab sweep plan|run|merge` — by default 10,000 points of flat EASY on 5,000
 //! Lublin–Feitelson jobs each (one seed per point) — and compares the run with `schedlab
 //! bench`'s measure (simulated jobs per second of one core, here on the same 5,000-job
 //! workloads) times the threads used. Prints a Markdown table for BENCHMARKS.md. Implements
-//! no paper section (issue 15; speed is shown by benchmarks, never by timed tests).
+//! no paper section (speed is shown by benchmarks, never by timed tests).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::streams::{emit, io_err};
-use super::sweep::{merge_dir, plan_dir, run_dir};
-use super::LimitArgs;
+use crate::cli::streams::{emit, io_err};
+use crate::cli::sweep::{merge_dir, plan_dir, run_dir};
+use crate::cli::LimitArgs;
 use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
 use crate::policy::PolicyKind;
 use crate::run::{finish, prepare, simulation};
 use crate::workload::synthetic::SyntheticModel;
 
-/// `schedlab bench-sweep`.
+/// `schedlab bench sweep`.
 #[derive(Args, Debug)]
 pub struct BenchSweepArgs {
     /// Points of the sweep (one seed each).
@@ -45,13 +45,13 @@ pub fn bench_sweep_command(a: &BenchSweepArgs) -> Result<(), Error> {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let dir = a.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("schedlab-bench-sweep-{}", std::process::id()))
+        std::env::temp_dir().join(format!("schedlab-bench sweep-{}", std::process::id()))
     });
     std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
     let sweep = dir.join("sweep.json");
     let text = serde_json::json!({
         "version": 1,
-        "name": format!("bench-sweep: {} points, flat EASY, Lublin–Feitelson {} jobs", a.points, a.jobs_per_point),
+        "name": format!("bench sweep: {} points, flat EASY, Lublin–Feitelson {} jobs", a.points, a.jobs_per_point),
         "base": {"v": 2, "mode": "flat", "experiment": {
             "workload": {"synthetic": {"model": "lublin", "jobs": a.jobs_per_point}},
             "policy": "easy"}},
@@ -69,7 +69,7 @@ pub fn bench_sweep_command(a: &BenchSweepArgs) -> Result<(), Error> {
         let model: SyntheticModel = serde_json::from_value(
             serde_json::json!({"model": "lublin", "jobs": a.jobs_per_point}),
         )
-        .map_err(|e| super::bench::cfg_err(e.to_string()))?;
+        .map_err(|e| super::traces::cfg_err(e.to_string()))?;
         let mut exp = Experiment::new(WorkloadSpec::Synthetic(model), PolicyKind::Easy);
         exp.seed = seed;
         let t0 = Instant::now();

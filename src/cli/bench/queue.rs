@@ -1,5 +1,5 @@
-//! `schedlab bench-queue`: long queues under EASY and conservative backfilling (issue 17;
-//! the backfilling of seed 002 §III-C and seed 004 §1). Cases: a 300,000-job Lublin–Feitelson
+//! `schedlab bench queue`: long queues under EASY and conservative backfilling
+//! (the backfilling of Ernemann et al. §III-C and Srinivasan et al. §1). Cases: a 300,000-job Lublin–Feitelson
 //! workload compressed by a load factor of 10^12 (every job submitted within the first 10^-4 s,
 //! so the queue holds nearly all of them), and the CTC trace at load factor 100. Each case runs
 //! in a child process, killed after `--timeout` seconds; prints a Markdown table.
@@ -8,10 +8,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::bench::print_cases;
+use super::traces::print_cases;
 use crate::error::Error;
 
-/// `schedlab bench-queue`.
+/// `schedlab bench queue`.
 #[derive(Args, Debug)]
 pub struct BenchQueueArgs {
     /// Folder holding CTC-SP2-1996-3.1-cln.swf.gz.
@@ -39,7 +39,8 @@ pub fn bench_queue_command(a: &BenchQueueArgs) -> Result<(), Error> {
     for p in a.policies.split(',') {
         cases.push(
             [
-                "bench-case",
+                "bench",
+                "case",
                 "--synthetic-jobs",
                 &a.jobs.to_string(),
                 "--load-factor",
@@ -54,7 +55,8 @@ pub fn bench_queue_command(a: &BenchQueueArgs) -> Result<(), Error> {
     for p in a.policies.split(',') {
         cases.push(
             [
-                "bench-case",
+                "bench",
+                "case",
                 "--swf",
                 &ctc.display().to_string(),
                 "--load-factor",

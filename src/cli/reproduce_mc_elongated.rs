@@ -1,26 +1,26 @@
-//! `schedlab reproduce seed000 [--json]`: prints the seed 000 reproduction of
-//! [`crate::reproduce::seed000`] (Table 2, Figs. 9–10, the Workload II stand-in) as tables
+//! `schedlab reproduce mc-elongated [--json]`: prints the Mache et al. reproduction of
+//! [`crate::reproduce::mc_elongated`] (Table 2, Figs. 9–10, the Workload II stand-in) as tables
 //! next to the paper's numbers, or as JSON rows.
 
 use super::streams::emit;
 use crate::error::Error;
 use crate::mesh_run::ContentionModel;
-use crate::reproduce::seed000::{
-    self, paper_spread, spread, SdscPart, Seed000Output, COMPUTE, KAPPA, RATIOS, REPLICATIONS,
-    SDSC_DAYS, SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,
+use crate::reproduce::mc_elongated::{
+    self, paper_spread, spread, McElongatedReproOutput, SdscPart, COMPUTE, KAPPA, RATIOS,
+    REPLICATIONS, SDSC_DAYS, SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,
 };
 use crate::reproduce::stats::{paired_ranks, ranks, MeanCi};
 
-/// Options of `reproduce seed000`.
+/// Options of `reproduce mc-elongated`.
 #[derive(Clone, Debug)]
-pub struct Seed000Options {
+pub struct McElongatedReproOptions {
     /// JSON rows instead of tables.
     pub json: bool,
     /// Worker threads.
     pub threads: usize,
     /// Folder of the SWF traces (the SDSC Paragon part runs when its trace is there).
     pub traces: std::path::PathBuf,
-    /// The contention model (default [`seed000::MODEL`]).
+    /// The contention model (default [`mc_elongated::MODEL`]).
     pub model: ContentionModel,
 }
 
@@ -33,8 +33,8 @@ macro_rules! outln {
 }
 
 /// Runs the reproduction and prints it.
-pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
-    let output = seed000::reproduce(o.model, o.threads, &o.traces)?;
+pub fn reproduce(o: &McElongatedReproOptions) -> Result<(), Error> {
+    let output = mc_elongated::reproduce(o.model, o.threads, &o.traces)?;
     let mut out = String::new();
     if o.json {
         return super::streams::emit_json_lines(output.rows());
@@ -45,7 +45,7 @@ pub fn reproduce(o: &Seed000Options) -> Result<(), Error> {
     emit(&out)
 }
 
-fn print_table2(output: &Seed000Output, out: &mut String) {
+fn print_table2(output: &McElongatedReproOutput, out: &mut String) {
     let model = match output.model {
         ContentionModel::Flow => format!("flow model, κ = {KAPPA}"),
         ContentionModel::Separated => {
@@ -54,7 +54,7 @@ fn print_table2(output: &Seed000Output, out: &mut String) {
     };
     outln!(
         out,
-        "seed 000 Table 2 ({model}, FCFS, utilisation target {TARGET_UTIL})"
+        "Mache et al. Table 2 ({model}, FCFS, utilisation target {TARGET_UTIL})"
     );
     for (&r, (ia, sums)) in &output.sweep {
         let services: Vec<f64> = sums.iter().map(|s| s.mean_service).collect();
@@ -99,7 +99,7 @@ fn print_table2(output: &Seed000Output, out: &mut String) {
 
 /// Means over the replications with 95 % intervals, ranks claimed only where intervals
 /// separate, and the spread of the strategies next to the paper's.
-fn print_replications(output: &Seed000Output, out: &mut String) {
+fn print_replications(output: &McElongatedReproOutput, out: &mut String) {
     outln!(
         out,
         "\nTable 2 over {REPLICATIONS} replications (seeds {SEED}…, the same for every strategy; \

@@ -1,19 +1,19 @@
-//! `schedlab bench-phases LINK`: times the phases (load, simulate, measure) of a flat or mesh
+//! `schedlab bench phases LINK`: times the phases (load, simulate, measure) of a flat or mesh
 //! share link's experiment over `--runs` runs in this process ([`crate::timing`]) and prints
 //! them as JSON — the native side of `scripts/bench-browser.mjs`, whose browser side times
-//! the same phases in the page's worker (issue 17 item 4).
+//! the same phases in the page's worker.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::open::envelope_of;
-use super::streams::{emit_line, io_err};
+use crate::cli::open::envelope_of;
+use crate::cli::streams::{emit_line, io_err};
 use crate::error::Error;
 use crate::timing::time_envelope;
 
-/// `schedlab bench-phases`.
+/// `schedlab bench phases`.
 #[derive(Args, Debug)]
 pub struct BenchPhasesArgs {
     /// A flat or mesh share link (or its fragment), or an envelope file.
@@ -44,6 +44,6 @@ pub fn bench_phases_command(a: &BenchPhasesArgs) -> Result<(), Error> {
         a.runs,
         &now_ms,
     )
-    .map_err(|m| super::bench::cfg_err(format!("bench-phases: {m}")))?;
+    .map_err(|m| super::traces::cfg_err(format!("bench phases: {m}")))?;
     emit_line(&serde_json::to_string(&times).unwrap_or_default())
 }

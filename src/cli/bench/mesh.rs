@@ -1,8 +1,8 @@
-//! `schedlab bench-mesh`: the speed benchmark of seed 003's mesh simulation — by default one
-//! 10,000-job run on a 32 × 32 mesh under Window-240 with MPL allocation (issue 4's target:
+//! `schedlab bench mesh`: the speed benchmark of Ababneh & Bani-Mohammad's mesh simulation — by default one
+//! 10,000-job run on a 32 × 32 mesh under Window-240 with MPL allocation (target:
 //! ≥ 100,000 jobs/s natively) — printing jobs/s as a Markdown table row per case.
 
-use super::bench::cfg_err;
+use super::traces::cfg_err;
 use std::time::Instant;
 
 use clap::Args;
@@ -11,9 +11,9 @@ use crate::alloc::AllocatorKind;
 use crate::error::Error;
 use crate::policy::mesh::MeshPolicyKind;
 use crate::sim::mesh_engine::MeshSimulation;
-use crate::workload::synthetic::{Mesh003Params, SideDistribution};
+use crate::workload::synthetic::{MeshJobsParams, SideDistribution};
 
-/// `schedlab bench-mesh`.
+/// `schedlab bench mesh`.
 #[derive(Args, Debug)]
 pub struct BenchMeshArgs {
     /// Comma-separated mesh policies (fcfs, oo, oocb-8, window-240, delay).
@@ -60,13 +60,13 @@ pub fn bench_mesh_command(a: &BenchMeshArgs) -> Result<(), Error> {
         .collect::<Result<_, _>>()
         .map_err(|e| cfg_err(e.to_string()))?;
     let sides = parse_sides(&a.sides)?;
-    let params = Mesh003Params {
+    let params = MeshJobsParams {
         jobs: a.jobs,
         width: a.side,
         height: a.side,
         sides,
         arrival_rate: a.load,
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     params.validate().map_err(cfg_err)?;
     println!("| mesh | sides | load | policy | allocator | runs | jobs | simulate (s) | jobs/s | utilisation |");

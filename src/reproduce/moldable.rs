@@ -1,4 +1,4 @@
-//! The design of `schedlab reproduce seed004`: the experiments of seed 004 (Srinivasan,
+//! The design of `schedlab reproduce moldable`: the experiments of Srinivasan et al. (Srinivasan,
 //! Krishnamoorthy and Sadayappan, "A robust scheduling strategy for moldable scheduling of
 //! parallel jobs", §3–5) on the first 5,000 jobs of the SDSC SP2 and CTC SP2 traces, every
 //! job made moldable by Downey's model with one σ and one range factor RF for the run, each
@@ -203,9 +203,9 @@ pub const FIGURES: &[Figure] = &[
     },
 ];
 
-/// What `schedlab reproduce seed004` runs.
+/// What `schedlab reproduce moldable` runs.
 #[derive(Clone, Debug)]
-pub struct Seed004Options {
+pub struct MoldableReproOptions {
     /// Folder of the SWF traces.
     pub traces: PathBuf,
     /// Only figures whose name contains one of these comma-separated texts.
@@ -269,7 +269,7 @@ pub struct Cell {
 
 /// Everything the reproduction computed.
 #[derive(Clone, Debug)]
-pub struct Seed004Output {
+pub struct MoldableReproOutput {
     pub figures: Vec<&'static Figure>,
     /// Rigid conservative at (trace, LF in thousandths).
     pub reference: BTreeMap<(Trace, u32), MoldableOutput>,
@@ -318,7 +318,7 @@ fn at(base: &PreparedMoldable, lf: f64, sigma: f64, rf: f64) -> PreparedMoldable
 }
 
 /// Runs the figures selected by `o` and checks the claims.
-pub fn reproduce(o: &Seed004Options) -> Result<Seed004Output, Error> {
+pub fn reproduce(o: &MoldableReproOptions) -> Result<MoldableReproOutput, Error> {
     let t0 = Instant::now();
     let wanted: Vec<String> = o
         .only
@@ -414,7 +414,7 @@ pub fn reproduce(o: &Seed004Options) -> Result<Seed004Output, Error> {
     }
     let rows = rows(&figures, &reference, &cells);
     let claims = claims(&figures, &cells);
-    Ok(Seed004Output {
+    Ok(MoldableReproOutput {
         figures,
         reference,
         runs: points.len(),

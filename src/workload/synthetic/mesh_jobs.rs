@@ -1,4 +1,4 @@
-//! Seed 003 §5.1 (Ababneh and Bani-Mohammad, "A new window-based job scheduling scheme for 2D
+//! Ababneh & Bani-Mohammad §5.1 ("A new window-based job scheduling scheme for 2D
 //! mesh multicomputers", 2010): the synthetic mesh workload.synthetic.
 //!
 //! Jobs arrive as a Poisson process (exponential interarrival times, rate λ =
@@ -19,7 +19,7 @@ use super::{check_positive, check_probability, synthetic_header};
 use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
-/// How a submesh side length is drawn (seed 003 §5.1).
+/// How a submesh side length is drawn (Ababneh & Bani-Mohammad §5.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SideDistribution {
@@ -30,10 +30,10 @@ pub enum SideDistribution {
     UniformDecreasing,
 }
 
-/// Parameters of the seed 003 §5.1 mesh model; defaults are the paper's.
+/// Parameters of the Ababneh & Bani-Mohammad §5.1 mesh model; defaults are the paper's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct Mesh003Params {
+pub struct MeshJobsParams {
     /// Number of jobs (paper: 10,000 per run).
     pub jobs: usize,
     /// Mesh width W; widths are drawn on [1, W] (paper: L = 32).
@@ -64,9 +64,9 @@ pub struct Mesh003Params {
     pub l3: u32,
 }
 
-impl Default for Mesh003Params {
+impl Default for MeshJobsParams {
     fn default() -> Self {
-        Mesh003Params {
+        MeshJobsParams {
             jobs: 10_000,
             width: 32,
             height: 32,
@@ -84,7 +84,7 @@ impl Default for Mesh003Params {
     }
 }
 
-impl Mesh003Params {
+impl MeshJobsParams {
     /// Checks the parameters; the error names the offending key.
     pub fn validate(&self) -> Result<(), String> {
         if self.jobs == 0 {
@@ -136,7 +136,7 @@ impl Mesh003Params {
     /// Generates the workload; an empty one if the parameters do not validate.
     pub fn generate(&self, seed: u64) -> Workload {
         let procs = self.width.saturating_mul(self.height);
-        let header = synthetic_header("mesh003", seed, self.jobs, procs);
+        let header = synthetic_header("mesh_jobs", seed, self.jobs, procs);
         if self.validate().is_err() {
             return Workload::from_jobs(header, Vec::new());
         }

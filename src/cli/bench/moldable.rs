@@ -1,4 +1,4 @@
-//! `schedlab bench-moldable`: the speed benchmark of the moldable engine (seed 004) — by
+//! `schedlab bench moldable`: the speed benchmark of the moldable engine (Srinivasan et al.) — by
 //! default one run of the first 5,000 jobs of the SDSC SP2 trace under the combined scheme
 //! (§5) at σ = 1, RF = 2, LF 125 % (target < 1 s natively, release build) — printing the time
 //! and jobs/s as a Markdown table row per strategy.
@@ -8,15 +8,15 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::bench::cfg_err;
-use super::streams::open_trace;
+use super::traces::cfg_err;
+use crate::cli::streams::open_trace;
 use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::moldable_run::{measure, prepare_moldable, simulate, MoldableExperiment};
 use crate::workload::moldable::MoldableModel;
 
-/// `schedlab bench-moldable`.
+/// `schedlab bench moldable`.
 #[derive(Args, Debug)]
 pub struct BenchMoldableArgs {
     /// The SWF trace.
@@ -44,7 +44,7 @@ pub struct BenchMoldableArgs {
 
 /// Runs the cases and prints the table.
 pub fn bench_moldable_command(a: &BenchMoldableArgs) -> Result<(), Error> {
-    let strategies = super::moldable::parse_strategies(&a.strategies)?;
+    let strategies = crate::cli::moldable::parse_strategies(&a.strategies)?;
     let mut exp = MoldableExperiment::new(
         WorkloadSpec::Swf(SwfSource {
             path: Some(a.swf.display().to_string()),

@@ -1,4 +1,4 @@
-//! The design of `schedlab reproduce seed003`: the experiments of seed 003 §5.1–5.5
+//! The design of `schedlab reproduce window`: the experiments of Ababneh & Bani-Mohammad §5.1–5.5
 //! (Ababneh and Bani-Mohammad 2010) on a 32 × 32 mesh with MPL allocation.
 //!
 //! * Figs. 2–7: FCFS, OOCB-8, Delay, Window-10/120/240 and OO over a sweep of arrival rates
@@ -29,13 +29,13 @@ use serde::Serialize;
 
 use crate::alloc::AllocatorKind;
 use crate::error::Error;
-use crate::mesh_run::SEED003_SWITCH_ORIENTATION;
+use crate::mesh_run::WINDOW_SWITCH_ORIENTATION;
 use crate::policy::mesh::MeshPolicyKind;
 use crate::reproduce::stats::{ci_ranks, MeanCi};
 use crate::sim::mesh_engine::MeshSimulation;
 use crate::workload::shape::{apply_shapes, ShapeRule};
 use crate::workload::swf::{read_swf, ReadOptions};
-use crate::workload::synthetic::{Mesh003Params, SideDistribution};
+use crate::workload::synthetic::{MeshJobsParams, SideDistribution};
 use crate::workload::transform::scale_load;
 use crate::workload::{Job, Workload};
 
@@ -53,9 +53,9 @@ pub const SIDE: u32 = 32;
 /// A trace run is stopped (saturated) once this many jobs wait.
 pub const QUEUE_CAP: usize = 5_000;
 
-/// What `schedlab reproduce seed003` runs.
+/// What `schedlab reproduce window` runs.
 #[derive(Clone, Debug)]
-pub struct Seed003Options {
+pub struct WindowReproOptions {
     /// Folder of SWF traces (the §5.4 experiments run for the traces found there).
     pub traces: PathBuf,
     /// Only figures whose name (`fig2` … `fig11`) contains one of these comma-separated texts.
@@ -376,7 +376,7 @@ fn sim_err(p: &Point, e: impl std::fmt::Display) -> Error {
     Error::simulation(
         crate::error::Engine::Mesh,
         format!(
-            "seed003 {} sides, λ = {}, {}",
+            "window {} sides, λ = {}, {}",
             if p.uniform {
                 "uniform"
             } else {
@@ -391,7 +391,7 @@ fn sim_err(p: &Point, e: impl std::fmt::Display) -> Error {
 
 /// One run of a point.
 fn run_point(p: &Point, rep: usize) -> Result<RunMetrics, Error> {
-    let params = Mesh003Params {
+    let params = MeshJobsParams {
         jobs: JOBS_PER_RUN,
         width: SIDE,
         height: SIDE,
@@ -401,7 +401,7 @@ fn run_point(p: &Point, rep: usize) -> Result<RunMetrics, Error> {
             SideDistribution::UniformDecreasing
         },
         arrival_rate: p.load(),
-        ..Mesh003Params::default()
+        ..MeshJobsParams::default()
     };
     let workload = params.generate(seed_of(p.uniform, p.load_milli, rep));
     let sim = MeshSimulation::by_kind_with(
@@ -409,7 +409,7 @@ fn run_point(p: &Point, rep: usize) -> Result<RunMetrics, Error> {
         SIDE,
         SIDE,
         AllocatorKind::Mpl,
-        SEED003_SWITCH_ORIENTATION,
+        WINDOW_SWITCH_ORIENTATION,
         p.policy.kind(),
     )
     .map_err(|e| sim_err(p, e))?
@@ -428,8 +428,8 @@ fn run_tasks(tasks: &[(Point, usize)], threads: usize) -> Result<Vec<RunMetrics>
     super::parallel::par_map(tasks, threads, |(p, rep)| run_point(p, *rep))
 }
 
-/// Everything `reproduce seed003` computes.
-pub struct Seed003Output {
+/// Everything `reproduce window` computes.
+pub struct WindowReproOutput {
     /// The synthetic figures selected.
     pub figures: Vec<&'static Figure>,
     /// Every simulated synthetic point with its runs.
@@ -446,7 +446,7 @@ pub struct Seed003Output {
 }
 
 /// Runs the reproduction.
-pub fn reproduce(o: &Seed003Options) -> Result<Seed003Output, Error> {
+pub fn reproduce(o: &WindowReproOptions) -> Result<WindowReproOutput, Error> {
     let started = Instant::now();
     let filters: Vec<String> = o
         .only
@@ -479,7 +479,7 @@ pub fn reproduce(o: &Seed003Options) -> Result<Seed003Output, Error> {
     if figures.is_empty() && traces.is_empty() {
         return Err(Error::Config(crate::config::ConfigError {
             key: "only".into(),
-            message: "no seed003 figure matches (fig2 … fig11, fig15 … fig18, synthetic, traces)"
+            message: "no window figure matches (fig2 … fig11, fig15 … fig18, synthetic, traces)"
                 .into(),
         }));
     }
@@ -533,7 +533,7 @@ pub fn reproduce(o: &Seed003Options) -> Result<Seed003Output, Error> {
         rows.extend(table.rows());
         trace_tables.push((table, t0.elapsed().as_secs_f64()));
     }
-    Ok(Seed003Output {
+    Ok(WindowReproOutput {
         figures,
         stats,
         trace_tables,
@@ -785,7 +785,7 @@ fn run_trace_point(
     };
     scale_load(&mut w, lf);
     let err = |error: crate::sim::mesh_engine::MeshSimError| {
-        let context = format!("seed003 {} LF {lf} {}", t.label, p.kind().label());
+        let context = format!("window {} LF {lf} {}", t.label, p.kind().label());
         Error::simulation(crate::error::Engine::Mesh, context, error)
     };
     let mut sim = MeshSimulation::by_kind_with(
@@ -793,7 +793,7 @@ fn run_trace_point(
         t.width,
         t.height,
         AllocatorKind::Mpl,
-        SEED003_SWITCH_ORIENTATION,
+        WINDOW_SWITCH_ORIENTATION,
         p.kind(),
     )
     .map_err(err)?
@@ -893,7 +893,7 @@ mod tests {
 
     #[test]
     fn traces_are_filtered_sized_in_nodes_and_shaped() {
-        let dir = std::env::temp_dir().join(format!("schedlab-seed003-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("schedlab-window-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.swf");
         // job submit wait run procs cpu mem req_procs req_time req_mem status uid gid exe

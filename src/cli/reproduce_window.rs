@@ -1,20 +1,20 @@
-//! `schedlab reproduce seed003 [--json]`: prints the seed 003 reproduction of
-//! [`crate::reproduce::seed003`] (Figs. 2–11 and 15–18) as markdown tables next to the paper's
+//! `schedlab reproduce window [--json]`: prints the Ababneh & Bani-Mohammad reproduction of
+//! [`crate::reproduce::window`] (Figs. 2–11 and 15–18) as markdown tables next to the paper's
 //! numbers, or as JSON rows.
 
 use std::collections::BTreeMap;
 
 use crate::error::Error;
-use crate::reproduce::seed003::{
+use crate::reproduce::stats::MeanCi;
+use crate::reproduce::window::{
     self, knee, label, milli, paper_max_util, Figure, FigureKind, Point, PointStats, PolicyKey,
-    Seed003Options, TraceTable, DECREASING_LOADS, JOBS_PER_RUN, MAX_RUNS, MIN_RUNS, QUEUE_CAP,
+    TraceTable, WindowReproOptions, DECREASING_LOADS, JOBS_PER_RUN, MAX_RUNS, MIN_RUNS, QUEUE_CAP,
     SWEEP_POLICIES, TARGET_REL_ERROR, TRACE_POLICIES, UNIFORM_LOADS,
 };
-use crate::reproduce::stats::MeanCi;
 
 /// Runs the reproduction and prints it.
-pub fn reproduce(o: &Seed003Options, json: bool) -> Result<(), Error> {
-    let out = seed003::reproduce(o)?;
+pub fn reproduce(o: &WindowReproOptions, json: bool) -> Result<(), Error> {
+    let out = window::reproduce(o)?;
     if json {
         return super::streams::emit_json_lines(&out.rows);
     }

@@ -1,8 +1,8 @@
-//! `schedlab bench-grid`: times the grid engine (seed 002) on one configuration of Table III
+//! `schedlab bench grid`: times the grid engine (Ernemann et al.) on one configuration of Table III
 //! — by default CTC_TZ_4 with EASY backfilling, six CTC sites, about 475,000 jobs — and
 //! prints load time, simulation time, jobs/s and peak memory as a Markdown row.
 
-use super::bench::{cfg_err, peak_rss_mb};
+use super::traces::{cfg_err, peak_rss_mb};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -12,12 +12,12 @@ use crate::error::Error;
 use crate::grid::paper::{self, Trace};
 use crate::grid::{GridMetrics, LocalPolicy};
 
-use super::reproduce_seed002::{config_sites, load_some_traces, run_sites};
+use crate::cli::reproduce_grid_sharing::{config_sites, load_some_traces, run_sites};
 
-/// `schedlab bench-grid`.
+/// `schedlab bench grid`.
 #[derive(Args, Debug)]
 pub struct BenchGridArgs {
-    /// Folder holding the seed-002 traces.
+    /// Folder holding the Ernemann et al. traces.
     #[arg(long, default_value = "../shared/traces")]
     pub traces: PathBuf,
     /// Configuration of Table III (e.g. CTC_TZ_4, LANL_single, ALL_org).

@@ -1,5 +1,5 @@
-//! `schedlab reproduce seed004 [--json]`: prints the seed 004 reproduction of
-//! [`crate::reproduce::seed004`] (Figs. 1–11: % change of mean turnaround against rigid
+//! `schedlab reproduce moldable [--json]`: prints the Srinivasan et al. reproduction of
+//! [`crate::reproduce::moldable`] (Figs. 1–11: % change of mean turnaround against rigid
 //! conservative backfilling, overall and per weight category) as markdown tables and the
 //! paper's claims checked, or as JSON rows (then one JSON line per claim).
 
@@ -7,13 +7,13 @@ use super::streams::emit_json_lines;
 use crate::base::Registered;
 use crate::error::Error;
 use crate::metrics::CATEGORY_COUNT;
-use crate::reproduce::seed004::{
-    self, point, Seed004Options, COMPARABLE_PCT, JOBS, MIN_CATEGORY_JOBS,
+use crate::reproduce::moldable::{
+    self, point, MoldableReproOptions, COMPARABLE_PCT, JOBS, MIN_CATEGORY_JOBS,
 };
 
 /// Runs the reproduction and prints it.
-pub fn reproduce(o: &Seed004Options, json: bool) -> Result<(), Error> {
-    let out = seed004::reproduce(o)?;
+pub fn reproduce(o: &MoldableReproOptions, json: bool) -> Result<(), Error> {
+    let out = moldable::reproduce(o)?;
     if json {
         emit_json_lines(&out.rows)?;
         return emit_json_lines(out.claims.iter().map(|c| serde_json::json!({"claim": c})));

@@ -15,9 +15,9 @@ use crate::policy::PolicyKind;
 use crate::run::{finish, simulation, TraceInput};
 use crate::workload::synthetic::SyntheticModel;
 
-/// `schedlab bench`.
+/// `schedlab bench traces`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub struct BenchTracesArgs {
     /// Folder of SWF traces (.swf, .swf.gz).
     #[arg(long, default_value = "../shared/traces")]
     pub traces: PathBuf,
@@ -35,7 +35,7 @@ pub struct BenchArgs {
     pub explain: bool,
 }
 
-/// `schedlab bench-case`: one measurement, printed as JSON.
+/// `schedlab bench case`: one measurement, printed as JSON.
 #[derive(Args, Debug)]
 pub struct BenchCaseArgs {
     #[arg(long)]
@@ -116,7 +116,7 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
             exp.seed = 1;
             (exp, None, format!("Lublin–Feitelson synthetic, {n} jobs"))
         }
-        (None, None) => return Err(cfg_err("bench-case needs --swf or --synthetic-jobs".into())),
+        (None, None) => return Err(cfg_err("bench case needs --swf or --synthetic-jobs".into())),
     };
     let mut exp = exp;
     let mut label = label;
@@ -187,7 +187,7 @@ fn traces_in(dir: &Path, only: Option<&str>) -> Vec<PathBuf> {
 }
 
 /// Runs every case in a child process and prints the Markdown table.
-pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
+pub fn bench_traces_command(a: &BenchTracesArgs) -> Result<(), Error> {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
         path: "current executable".into(),
         message: e.to_string(),
@@ -202,7 +202,8 @@ pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
     for trace in traces_in(&a.traces, a.only.as_deref()) {
         for p in &policies {
             cases.push(vec![
-                "bench-case".into(),
+                "bench".into(),
+                "case".into(),
                 "--swf".into(),
                 trace.display().to_string(),
                 "--policy".into(),
@@ -213,7 +214,8 @@ pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
     if a.synthetic_jobs > 0 {
         for p in &policies {
             cases.push(vec![
-                "bench-case".into(),
+                "bench".into(),
+                "case".into(),
                 "--synthetic-jobs".into(),
                 a.synthetic_jobs.to_string(),
                 "--policy".into(),

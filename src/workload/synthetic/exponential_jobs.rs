@@ -1,4 +1,4 @@
-//! Seed 000 Table 1 (Mache, Lo and Garg, "Job scheduling that minimizes network contention
+//! Mache et al. Table 1 ("Job scheduling that minimizes network contention
 //! due to both communication and I/O"), synthetic workload I: job sizes exponential with mean
 //! 4 × 4 = 16 processors, exponential interarrival times ("mean varies"), 1000 jobs, on the
 //! 16 × 22 = 352-node Intel Paragon batch partition of §4.1.
@@ -18,11 +18,11 @@ use super::{check_positive, synthetic_header};
 use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
-/// Parameters of seed 000's synthetic workload I; defaults are Table 1 (and Table 2 for the
+/// Parameters of Mache et al.'s synthetic workload I; defaults are Table 1 (and Table 2 for the
 /// times the paper leaves open).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct Exp000Params {
+pub struct ExponentialJobsParams {
     /// Number of jobs (Table 1: 1000).
     pub jobs: usize,
     /// Machine size: sizes are clamped to [1, procs] (§4.1: 16 × 22 = 352).
@@ -35,9 +35,9 @@ pub struct Exp000Params {
     pub mean_run_time: f64,
 }
 
-impl Default for Exp000Params {
+impl Default for ExponentialJobsParams {
     fn default() -> Self {
-        Exp000Params {
+        ExponentialJobsParams {
             jobs: 1000,
             procs: 352,
             mean_size: 16.0,
@@ -47,7 +47,7 @@ impl Default for Exp000Params {
     }
 }
 
-impl Exp000Params {
+impl ExponentialJobsParams {
     /// Checks the parameters; the error names the offending key.
     pub fn validate(&self) -> Result<(), String> {
         if self.jobs == 0 {
@@ -67,7 +67,7 @@ impl Exp000Params {
 
     /// Generates the workload; an empty one if the parameters do not validate.
     pub fn generate(&self, seed: u64) -> Workload {
-        let header = synthetic_header("exp000", seed, self.jobs, self.procs);
+        let header = synthetic_header("exponential_jobs", seed, self.jobs, self.procs);
         if self.validate().is_err() {
             return Workload::from_jobs(header, Vec::new());
         }
