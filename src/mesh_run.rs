@@ -32,12 +32,13 @@ use crate::error::{Engine, Error};
 use crate::limits::Limits;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
+use crate::network::flow::simulate_separated;
 use crate::network::flow::{self, FlowConfig, FlowJob, PhaseConfig};
 pub use crate::network::layout::{
     layout_events, link_loads_at, peak_link_loads, weighted_job_links, JobLayout,
 };
 use crate::network::metrics::{above_below, nodes_affected};
-use crate::network::separated::{simulate_separated, SeparatedConfig};
+use crate::network::separated::SeparatedConfig;
 use crate::network::{IoSide, Network, NetworkConfig};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::run::TraceInput;

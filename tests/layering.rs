@@ -1,6 +1,8 @@
 //! Layering (ARCHITECTURE.md "Layers"): reads every `src/**.rs` and checks each
-//! `crate::…`, `super::…` and `self::…` path against the layer table — a module may import
-//! only its own layer and the layers below it — and that only `src/web/` and the two wasm
+//! `crate::…`, `super::…` and `self::…` path — multi-line `use` groups included — against the
+//! layer table: a module may import only its own layer and the layers below it. Inside a
+//! layer the files must not import each other in a circle (a folder's `mod.rs` may re-export
+//! its children, and a child may name its folder's items). Only `src/web/` and the two wasm
 //! bins name `web_sys`.
 
 use std::fs;
@@ -120,19 +122,101 @@ fn segments(s: &str) -> (Vec<String>, &str) {
     (out, rest)
 }
 
-/// Every module path a line names through `crate::`, `super::` or `self::`, resolved from
-/// module `here` (`inline`: inside an inline module such as `mod tests { … }`, where `super`
-/// is `here`). A group `crate::{a, b::c}` names each of its items.
-fn targets(line: &str, here: &[String], inline: bool) -> Vec<Vec<String>> {
+/// The text of a source file with comments, strings and character literals blanked out
+/// (replaced by spaces, newlines kept), so that offsets still give line numbers and a path
+/// inside a doc comment or a string is not an import.
+fn code_of(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to.min(b.len())] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find('\n').map_or(b.len(), |k| i + k);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'r' if (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+                && (i == 0 || !is_ident(b[i - 1] as char)) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                let body = i + 2 + hashes;
+                let end = text[body..]
+                    .find(&close)
+                    .map_or(b.len(), |k| body + k + close.len());
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'"' => {
+                let mut k = i + 1;
+                while k < b.len() && b[k] != b'"' {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+                blank(&mut out, i, k + 1);
+                i = k + 1;
+            }
+            b'\'' => {
+                // A character literal ('x', '\n', '\''), not a lifetime ('a).
+                let end = if b.get(i + 1) == Some(&b'\\') {
+                    text[i + 2..].find('\'').map(|k| i + 2 + k + 1)
+                } else if b.get(i + 2) == Some(&b'\'') {
+                    Some(i + 3)
+                } else {
+                    text[i + 1..]
+                        .chars()
+                        .next()
+                        .filter(|c| c.len_utf8() > 1)
+                        .and_then(|c| {
+                            (b.get(i + 1 + c.len_utf8()) == Some(&b'\''))
+                                .then(|| i + 2 + c.len_utf8())
+                        })
+                };
+                match end {
+                    Some(e) => {
+                        blank(&mut out, i, e);
+                        i = e;
+                    }
+                    None => i += 1,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Every module path `code` names through `crate::`, `super::` or `self::`, with the offset
+/// where it starts, resolved from module `here`. From offset `inline_from` on the code is
+/// inside an inline module such as `mod tests { … }`, where `super` is `here`. A group
+/// `crate::{a, b::c}` — over several lines or not — names each of its items.
+fn targets(code: &str, here: &[String], inline_from: Option<usize>) -> Vec<(usize, Vec<String>)> {
     let mut found = Vec::new();
-    let bytes = line.as_bytes();
-    for (i, _) in line.match_indices("::") {
+    let bytes = code.as_bytes();
+    for (i, _) in code.match_indices("::") {
         // The path's first segment ends right before this `::`.
-        let start = line[..i].rfind(|c: char| !is_ident(c)).map_or(0, |k| k + 1);
+        let start = code[..i].rfind(|c: char| !is_ident(c)).map_or(0, |k| k + 1);
         if start > 0 && (bytes[start - 1] == b':' || bytes[start - 1] == b'$') {
             continue; // not the first segment of the path
         }
-        let first = &line[start..i];
+        let inline = inline_from.is_some_and(|k| i > k);
+        let first = &code[start..i];
         let mut base: Vec<String> = match first {
             "crate" => Vec::new(),
             "self" => here.to_vec(),
@@ -140,97 +224,162 @@ fn targets(line: &str, here: &[String], inline: bool) -> Vec<Vec<String>> {
             "super" => here[..here.len().saturating_sub(1)].to_vec(),
             _ => continue,
         };
-        let mut rest = &line[i + 2..];
+        let mut rest = &code[i + 2..];
         while let Some(r) = rest.strip_prefix("super::") {
             base.pop();
             rest = r;
         }
         let (segs, after) = segments(rest);
         base.extend(segs);
-        if let Some(group) = after.strip_prefix("::{").or(if base.is_empty() {
-            rest.strip_prefix('{')
-        } else {
-            None
-        }) {
-            let mut depth = 0;
-            let mut item_start = true;
-            for (k, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => item_start = true,
-                    c if item_start && is_ident(c) && depth == 0 => {
-                        item_start = false;
-                        let (s, _) = segments(&group[k..]);
-                        let mut t = base.clone();
-                        t.extend(s);
-                        found.push(t);
-                    }
-                    _ => {}
-                }
-            }
+        let group = after
+            .trim_start()
+            .strip_prefix("::")
+            .map(str::trim_start)
+            .and_then(|g| g.strip_prefix('{'))
+            .or(if base.is_empty() {
+                rest.strip_prefix('{')
+            } else {
+                None
+            });
+        if let Some(group) = group {
+            group_items(group, &base, start, &mut found);
         } else if !base.is_empty() {
-            found.push(base);
+            found.push((start, base));
         }
     }
     found
 }
 
-#[test]
-fn no_module_imports_a_higher_layer() {
+/// The items of a `{ … }` group (its text after the `{`), nested groups included, each
+/// prefixed with `base`.
+fn group_items(group: &str, base: &[String], at: usize, found: &mut Vec<(usize, Vec<String>)>) {
+    let mut depth = 0;
+    let mut item_start = true;
+    let mut last: Vec<String> = Vec::new();
+    for (k, c) in group.char_indices() {
+        match c {
+            '{' if depth == 0 => {
+                // `a::{b, c}` inside the group: the items of the inner group.
+                let (inner_found_len, inner) = (found.len(), &group[k + 1..]);
+                if !last.is_empty() && found.last().is_some_and(|(_, p)| *p == last) {
+                    found.truncate(inner_found_len - 1);
+                }
+                group_items(inner, &last, at, found);
+                depth += 1;
+            }
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => item_start = true,
+            c if item_start && is_ident(c) && depth == 0 => {
+                item_start = false;
+                let (s, _) = segments(&group[k..]);
+                let mut t = base.to_vec();
+                t.extend(s);
+                last = t.clone();
+                found.push((at, t));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One source file: its path below `src/`, its module path, its code (comments and strings
+/// blanked), where an inline module starts and where its test code starts.
+struct Source {
+    rel: PathBuf,
+    module: Vec<String>,
+    code: String,
+    inline_from: Option<usize>,
+    tests_from: usize,
+}
+
+/// Every file below `src/` except the crate root and the bins (the root declares the
+/// modules; the bins are front ends).
+fn sources() -> Vec<Source> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&root, &mut files);
+    let mut out = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&root).expect("below src").to_path_buf();
+        if rel == Path::new("lib.rs") || rel.starts_with("bin") {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("readable source");
+        let code = code_of(&text);
+        let mut offset = 0;
+        let mut inline_from = None;
+        let mut tests_from = code.len();
+        for line in code.split_inclusive('\n') {
+            let t = line.trim_start();
+            if inline_from.is_none()
+                && (t.starts_with("mod ")
+                    || t.starts_with("pub mod ")
+                    || t.starts_with("pub(crate) mod "))
+                && t.contains('{')
+            {
+                inline_from = Some(offset);
+            }
+            if tests_from == code.len()
+                && (t.starts_with("#[cfg(test)]") || t.starts_with("#[cfg(all(test"))
+            {
+                tests_from = offset;
+            }
+            offset += line.len();
+        }
+        out.push(Source {
+            module: module_of(&rel),
+            rel,
+            code,
+            inline_from,
+            tests_from,
+        });
+    }
+    out
+}
+
+fn line_of(code: &str, offset: usize) -> usize {
+    code[..offset].matches('\n').count() + 1
+}
+
+#[test]
+fn no_module_imports_a_higher_layer() {
     let mut problems = Vec::new();
     let mut checked = 0;
-    for file in &files {
-        let rel = file.strip_prefix(&root).expect("below src");
-        if rel == Path::new("lib.rs") || rel.starts_with("bin") {
-            continue; // the crate root declares the modules; the bins are front ends
-        }
-        let here = module_of(rel);
-        let Some(own) = layer_of(&here) else {
+    for src in sources() {
+        let Some(own) = layer_of(&src.module) else {
             problems.push(format!(
                 "src/{}: module {} is in no layer (add it to the table here and in ARCHITECTURE.md)",
-                rel.display(),
-                here.join("::")
+                src.rel.display(),
+                src.module.join("::")
             ));
             continue;
         };
-        let text = fs::read_to_string(file).expect("readable source");
-        let mut inline = false;
-        for (n, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            let t = code.trim_start();
-            if (t.starts_with("mod ") || t.starts_with("pub mod ")) && t.contains('{') {
-                inline = true;
-            }
-            for target in targets(code, &here, inline) {
-                checked += 1;
-                match layer_of(&target) {
-                    Some(l) if l <= own => {}
-                    Some(l) => problems.push(format!(
-                        "src/{}:{}: {} ({}) imports crate::{} ({})",
-                        rel.display(),
-                        n + 1,
-                        here.join("::"),
-                        LAYER_NAMES[own],
-                        target.join("::"),
-                        LAYER_NAMES[l]
-                    )),
-                    None => problems.push(format!(
-                        "src/{}:{}: crate::{} is in no layer",
-                        rel.display(),
-                        n + 1,
-                        target.join("::")
-                    )),
-                }
+        for (at, target) in targets(&src.code, &src.module, src.inline_from) {
+            checked += 1;
+            match layer_of(&target) {
+                Some(l) if l <= own => {}
+                Some(l) => problems.push(format!(
+                    "src/{}:{}: {} ({}) imports crate::{} ({})",
+                    src.rel.display(),
+                    line_of(&src.code, at),
+                    src.module.join("::"),
+                    LAYER_NAMES[own],
+                    target.join("::"),
+                    LAYER_NAMES[l]
+                )),
+                None => problems.push(format!(
+                    "src/{}:{}: crate::{} is in no layer",
+                    src.rel.display(),
+                    line_of(&src.code, at),
+                    target.join("::")
+                )),
             }
         }
     }
     assert!(
-        checked > 300,
+        checked > 1000,
         "only {checked} paths found: is the parser broken?"
     );
     assert!(
@@ -238,6 +387,126 @@ fn no_module_imports_a_higher_layer() {
         "upward imports:\n{}",
         problems.join("\n")
     );
+}
+
+/// The file-level import graph of the non-test code: an edge from a file to the file of the
+/// longest module path it names. A folder's `mod.rs` naming its own children (re-exports) and
+/// a file naming one of its ancestors' `mod.rs` (the folder's items) are not edges: the first
+/// is how a folder shows its API, the second names that API.
+fn import_graph(sources: &[Source]) -> Vec<Vec<usize>> {
+    let index_of = |path: &[String]| -> Option<usize> {
+        (0..=path.len())
+            .rev()
+            .find_map(|n| sources.iter().position(|s| s.module == path[..n]))
+    };
+    sources
+        .iter()
+        .map(|src| {
+            let mut edges: Vec<usize> =
+                targets(&src.code[..src.tests_from], &src.module, src.inline_from)
+                    .into_iter()
+                    .filter_map(|(_, t)| index_of(&t))
+                    .filter(|&j| {
+                        let other = &sources[j].module;
+                        other != &src.module
+                            && !other.starts_with(&src.module)
+                            && !src.module.starts_with(other)
+                    })
+                    .collect();
+            edges.sort_unstable();
+            edges.dedup();
+            edges
+        })
+        .collect()
+}
+
+/// The strongly connected components of more than one file (Tarjan).
+fn circles(graph: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    struct State<'a> {
+        graph: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn visit(s: &mut State<'_>, v: usize) {
+        s.index[v] = Some(s.next);
+        s.low[v] = s.next;
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack[v] = true;
+        for k in 0..s.graph[v].len() {
+            let w = s.graph[v][k];
+            match s.index[w] {
+                None => {
+                    visit(s, w);
+                    s.low[v] = s.low[v].min(s.low[w]);
+                }
+                Some(iw) if s.on_stack[w] => s.low[v] = s.low[v].min(iw),
+                Some(_) => {}
+            }
+        }
+        if Some(s.low[v]) == s.index[v] {
+            let mut scc = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack[w] = false;
+                scc.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if scc.len() > 1 {
+                scc.sort_unstable();
+                s.out.push(scc);
+            }
+        }
+    }
+    let n = graph.len();
+    let mut s = State {
+        graph,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..n {
+        if s.index[v].is_none() {
+            visit(&mut s, v);
+        }
+    }
+    s.out
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let sources = sources();
+    let graph = import_graph(&sources);
+    assert!(
+        graph.iter().map(Vec::len).sum::<usize>() > 300,
+        "too few edges: is the parser broken?"
+    );
+    let found: Vec<String> = circles(&graph)
+        .iter()
+        .map(|scc| {
+            scc.iter()
+                .map(|&i| format!("src/{}", sources[i].rel.display()))
+                .collect::<Vec<_>>()
+                .join(" ⇄ ")
+        })
+        .collect();
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_circle_finder_finds_circles_and_only_them() {
+    // 0 → 1 → 2 → 0 is a circle; 3 → 0 and 4 alone are not.
+    let graph = vec![vec![1], vec![2], vec![0], vec![0], vec![]];
+    assert_eq!(circles(&graph), vec![vec![0, 1, 2]]);
+    assert!(circles(&[vec![1], vec![]]).is_empty());
 }
 
 #[test]
@@ -273,9 +542,9 @@ fn the_path_parser_resolves_groups_and_relative_paths() {
     let t = targets(
         "use crate::sim::{Engine, engine::context}; use super::local::X; f(crate::base::Time)",
         &here,
-        false,
+        None,
     );
-    let t: Vec<String> = t.iter().map(|p| p.join("::")).collect();
+    let t: Vec<String> = t.iter().map(|(_, p)| p.join("::")).collect();
     assert_eq!(
         t,
         vec![
@@ -285,7 +554,10 @@ fn the_path_parser_resolves_groups_and_relative_paths() {
             "base::Time"
         ]
     );
-    let inner = targets("use super::*; use super::super::x::Y;", &here, true);
+    let inner: Vec<Vec<String>> = targets("use super::*; use super::super::x::Y;", &here, Some(0))
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
     assert_eq!(
         inner,
         vec![
@@ -293,6 +565,16 @@ fn the_path_parser_resolves_groups_and_relative_paths() {
             vec!["grid".to_string(), "x".into(), "Y".into()]
         ]
     );
+    // A group over several lines, with a nested group, and paths in comments and strings
+    // that are not imports.
+    let code = code_of(
+        "use crate::{\n    a::b, // crate::not::this\n    c::{d, e::f},\n};\nlet s = \"crate::nor::this\";",
+    );
+    let t: Vec<String> = targets(&code, &here, None)
+        .iter()
+        .map(|(_, p)| p.join("::"))
+        .collect();
+    assert_eq!(t, ["a::b", "c::d", "c::e::f"]);
     assert_eq!(layer_of(&["grid".into(), "engine".into()]), Some(6));
     assert_eq!(layer_of(&["grid".into(), "spec".into()]), Some(7));
     assert_eq!(layer_of(&["network".into(), "heat".into()]), Some(3));

@@ -19,7 +19,7 @@ use std::fmt;
 use super::bt::BinaryTree;
 use super::bt_tree::Balance;
 use super::ncbt::NonContiguousTree;
-use super::node_allocator::{IoLayout, NodeAllocator};
+use super::node::{IoLayout, NodeAllocator};
 use super::scbt::SpatiallyCompactTree;
 
 /// How sub-requests are formed (§3.1 vs §3.2).

@@ -14,7 +14,7 @@
 //! `docs/binary-tree.md`.
 
 use super::bt_tree::{self, Balance, Frame};
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// BT, SBT or DBT (contiguous).

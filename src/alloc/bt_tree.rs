@@ -21,7 +21,7 @@
 //! callback. Nodes chosen earlier in the same `select` call are marked busy in the working
 //! copy only.
 
-use super::node_allocator::{IoLayout, Node};
+use super::node::{IoLayout, Node};
 use crate::machine::mesh::Mesh;
 
 /// A tree node: the rectangle of nodes c..c + w, p..p + h (0-based, I/O coordinates).

@@ -26,7 +26,7 @@
 use std::fmt;
 
 use super::bt_tree::{Frame, Rect};
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::{Mesh, Submesh};
 
 /// Largest i with 2^i ≤ min(width, height).

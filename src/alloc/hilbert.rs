@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use super::node_allocator::{Node, NodeAllocator};
+use super::node::{Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// How an interval is chosen.

@@ -12,7 +12,7 @@
 //! which splits a larger one. Meshes whose sides are not powers of 2 (16 × 22) simply have no
 //! large blocks near the north/east edges.
 
-use super::node_allocator::{Node, NodeAllocator};
+use super::node::{Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// The Multiple Buddy Strategy.

@@ -30,7 +30,7 @@
 //! only the winner's nodes are enumerated. The choice is the same as the straightforward
 //! search's ([`crate::alloc::shell_reference`], property-tested).
 
-use super::node_allocator::{Node, NodeAllocator};
+use super::node::{Node, NodeAllocator};
 use super::shells::{shell_cost, FreeCounts, PAD};
 use crate::machine::mesh::Mesh;
 

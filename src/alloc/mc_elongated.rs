@@ -29,7 +29,7 @@
 //! the choice is the straightforward version's ([`crate::alloc::shell_reference`],
 //! property-tested).
 
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use super::shells::{shell_cost, FreeCounts};
 use crate::machine::mesh::Mesh;
 

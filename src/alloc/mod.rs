@@ -29,6 +29,7 @@ pub mod mc;
 pub mod mc_elongated;
 pub mod mpl;
 pub mod ncbt;
+pub mod node;
 pub mod node_allocator;
 pub mod orientation;
 pub mod paging;

@@ -17,7 +17,7 @@
 //!   [`bt_tree::find_near`]). The chain is kept only inside one `select` call.
 
 use super::bt_tree::{self, Balance, Frame, Rect};
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// ind-BT/SBT/DBT or d-BT/SBT/DBT.

@@ -8,7 +8,7 @@
 //! nodes to later requests. Pages at the east and north edges of a mesh whose sides are not
 //! multiples of 2^i are smaller. Paging(0) is row-major node order.
 
-use super::node_allocator::{Node, NodeAllocator};
+use super::node::{Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// Paging with pages of side 2^`index`.

@@ -9,7 +9,7 @@
 //! order is balanced to within one node, so the system balance factor is 0 whenever an even
 //! number of nodes is allocated (Mache et al. Property 4, tested).
 
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// PLAS for a given I/O line.

@@ -2,7 +2,7 @@
 //! [8]): j free nodes drawn uniformly without replacement, by a partial Fisher–Yates shuffle of
 //! the row-major free list driven by the experiment's [`SimRng`].
 
-use super::node_allocator::{free_nodes, Node, NodeAllocator};
+use super::node::{free_nodes, Node, NodeAllocator};
 use crate::base::SimRng;
 use crate::machine::mesh::Mesh;
 

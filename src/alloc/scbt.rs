@@ -19,7 +19,7 @@
 //! meshes (`tests/binary_tree.rs`). The tree is stateless ([`Frame`]).
 
 use super::bt_tree::{Frame, Rect};
-use super::node_allocator::{IoLayout, Node, NodeAllocator};
+use super::node::{IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// The spatially compact BT allocator.

@@ -7,7 +7,7 @@
 
 use super::mc::{dist, ring_class, shapes};
 use super::mc_elongated::{dist as dist_line, take_by_shells, McElongated};
-use super::node_allocator::{free_nodes, IoLayout, Node, NodeAllocator};
+use super::node::{free_nodes, IoLayout, Node, NodeAllocator};
 use crate::machine::mesh::Mesh;
 
 /// MC as it was before the per-shell counts.

@@ -789,6 +789,23 @@ impl Instance for FlowRun<'_> {
 }
 
 /// [`links_with`] with fresh buffers.
+/// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under the
+/// separated-classes model `cfg` (a job's `compute` is its length C).
+pub fn simulate_separated(
+    net: &Network,
+    jobs: &[FlowJob],
+    alloc: &mut dyn NodeAllocator,
+    cfg: SeparatedConfig,
+) -> Result<Vec<FlowRecord>, FlowError> {
+    cfg.validate()
+        .map_err(|_| FlowError::BadConfig("separated model parameter out of range"))?;
+    let flow = FlowConfig {
+        traffic_io: cfg.traffic_io,
+        kappa: cfg.kappa,
+    };
+    run_model(net, jobs, alloc, flow, Model::Separated(cfg))
+}
+
 #[cfg(test)]
 fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
     links_with(net, nodes, &mut LinkBuffers::default())
@@ -797,19 +814,19 @@ fn links_of(net: &Network, nodes: &[Node]) -> Vec<(usize, u64, u64)> {
 /// Buffers [`links_with`] reuses from one job to the next.
 #[derive(Clone, Debug, Default)]
 struct LinkBuffers {
-    scratch: super::heat::LinkScratch,
+    scratch: super::link_counts::LinkScratch,
     a: Vec<u64>,
     b: Vec<u64>,
 }
 
 /// The links of a job's traffic with (all-to-all, bipartite write) message counts, in link
 /// index order: [`job_links`]'s values, from the closed-form counts of
-/// [`super::heat::pair_link_counts`] (O(links + nodes) instead of walking every route).
+/// [`super::link_counts::pair_link_counts`] (O(links + nodes) instead of walking every route).
 fn links_with(net: &Network, nodes: &[Node], buf: &mut LinkBuffers) -> Vec<(usize, u64, u64)> {
     let io: Vec<Node> = net.io_nodes().iter().map(|n| (n.x, n.y)).collect();
     let LinkBuffers { scratch, a, b } = buf;
-    super::heat::pair_link_counts_into(net, nodes, nodes, scratch, a);
-    super::heat::pair_link_counts_into(net, nodes, &io, scratch, b);
+    super::link_counts::pair_link_counts_into(net, nodes, nodes, scratch, a);
+    super::link_counts::pair_link_counts_into(net, nodes, &io, scratch, b);
     a.iter()
         .zip(b.iter())
         .enumerate()

@@ -87,7 +87,7 @@ pub fn link_loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> 
 
 /// The highest link load and the highest I/O-line link load at any instant of the run (after
 /// each start, the jobs ending at that instant having left; jobs of zero duration never run).
-/// Link vectors come from the closed-form counts of [`crate::network::heat`], so this costs
+/// Link vectors come from the closed-form counts of [`crate::network::link_counts`], so this costs
 /// O(links + nodes) per start and end, whatever the job sizes.
 pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, f64) {
     let io_line: Vec<bool> = (0..net.link_slots())
@@ -98,13 +98,19 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
         .collect();
     let mut loads = vec![0.0f64; net.link_slots()];
     let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
-    let (mut scratch, mut v) = (super::heat::LinkScratch::default(), Vec::new());
+    let (mut scratch, mut v) = (super::link_counts::LinkScratch::default(), Vec::new());
     for (_, start, i) in layout_events(layouts) {
         let l = &layouts[i];
         if l.end <= l.start {
             continue;
         }
-        super::heat::weighted_link_vector_into(net, &l.node_list(), rho, &mut scratch, &mut v);
+        super::link_counts::weighted_link_vector_into(
+            net,
+            &l.node_list(),
+            rho,
+            &mut scratch,
+            &mut v,
+        );
         for (k, &w) in v.iter().enumerate() {
             if w == 0.0 {
                 continue;

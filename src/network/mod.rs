@@ -15,6 +15,7 @@
 pub mod flow;
 pub mod heat;
 pub mod layout;
+pub mod link_counts;
 pub mod metrics;
 pub mod separated;
 

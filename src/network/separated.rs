@@ -2,7 +2,7 @@
 //! communication phase is paced by its own all-to-all links and its I/O phase by its I/O
 //! paths, and service time is network time (plus an optional, small computation term), as in
 //! the paper's packet-level simulation where service time *is* message-passing time. It runs on
-//! the flow engine of [`super::flow`] (same FCFS loop, same integer link loads, rates constant
+//! the flow engine of `super::flow` (same FCFS loop, same integer link loads, rates constant
 //! between starts and finishes); only the rate of a running job differs. Equations and the
 //! comparison with the flow model are in `docs/network-model.md` ("Separated-classes model").
 //!
@@ -19,10 +19,6 @@
 //! the time of one message on a link per unit of the job's length C_i. A job alone takes
 //! C_i · (σ + κ (ρ max B_i + (1 − ρ) max A_i)). With σ = 1 and ρ ∈ {0, 1} the model is the
 //! flow model exactly (tested).
-
-use super::flow::{run_model, FlowConfig, FlowError, FlowJob, FlowRecord, Model};
-use super::Network;
-use crate::alloc::node_allocator::NodeAllocator;
 
 /// Parameters of the separated-classes model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,29 +79,14 @@ impl SeparatedConfig {
     }
 }
 
-/// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under the
-/// separated-classes model `cfg` (a job's `compute` is its length C).
-pub fn simulate_separated(
-    net: &Network,
-    jobs: &[FlowJob],
-    alloc: &mut dyn NodeAllocator,
-    cfg: SeparatedConfig,
-) -> Result<Vec<FlowRecord>, FlowError> {
-    cfg.validate()
-        .map_err(|_| FlowError::BadConfig("separated model parameter out of range"))?;
-    let flow = FlowConfig {
-        traffic_io: cfg.traffic_io,
-        kappa: cfg.kappa,
-    };
-    run_model(net, jobs, alloc, flow, Model::Separated(cfg))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::alloc::node_allocator::NodeAllocatorKind;
     use crate::network::flow::simulate;
     use crate::network::flow::FixedLayouts as Fixed;
+    use crate::network::flow::{simulate_separated, FlowConfig, FlowJob};
+    use crate::network::Network;
 
     fn fig2_net() -> Network {
         crate::network::fig2_network()

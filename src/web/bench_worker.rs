@@ -9,7 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::mesh_worker;
 use super::protocol::{BenchReply, FromWorker};
-use super::worker::{activate, is_active, post, run_sliced, stored_trace, NamedTrace};
+use super::worker_core::{activate, is_active, post, run_sliced, stored_trace, NamedTrace};
 use crate::envelope::Envelope;
 use crate::run;
 use crate::timing::{time_envelope, PhaseTimes};
@@ -21,13 +21,13 @@ pub fn start(id: u32, link: String, runs: usize, trace: Option<String>, phases_o
     wasm_bindgen_futures::spawn_local(async move {
         match bench(id, &link, runs, trace.as_deref(), phases_only).await {
             Ok(reply) => {
-                super::worker::cancel(Some(id));
+                super::worker_core::cancel(Some(id));
                 let json = serde_json::to_string(&reply).unwrap_or_default();
                 let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
                 let _ = scope.post_message(&JsValue::from_str(&json));
             }
             Err(message) => {
-                super::worker::cancel(Some(id));
+                super::worker_core::cancel(Some(id));
                 post(&FromWorker::Error {
                     id: Some(id),
                     message,
@@ -95,7 +95,7 @@ async fn bench(
                 let result = sim.run_to_end().map_err(|e| e.to_string())?;
                 let output = run::finish(&result, &prepared);
                 let t0 = now();
-                let report = super::worker::page_report(&result, output, explain);
+                let report = super::worker_core::page_report(&result, output, explain);
                 let t1 = now();
                 let json = FromWorker::Done {
                     id,

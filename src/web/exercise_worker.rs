@@ -6,7 +6,7 @@
 //! so the runs are one call.
 
 use super::protocol::{FromWorker, ToWorker};
-use super::worker::post;
+use super::worker_core::post;
 use crate::exercise::{RunRequest, RunResult};
 
 /// Handles a [`ToWorker::RunExercise`] (other messages are ignored).

@@ -1,7 +1,7 @@
 //! The worker side of the Grid mode (Ernemann et al. §III–V): runs a grid experiment in every
 //! configuration of [`CONFIGURATIONS`] — each site on its own ("Trace_single", §IV-B), then with
 //! job sharing (§III-C) — through the same steps as [`crate::grid::view::run_comparison`] and
-//! `schedlab grid`, in slices of about [`SLICE_MS`] like [`super::worker::run_sliced`]: it yields
+//! `schedlab grid`, in slices of about [`SLICE_MS`] like [`super::worker_core::run_sliced`]: it yields
 //! to the event loop between slices, stops at a slice boundary when cancelled and posts
 //! [`FromWorker::GridProgress`] at most every [`PROGRESS_MS`].
 
@@ -9,7 +9,7 @@ use crate::config::ExperimentFile;
 use std::io::Read;
 
 use super::protocol::{FromWorker, GridReport};
-use super::worker::{
+use super::worker_core::{
     activate, is_active, post, post_outcome, step_in_slices, stored_trace, yield_to_event_loop,
     NamedTrace,
 };

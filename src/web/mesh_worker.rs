@@ -7,7 +7,7 @@
 //! allocators of a comparison one after the other and stops sending them when cancelled.
 
 use super::protocol::{FromWorker, MeshReport, ToWorker, MAX_MESH_JOBS};
-use super::worker::{post, stored_trace};
+use super::worker_core::{post, stored_trace};
 use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshExperiment, MeshRunOutput};
 use crate::run::TraceInput;
 

@@ -55,4 +55,5 @@ pub mod protocol;
 pub mod replay_panel;
 pub mod share;
 pub mod worker;
+pub mod worker_core;
 pub mod worker_link;

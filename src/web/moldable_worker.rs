@@ -7,8 +7,8 @@
 //! 100 ms. Every run's invariants are checked as on the CLI.
 
 use super::protocol::{FromWorker, MoldablePageReport};
-use super::worker::{activate, is_active, post, post_outcome, step_in_slices, stored_trace};
-use super::worker::{yield_to_event_loop, NamedTrace};
+use super::worker_core::{activate, is_active, post, post_outcome, step_in_slices, stored_trace};
+use super::worker_core::{yield_to_event_loop, NamedTrace};
 use crate::form::moldable::MAX_GANTT_JOBS;
 use crate::limits::Limits;
 use crate::moldable_run::{

@@ -1,0 +1,446 @@
+//! The simulation worker's shared pieces (the entry point and the message dispatch are
+//! [`super::worker`]): it keeps the successfully read traces by name (the newest ones, see [`KEPT_TRACES`]), runs
+//! one experiment at a time through the same
+//! [`crate::run`] functions as the CLI, and simulates in slices of about
+//! [`SLICE_MS`] milliseconds: between slices it yields to the event loop (a `MessageChannel`
+//! round trip, which unlike a resolved promise lets queued `message` events — a
+//! [`ToWorker::Cancel`] — run first, and unlike `setTimeout(0)` is not clamped to 4 ms).
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+use super::format;
+use super::protocol::{
+    ChartData, ExportFormat, FromWorker, RunReport, TraceInfo, KEPT_RUNS, MAX_EXPLAINED_JOBS,
+    MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
+};
+use crate::config::{Experiment, MachineSpec};
+use crate::metrics::{job_records, JobRecord};
+use crate::run::{self, TraceInput};
+use crate::sim::{story, SimResult, TimelinePoint};
+use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions, SwfHeader};
+
+/// Target wall-clock length of one simulation slice, milliseconds.
+pub const SLICE_MS: f64 = 30.0;
+/// Minimum interval between two progress messages, milliseconds.
+pub const PROGRESS_MS: f64 = 100.0;
+/// Instants simulated between two clock readings.
+const INSTANTS_PER_CHECK: usize = 256;
+
+/// A trace kept by the worker.
+struct StoredTrace {
+    name: String,
+    bytes: Rc<[u8]>,
+}
+
+/// Most traces the worker keeps (a grid has one per site); older ones are also dropped once
+/// the kept bytes exceed [`KEPT_TRACE_BYTES`] (the newest trace is always kept).
+pub const KEPT_TRACES: usize = crate::grid::spec::MAX_SITES;
+/// Bytes of traces kept beyond the newest one.
+pub const KEPT_TRACE_BYTES: usize = 600_000_000;
+
+/// A trace file: its name (for messages) and its bytes (plain or gzip SWF).
+pub type NamedTrace = (String, Rc<[u8]>);
+
+/// A finished run kept for exports: its id, its result and the header of its workload.
+type FinishedRun = (u32, Rc<SimResult>, Rc<SwfHeader>);
+
+/// The channel used to yield to the event loop, with its `message` handler.
+type YieldChannel = (MessageChannel, Closure<dyn FnMut(MessageEvent)>);
+
+thread_local! {
+    /// Traces read successfully, oldest first (one per name).
+    static TRACES: RefCell<VecDeque<StoredTrace>> = const { RefCell::new(VecDeque::new()) };
+    /// The run allowed to continue; cancelling clears it.
+    pub(super) static ACTIVE: Cell<Option<u32>> = const { Cell::new(None) };
+    /// Channel used to yield to the event loop (created on first use).
+    static YIELD: RefCell<Option<YieldChannel>> = const { RefCell::new(None) };
+    /// Resolvers of the pending yields, oldest first (one channel message wakes one).
+    static YIELD_WAITERS: RefCell<VecDeque<js_sys::Function>> = const { RefCell::new(VecDeque::new()) };
+    /// The last finished runs (id, result, header of the workload), oldest first, for exports.
+    static FINISHED: RefCell<VecDeque<FinishedRun>> = const { RefCell::new(VecDeque::new()) };
+}
+
+pub(super) fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Posts a message to the page.
+pub fn post(msg: &FromWorker) {
+    let _ = scope().post_message(&JsValue::from_str(&msg.to_json()));
+}
+
+/// Posts the message that ends run `id`: `done(report)` when it finished,
+/// [`FromWorker::Cancelled`] when it was cancelled, [`FromWorker::Error`] when it failed; `id`
+/// stops being the active run.
+pub(super) fn post_outcome<T>(
+    id: u32,
+    outcome: Result<Option<T>, String>,
+    done: impl FnOnce(Box<T>) -> FromWorker,
+) {
+    let msg = match outcome {
+        Ok(Some(report)) => done(Box::new(report)),
+        Ok(None) => FromWorker::Cancelled { id },
+        Err(message) => FromWorker::Error {
+            id: Some(id),
+            message,
+            fatal: false,
+        },
+    };
+    cancel(Some(id));
+    post(&msg);
+}
+
+/// The file `format` of finished run `id`, byte for byte what `schedlab run` writes
+/// (`--jobs-csv`, `--swf-out`).
+pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
+    let kept = FINISHED.with(|f| {
+        f.borrow()
+            .iter()
+            .find(|(i, _, _)| *i == id)
+            .map(|(_, r, h)| (Rc::clone(r), Rc::clone(h)))
+    });
+    let Some((result, header)) = kept else {
+        return Err(
+            "That run is no longer kept by the simulator: run the experiment again \
+                    to export it."
+                .into(),
+        );
+    };
+    Ok(match format {
+        ExportFormat::JobsCsv => {
+            let jobs = job_records(&result);
+            let mut out = String::with_capacity(jobs.len() * 80 + 100);
+            out.push_str(JobRecord::CSV_HEADER);
+            out.push('\n');
+            for r in &jobs {
+                out.push_str(&r.csv_line());
+                out.push('\n');
+            }
+            out
+        }
+        ExportFormat::Swf => write_swf_string(&header, &run::schedule_records(&result)),
+    })
+}
+
+/// Makes `id` the run allowed to go on (any other run stops at its next slice boundary).
+pub fn activate(id: u32) {
+    ACTIVE.with(|a| a.set(Some(id)));
+}
+
+/// Stops run `id` (any run when `None`) at its next slice boundary.
+pub fn cancel(id: Option<u32>) {
+    ACTIVE.with(|a| {
+        if id.is_none() || a.get() == id {
+            a.set(None);
+        }
+    });
+}
+
+/// The stored trace called `name`, if a name is given.
+pub(super) fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, String> {
+    let Some(want) = name else {
+        return Ok(None);
+    };
+    TRACES
+        .with(|t| {
+            t.borrow()
+                .iter()
+                .find(|s| s.name == want)
+                .map(|s| (s.name.clone(), Rc::clone(&s.bytes)))
+        })
+        .map(Some)
+        .ok_or_else(|| format!("the trace {want:?} is not loaded; upload it again"))
+}
+
+/// Reads an uploaded trace once to check it and describe it; keeps it only if it parses.
+pub(super) fn load_trace(name: String, bytes: Vec<u8>) {
+    let opts = ReadOptions::limited(&name, false, &crate::limits::Limits::DEFAULT);
+    match read_swf_bytes(&bytes, &opts) {
+        Ok(w) => {
+            let header_procs = w
+                .header
+                .max_procs
+                .filter(|&p| p > 0)
+                .or(w.header.max_nodes.filter(|&p| p > 0));
+            let info = TraceInfo {
+                name: name.clone(),
+                bytes: bytes.len(),
+                jobs: w.jobs.len(),
+                dropped: w.dropped.total(),
+                max_job_procs: w.max_procs(),
+                header_procs,
+                sha256: sha256_hex(&bytes),
+                span_seconds: match (w.jobs.first(), w.jobs.last()) {
+                    (Some(a), Some(b)) => b.submit - a.submit,
+                    _ => 0.0,
+                },
+                time_zone: w.header.time_zone_string.clone(),
+            };
+            TRACES.with(|t| {
+                let mut t = t.borrow_mut();
+                t.retain(|s| s.name != name);
+                t.push_back(StoredTrace {
+                    name,
+                    bytes: bytes.into(),
+                });
+                let mut total: usize = t.iter().map(|s| s.bytes.len()).sum();
+                while t.len() > 1
+                    && (t.len() > KEPT_TRACES
+                        || total - t.back().map_or(0, |s| s.bytes.len()) > KEPT_TRACE_BYTES)
+                {
+                    total -= t.pop_front().map_or(0, |s| s.bytes.len());
+                }
+            });
+            post(&FromWorker::TraceLoaded(info));
+        }
+        Err(e) => post(&FromWorker::Error {
+            id: None,
+            message: e.to_string(),
+            fatal: false,
+        }),
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Lets the event loop run queued tasks (incoming messages) before the next slice.
+pub(super) async fn yield_to_event_loop() {
+    let promise = Promise::new(&mut |resolve, _reject| {
+        YIELD_WAITERS.with(|w| w.borrow_mut().push_back(resolve));
+        YIELD.with(|y| {
+            let mut y = y.borrow_mut();
+            if y.is_none() {
+                if let Ok(channel) = MessageChannel::new() {
+                    let wake = Closure::<dyn FnMut(MessageEvent)>::new(|_ev: MessageEvent| {
+                        if let Some(f) = YIELD_WAITERS.with(|w| w.borrow_mut().pop_front()) {
+                            let _ = f.call0(&JsValue::NULL);
+                        }
+                    });
+                    channel
+                        .port1()
+                        .set_onmessage(Some(wake.as_ref().unchecked_ref()));
+                    *y = Some((channel, wake));
+                }
+            }
+            match y.as_ref() {
+                Some((channel, _)) => {
+                    let _ = channel.port2().post_message(&JsValue::NULL);
+                }
+                // No channel: resolve at once (a microtask; cancellation then waits for the end).
+                None => {
+                    if let Some(f) = YIELD_WAITERS.with(|w| w.borrow_mut().pop_front()) {
+                        let _ = f.call0(&JsValue::NULL);
+                    }
+                }
+            }
+        });
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+pub(super) fn is_active(id: u32) -> bool {
+    ACTIVE.with(Cell::get) == Some(id)
+}
+
+/// Advances `sim` with `step` (which answers `true` once the run is over) in slices of about
+/// [`SLICE_MS`], calls `progress` at most every [`PROGRESS_MS`] (`last_progress` is the time
+/// of the previous call), and yields to the event loop between slices. `Ok(false)` when run
+/// `id` was cancelled meanwhile.
+pub(super) async fn step_in_slices<S>(
+    id: u32,
+    sim: &mut S,
+    step: impl Fn(&mut S) -> Result<bool, String>,
+    progress: &dyn Fn(&S),
+    last_progress: &mut f64,
+) -> Result<bool, String> {
+    loop {
+        let slice_start = now_ms();
+        while now_ms() - slice_start < SLICE_MS {
+            if step(sim)? {
+                return Ok(true);
+            }
+        }
+        if now_ms() - *last_progress >= PROGRESS_MS {
+            progress(sim);
+            *last_progress = now_ms();
+        }
+        yield_to_event_loop().await;
+        if !is_active(id) {
+            return Ok(false);
+        }
+    }
+}
+
+/// Runs experiment `exp` (on the trace `(name, bytes)` for SWF workloads) in slices, passing
+/// [`FromWorker::Progress`] messages to `report` at most every [`PROGRESS_MS`], and stops at a
+/// slice boundary once `id` is no longer the active run (see [`activate`], [`cancel`]).
+/// `Ok(None)` when cancelled. The numbers are those of [`run::run_experiment`].
+pub async fn run_sliced(
+    id: u32,
+    exp: &Experiment,
+    trace: Option<NamedTrace>,
+    report: &dyn Fn(&FromWorker),
+) -> Result<Option<RunReport>, String> {
+    let t0 = now_ms();
+    let stored = trace;
+    let input = stored
+        .as_ref()
+        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let prepared = run::prepare(exp, input).map_err(|e| e.to_string())?;
+    if let MachineSpec::Flat { procs: Some(p) } = exp.machine {
+        let too_large = prepared.workload.dropped.too_large;
+        if too_large > 0 {
+            return Err(format!(
+                "The machine ({} processors) is smaller than {} of the jobs. Enlarge it, or \
+                 leave the machine size empty to use the trace's.",
+                format::count(u64::from(p)),
+                format::count(too_large as u64)
+            ));
+        }
+    }
+    let mut sim = run::simulation(exp, &prepared, true);
+    let explain = prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS;
+    if explain {
+        sim = sim.with_explanations();
+    }
+    let progress = |sim: &crate::sim::Simulation| {
+        let p = sim.progress();
+        report(&FromWorker::Progress {
+            id,
+            completed: p.completed,
+            total: p.total,
+            sim_time: p.now,
+        });
+    };
+    progress(&sim);
+    let mut last_progress = now_ms();
+    let step = |sim: &mut crate::sim::Simulation| {
+        sim.step_instants(INSTANTS_PER_CHECK)
+            .map_err(|e| e.to_string())
+    };
+    if !step_in_slices(id, &mut sim, step, &progress, &mut last_progress).await? {
+        return Ok(None);
+    }
+    progress(&sim);
+    let result = sim.into_result();
+    let output = run::finish(&result, &prepared);
+    let mut report = page_report(&result, output, explain);
+    let header = Rc::new(prepared.workload.header.clone());
+    FINISHED.with(|f| {
+        let mut f = f.borrow_mut();
+        f.push_back((id, Rc::new(result), header));
+        while f.len() > KEPT_RUNS {
+            f.pop_front();
+        }
+    });
+    report.wall_ms = now_ms() - t0;
+    Ok(Some(report))
+}
+
+/// What the page gets of a finished run (`wall_ms` left at 0): its metrics `output` without
+/// the timeline, the chart data (decimated timeline, wait quantiles), the per-job records of
+/// runs of at most [`MAX_JOB_RECORDS`] jobs and, when `explain`, each started job's
+/// explanations as lines.
+pub(super) fn page_report(
+    result: &SimResult,
+    mut output: run::RunOutput,
+    explain: bool,
+) -> RunReport {
+    let why = explain.then(|| {
+        let lines = story::by_job(&story::Names::jobs(&result.jobs), &result.explanations);
+        // Aligned with the records: the jobs that started, in arrival order.
+        lines
+            .into_iter()
+            .zip(&result.outcomes)
+            .filter(|(_, o)| !o.start.is_nan())
+            .map(|(l, _)| l)
+            .collect()
+    });
+    let explanations = explain.then(|| result.explanations.clone());
+    let jobs = (output.jobs.len() <= MAX_JOB_RECORDS).then(|| output.jobs.clone());
+    let mut waits: Vec<f64> = output.jobs.iter().map(|j| j.wait).collect();
+    let charts = ChartData {
+        procs: output.procs,
+        timeline: decimate(&output.timeline, MAX_TIMELINE_POINTS),
+        wait_quantiles: quantiles(&mut waits, WAIT_QUANTILES),
+    };
+    output.timeline = Vec::new();
+    RunReport {
+        output,
+        jobs,
+        why,
+        explanations,
+        wall_ms: 0.0,
+        charts,
+    }
+}
+
+/// The step function `points` (each value holds from its time to the next point's) as
+/// time-weighted means over at most `n` equal intervals: (interval start, busy, queued).
+pub fn decimate(points: &[TimelinePoint], n: usize) -> Vec<(f64, f64, f64)> {
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return Vec::new();
+    };
+    if points.len() <= n || n == 0 {
+        return points
+            .iter()
+            .map(|p| (p.time, f64::from(p.busy), f64::from(p.queued)))
+            .collect();
+    }
+    let (t0, t1) = (first.time, last.time);
+    let width = (t1 - t0) / n as f64;
+    if !(width > 0.0 && width.is_finite()) {
+        return vec![(t0, f64::from(last.busy), f64::from(last.queued))];
+    }
+    let mut busy = vec![0.0; n];
+    let mut queued = vec![0.0; n];
+    let bucket = |t: f64| (((t - t0) / width).max(0.0) as usize).min(n - 1);
+    for w in points.windows(2) {
+        let (a, b) = (w[0].time, w[1].time);
+        if b <= a {
+            continue;
+        }
+        for k in bucket(a)..=bucket(b) {
+            let lo = a.max(t0 + k as f64 * width);
+            let hi = b.min(t0 + (k + 1) as f64 * width);
+            if hi > lo {
+                busy[k] += f64::from(w[0].busy) * (hi - lo);
+                queued[k] += f64::from(w[0].queued) * (hi - lo);
+            }
+        }
+    }
+    (0..n)
+        .map(|k| (t0 + k as f64 * width, busy[k] / width, queued[k] / width))
+        .collect()
+}
+
+/// `m` evenly spaced quantiles of `values` (sorted in place), from the smallest to the largest.
+pub fn quantiles(values: &mut [f64], m: usize) -> Vec<f64> {
+    if values.is_empty() || m < 2 {
+        return Vec::new();
+    }
+    values.sort_by(f64::total_cmp);
+    let last = values.len() - 1;
+    (0..m)
+        .map(|i| values[(i * last + (m - 1) / 2) / (m - 1)])
+        .collect()
+}
