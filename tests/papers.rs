@@ -1,6 +1,7 @@
 //! The glossary of papers (src/base/papers.rs) agrees with docs/papers.md and with the About
 //! panel of index.html: every paper appears in both with its key, its authors and its title,
-//! exactly as `PAPERS` has them, and neither names a key that `PAPERS` lacks.
+//! exactly as `PAPERS` has them, and neither names a key that `PAPERS` lacks. Native only.
+#![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::base::papers::PAPERS;
 
