@@ -292,7 +292,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::base::SimRng;
     use crate::machine::mesh::{Mesh, Submesh};
-    use crate::network::NetworkConfig;
+    use crate::network::{IoSide, NetworkConfig};
 
     #[test]
     fn names_round_trip() {
