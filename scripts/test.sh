@@ -36,18 +36,14 @@ cargo test
 cargo build --bin schedlab
 
 section "wasm tests in headless Chromium"
-mapfile -t WASM_TESTS < <(grep -l 'wasm_bindgen_test_configure!' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//')
-[ "${#WASM_TESTS[@]}" -gt 0 ] || die "no wasm test file found in tests/"
-wasm_test_args=()
-for t in "${WASM_TESTS[@]}"; do
-  wasm_test_args+=(--test "$t")
-done
+# Every wasm-bindgen test is one binary, tests/web/ (ARCHITECTURE.md).
+[ -f tests/web/main.rs ] || die "tests/web/main.rs not found"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   CHROMEDRIVER="$CHROMEDRIVER_BIN" \
   WASM_BINDGEN_USE_BROWSER=1 \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
   WASM_BINDGEN_TEST_TIMEOUT=300 \
-  cargo test --target wasm32-unknown-unknown "${wasm_test_args[@]}"
+  cargo test --target wasm32-unknown-unknown --test web
 
 section "trunk build --release"
 trunk build --release
