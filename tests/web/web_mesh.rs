@@ -12,9 +12,7 @@ use schedlab::web::mesh_page::{MeshShare, MESH_SHARE_VERSION};
 use schedlab::web::mesh_worker;
 use schedlab::web::protocol::{FromWorker, ToWorker, MAX_MESH_JOBS};
 use schedlab::web::share::{base64url_encode, checksum};
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 fn share() -> MeshShare {
     MeshShare {

@@ -17,9 +17,7 @@ use schedlab::web::moldable_worker;
 use schedlab::web::protocol::{FromWorker, ToWorker};
 use schedlab::web::worker;
 use schedlab::workload::synthetic::SyntheticModel;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The preset on `jobs` jobs, rigid conservative among the strategies too.
 fn small(jobs: usize) -> MoldableShare {

@@ -15,12 +15,10 @@ use schedlab::web::protocol::{
 };
 use schedlab::web::share::{base64url_decode, base64url_encode, ShareState};
 use schedlab::web::worker;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use wasm_bindgen_test::wasm_bindgen_test;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const EXPERIMENT: &str = include_str!("golden/default_experiment.json");
-const GOLDEN: &str = include_str!("golden/default_summary.json");
+const EXPERIMENT: &str = include_str!("../golden/default_experiment.json");
+const GOLDEN: &str = include_str!("../golden/default_summary.json");
 
 #[wasm_bindgen_test]
 fn default_summary_matches_golden() {

@@ -8,9 +8,7 @@ use schedlab::exercise::{catalog, Exercise, Expected};
 use schedlab::sim::replay::Replay;
 use schedlab::web::exercise_worker;
 use schedlab::web::protocol::{FromWorker, ToWorker};
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
 fn exercise_runs_in_the_worker_and_is_solved_by_the_page() {

@@ -5,7 +5,7 @@
 //! library (share links, readers) where the web app does.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use schedlab::config::ExperimentFile;
 use std::fs::File;

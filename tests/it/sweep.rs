@@ -6,7 +6,7 @@
 //! Slurm are skipped, with the reason printed, where they are not installed or cannot run.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

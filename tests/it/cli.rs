@@ -2,7 +2,7 @@
 //! (exit code 2, message naming the key / file / line).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{schedlab, temp_dir};
 use schedlab::workload::swf::{read_swf, ReadOptions};

@@ -4,7 +4,7 @@
 //! (tolerance edges included); `schedlab exercise` and `--check-all`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{schedlab, temp_dir};
 use schedlab::envelope::Envelope;

@@ -6,7 +6,7 @@
 //! `schedlab reproduce grid-sharing`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use schedlab::config::ExperimentFile;
 use std::collections::BTreeMap;

@@ -5,8 +5,8 @@
 
 use schedlab::base::papers::PAPERS;
 
-const PAPERS_MD: &str = include_str!("../docs/papers.md");
-const INDEX_HTML: &str = include_str!("../index.html");
+const PAPERS_MD: &str = include_str!("../../docs/papers.md");
+const INDEX_HTML: &str = include_str!("../../index.html");
 
 /// The paper sections of docs/papers.md: (key of its `Key:` line, the section's text). A
 /// section is what follows a `## ` heading up to the next one.

@@ -15,9 +15,7 @@ use schedlab::web::grid_worker::run_grid_sliced;
 use schedlab::web::protocol::{FromWorker, GridReport, ToWorker};
 use schedlab::web::worker;
 use schedlab::workload::synthetic::SyntheticModel;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 fn small_preset(jobs: usize) -> GridExperiment {
     let mut exp = preset_global_grid();

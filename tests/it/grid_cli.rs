@@ -3,7 +3,7 @@
 //! the file, and bad files exit with code 2 and a message naming the problem.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{schedlab, temp_dir};
 use schedlab::config::ExperimentFile;

@@ -1,0 +1,31 @@
+//! Every native test in one binary (one link instead of one per file): a module per concern.
+//! The wasm-bindgen tests are `tests/web/`; the browser suites `tests/e2e/`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod architecture;
+mod binary_tree;
+mod cli;
+mod common;
+mod exercise_page;
+mod exercises;
+mod explain;
+mod form;
+mod fuzz;
+mod golden;
+mod grid;
+mod grid_cli;
+mod invariants;
+mod layering;
+mod mesh;
+mod mesh_run;
+mod moldable;
+mod papers;
+mod properties;
+mod replay;
+mod schedules;
+mod sweep;
+mod swf;
+mod synthetic;
+mod transform;
+mod untrusted_input;
+mod window;
