@@ -493,6 +493,7 @@ pub fn prepare_mesh(
             j.shape = None;
         }
     }
+    crate::run::check_times(&workload, !exp.allocator.is_contiguous())?;
     if workload.jobs.is_empty() {
         return Err(Error::EmptyWorkload(format!(
             "no job left to simulate on the {w} × {h} mesh (dropped: {})",

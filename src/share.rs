@@ -307,14 +307,8 @@ impl ShareState {
         limits: &crate::limits::Limits,
     ) -> Result<ShareState, String> {
         check_envelope(text, SHARE_VERSION, "share-link", None)?;
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
-            format!(
-                "the link's experiment is invalid: {}: {}",
-                e.path(),
-                e.inner()
-            )
-        })?;
+        let state: ShareState = crate::config::parse_json(text)
+            .map_err(|e| format!("the link's experiment is invalid: {}: {}", e.key, e.message))?;
         state
             .experiment
             .validate_with(limits)

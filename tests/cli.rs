@@ -272,7 +272,9 @@ fn envelopes_and_links_run_on_the_command_line() {
     );
     assert_eq!(v["policies"], serde_json::json!(["easy", "fcfs"]));
     assert!(
-        e1.contains("schedlab run --experiment") && e1.contains("--policy"),
+        e1.contains(&format!("run it with: schedlab run {}", out.display()))
+            && !e1.contains("--experiment ")
+            && e1.contains("--policy"),
         "{e1}"
     );
     let (c2, from_link, e2) = schedlab(&["run", out.to_str().unwrap()]);
@@ -288,7 +290,9 @@ fn envelopes_and_links_run_on_the_command_line() {
     let (c4, _, e4) = schedlab(&["mesh", env_path.to_str().unwrap()]);
     assert_eq!(c4, 2);
     assert!(
-        e4.contains("is a flat experiment") && e4.contains("schedlab run --experiment"),
+        e4.contains("is a flat experiment")
+            && e4.contains("`schedlab run ")
+            && !e4.contains("--experiment"),
         "{e4}"
     );
     let (c5, _, e5) = schedlab(&["open", "#e=AAAA.00000000"]);

@@ -18,6 +18,7 @@ pub mod limit_args;
 pub mod mesh;
 pub mod moldable;
 pub mod open;
+pub mod output_guard;
 pub mod reproduce_seed000;
 pub mod reproduce_seed001;
 pub mod reproduce_seed002;
@@ -361,6 +362,21 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
 
 fn run_command(a: &RunArgs) -> Result<(), Error> {
     let (exp, trace_path) = experiment_from_args(a)?;
+    let inputs: Vec<&Path> = a
+        .experiment
+        .iter()
+        .chain(trace_path.iter())
+        .map(PathBuf::as_path)
+        .collect();
+    output_guard::refuse_outputs_that_are_inputs(
+        &[
+            a.jobs_csv.as_deref(),
+            a.swf_out.as_deref(),
+            a.report.as_deref(),
+            a.explain_csv.as_deref(),
+        ],
+        &inputs,
+    )?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
     let prepared = prepare_with(&exp, trace, &a.limits.limits())?;
     let explained_job = match a.explain {
@@ -433,12 +449,11 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     emit_line(&text)
 }
 
+/// Writes an output file through [`output_guard::write_output`] (a temporary file renamed
+/// into place; the previous file is kept on any error).
 fn write_file(
     path: &Path,
     body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    let f = File::create(path).map_err(|e| io_err(path, e))?;
-    let mut w = BufWriter::new(f);
-    body(&mut w).map_err(|e| io_err(path, e))?;
-    w.flush().map_err(|e| io_err(path, e))
+    output_guard::write_output(path, body)
 }

@@ -21,7 +21,7 @@ pub struct OpenArgs {
     /// A share link (a URL or just its `#e=…`, `#x=…`, `#m=…` or `#g=…` fragment) or an
     /// experiment envelope file (JSON with `"mode"`).
     pub link: String,
-    /// Also write the mode's experiment file (what `schedlab run --experiment`, `schedlab mesh`
+    /// Also write the mode's experiment file (what `schedlab run`, `schedlab mesh`
     /// or `schedlab grid` reads) to this path.
     #[arg(long)]
     pub experiment_out: Option<PathBuf>,
@@ -104,6 +104,10 @@ pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<Strin
 
 /// Prints the envelope of a link or file; writes its mode's experiment file if asked.
 pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
+    if let Some(out) = &a.experiment_out {
+        // The link may be a file: writing the experiment must not replace it.
+        super::output_guard::refuse_if_input(out, [Path::new(&a.link)])?;
+    }
     let env = envelope_of(&a.link)?;
     let pretty = serde_json::from_str::<serde_json::Value>(&env.to_json())
         .ok()
@@ -112,7 +116,7 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
     emit_line(&pretty)?;
     if let Some(out) = &a.experiment_out {
         let json = mode_experiment_json(&env, &Limits::DEFAULT)?;
-        std::fs::write(out, json + "\n").map_err(|e| super::streams::io_err(out, e))?;
+        super::output_guard::write_text(out, &(json + "\n"))?;
         let mut note = format!(
             "{} experiment written to {}; run it with: {} {}",
             env.mode(),

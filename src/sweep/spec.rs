@@ -218,14 +218,8 @@ impl SweepSpec {
             key,
             message,
         };
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let raw: RawSweep = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            invalid(
-                if key == "." { String::new() } else { key },
-                e.inner().to_string(),
-            )
-        })?;
+        let raw: RawSweep = parse_json(text)
+            .map_err(|e| invalid(if e.key == "." { String::new() } else { e.key }, e.message))?;
         if raw.version != SWEEP_VERSION {
             return Err(invalid(
                 "version".into(),

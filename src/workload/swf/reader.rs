@@ -177,6 +177,28 @@ fn parse_fields(line: &str) -> Result<[f64; 18], SwfErrorKind> {
     }
 }
 
+/// Refuses a field the simulation uses when it is out of range: submit, run and requested
+/// time (fields 2, 4, 9) beyond ±[`crate::limits::MAX_TIME`] seconds, processor counts
+/// (fields 5, 8) beyond 2^32 − 1 — values that would otherwise saturate or overflow the
+/// metrics to infinity.
+fn check_ranges(fields: [f64; 18]) -> Result<[f64; 18], SwfErrorKind> {
+    let max_time = crate::limits::MAX_TIME;
+    let max_procs = f64::from(u32::MAX);
+    for (field, max) in [
+        (2, max_time),
+        (4, max_time),
+        (9, max_time),
+        (5, max_procs),
+        (8, max_procs),
+    ] {
+        let value = fields.get(field - 1).copied().unwrap_or(0.0);
+        if value.abs() > max {
+            return Err(SwfErrorKind::OutOfRange { field, value, max });
+        }
+    }
+    Ok(fields)
+}
+
 /// A finite number: fast path for plain integers, `str::parse::<f64>` otherwise; `NaN`,
 /// infinities and values overflowing to infinity are rejected.
 fn parse_number(token: &str) -> Option<f64> {
@@ -320,7 +342,7 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
                 },
             ));
         }
-        let fields = match parse_fields(text) {
+        let fields = match parse_fields(text).and_then(check_ranges) {
             Ok(f) => f,
             Err(_) if opts.lenient => {
                 dropped.malformed_lines += 1;

@@ -212,10 +212,14 @@ impl LublinParams {
         if self.max_log_interarrival > 40.0 {
             return Err("workload.synthetic.max_log_interarrival must be ≤ 40".into());
         }
-        if !(self.estimate_factor.is_finite() && self.estimate_factor >= 1.0) {
+        if !(self.estimate_factor.is_finite()
+            && self.estimate_factor >= 1.0
+            && self.estimate_factor <= crate::limits::MAX_ESTIMATE_FACTOR)
+        {
             return Err(format!(
-                "workload.synthetic.estimate_factor must be a finite number ≥ 1 (got {})",
-                self.estimate_factor
+                "workload.synthetic.estimate_factor must be a number ≥ 1 and ≤ {} (got {})",
+                crate::limits::MAX_ESTIMATE_FACTOR,
+                crate::limits::echo_number(self.estimate_factor)
             ));
         }
         if self.daily_weights().is_none() {

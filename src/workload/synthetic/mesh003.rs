@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_positive, check_probability, synthetic_header};
+use super::{check_probability, synthetic_header};
 use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
@@ -101,8 +101,18 @@ impl Mesh003Params {
                 "workload.synthetic.width × workload.synthetic.height must fit in 32 bits".into(),
             );
         }
-        check_positive("workload.synthetic.arrival_rate", self.arrival_rate)?;
-        check_positive("workload.synthetic.mean_service", self.mean_service)?;
+        // Interarrivals have mean 1 / arrival_rate: both must be times in (0, MAX_TIME].
+        if !(self.arrival_rate.is_finite()
+            && self.arrival_rate >= 1.0 / crate::limits::MAX_TIME
+            && self.arrival_rate <= crate::limits::MAX_TIME)
+        {
+            return Err(format!(
+                "workload.synthetic.arrival_rate must be a number ≥ 1e-12 and ≤ 1e12 per second \
+                 (got {})",
+                crate::limits::echo_number(self.arrival_rate)
+            ));
+        }
+        crate::limits::check_mean_time("workload.synthetic.mean_service", self.mean_service)?;
         if self.sides == SideDistribution::UniformDecreasing {
             check_probability("workload.synthetic.p1", self.p1)?;
             check_probability("workload.synthetic.p2", self.p2)?;

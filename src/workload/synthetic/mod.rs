@@ -127,7 +127,10 @@ pub(crate) fn check_positive(key: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(format!("{key} must be a finite number > 0 (got {v})"))
+        Err(format!(
+            "{key} must be a finite number > 0 (got {})",
+            crate::limits::echo_number(v)
+        ))
     }
 }
 
