@@ -141,8 +141,8 @@ pub fn parse_json<T: serde::de::DeserializeOwned + Serialize>(
 ) -> Result<T, ConfigError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| ConfigError {
-        key: e.path().to_string(),
-        message: e.inner().to_string(),
+        key: crate::limits::echo(&e.path().to_string()),
+        message: crate::limits::echo_backticked(&e.inner().to_string()),
     })?;
     de.end().map_err(|e| ConfigError {
         key: ".".into(),

@@ -148,7 +148,8 @@ impl Envelope {
         let mode = match map.remove("mode") {
             Some(Value::String(m)) => Mode::parse(&m).ok_or_else(|| {
                 format!(
-                    "mode: unknown mode {m:?} (expected {})",
+                    "mode: unknown mode {} (expected {})",
+                    crate::limits::echo_quoted(&m),
                     Mode::ALL.map(Mode::as_str).join(", ")
                 )
             })?,

@@ -258,11 +258,31 @@ pub fn echo_quoted(text: &str) -> String {
     format!("{head:?}… ({n} characters)")
 }
 
+/// A reader's message (serde's) with every `` `quoted` `` value cut by [`echo`]: an unknown
+/// key or name of a megabyte is not repeated whole.
+pub fn echo_backticked(message: &str) -> String {
+    if !message.contains('`') {
+        return message.to_string();
+    }
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                echo(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
 /// A number as an error message repeats it: Rust's shortest form (`1000`, `0.5`) when that
 /// is short, else the exponent form (`1e300`, not 301 digits).
 pub fn echo_number(v: f64) -> String {
     let plain = format!("{v}");
-    if plain.len() <= 24 {
+    if plain.len() <= 16 {
         plain
     } else {
         format!("{v:e}")

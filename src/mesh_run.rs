@@ -122,7 +122,8 @@ impl MeshAllocatorKind {
             .map(MeshAllocatorKind::Nodes)
             .map_err(|_| {
                 format!(
-                    "unknown allocator {s:?} (expected {}, or {})",
+                    "unknown allocator {} (expected {}, or {})",
+                    crate::limits::echo_quoted(s),
                     CONTIGUOUS_ALLOCATORS.expected().replace(" or ", ", "),
                     NODE_ALLOCATORS.expected()
                 )
@@ -198,7 +199,12 @@ impl ContentionModel {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("unknown contention model {s:?} (expected flow or separated)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown contention model {} (expected flow or separated)",
+                    crate::limits::echo_quoted(s)
+                )
+            })
     }
 
     fn is_flow(&self) -> bool {

@@ -218,7 +218,8 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
         other => Err(Error::Config(crate::config::ConfigError {
             key: "seed".into(),
             message: format!(
-                "no reproduction for {other:?} (available: seed000, seed001, seed002, seed003, seed004)"
+                "no reproduction for {} (available: seed000, seed001, seed002, seed003, seed004)",
+                crate::limits::echo_quoted(other)
             ),
         })),
     }
@@ -299,10 +300,24 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         // The reader of the output went away (`| head`): nothing more to say.
         Ok(()) | Err(Error::ClosedPipe) => 0,
         Err(e) => {
-            warn(&format!("schedlab: {e}"));
+            warn(&capped(&format!("schedlab: {e}")));
             2
         }
     }
+}
+
+/// Most characters of one error message: whatever a message repeats (each value is already
+/// cut to `limits::MAX_ECHO_CHARS`), stderr never receives a megabyte.
+const MAX_MESSAGE_CHARS: usize = 4000;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`] characters.
+fn capped(message: &str) -> String {
+    let n = message.chars().count();
+    if n <= MAX_MESSAGE_CHARS {
+        return message.to_string();
+    }
+    let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{head}… (message cut: {n} characters)")
 }
 
 /// Builds the experiment from a file and/or flags; returns it with the trace path to open.

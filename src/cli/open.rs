@@ -41,14 +41,15 @@ pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         let text = read_document(path)?;
         return Envelope::from_document(&text)
             .map_err(|m| config_err("", format!("{arg}: {m}")))?
-            .ok_or_else(|| {
-                config_err(
+            .ok_or_else(|| match serde_json::from_str::<serde_json::Value>(&text) {
+                Err(e) => config_err("", format!("{arg}: not valid JSON: {e}")),
+                Ok(_) => config_err(
                     "mode",
                     format!(
                         "{arg} is not an experiment envelope (it has no \"mode\"); run it with \
                          its mode's command instead"
                     ),
-                )
+                ),
             });
     }
     let fragment = arg.rsplit_once('#').map_or(arg, |(_, f)| f);
@@ -57,7 +58,10 @@ pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         .ok_or_else(|| {
             config_err(
                 "link",
-                format!("{arg:?} is neither a share link (#e=, #x=, #m=, #g=) nor a file"),
+                format!(
+                    "{} is neither a share link (#e=, #x=, #m=, #g=) nor a file",
+                    crate::limits::echo_quoted(arg)
+                ),
             )
         })
 }

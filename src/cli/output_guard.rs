@@ -115,17 +115,20 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// Refuses `output` when it is any of `inputs`: the same file (device + inode, so symlinks,
-/// `..` and hard links are seen through) where both exist, the same canonical path otherwise.
+/// `..` and hard links are seen through) where both exist, the same canonical path where
+/// neither does (one existing and the other not are two files).
 pub fn refuse_if_input<'a>(
     output: &Path,
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), OutputError> {
     let out_id = identity(output);
-    let out_path = canonical(output);
+    let mut out_path = None;
     for input in inputs {
         let same = match (&out_id, identity(input)) {
             (Some(a), Some(b)) => *a == b,
-            _ => out_path == canonical(input),
+            // One exists and the other not: two different files.
+            (Some(_), None) | (None, Some(_)) => false,
+            (None, None) => *out_path.get_or_insert_with(|| canonical(output)) == canonical(input),
         };
         if same {
             return Err(OutputError::IsInput {

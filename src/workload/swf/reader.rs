@@ -6,7 +6,10 @@
 //!   ([`SwfHeader`](super::SwfHeader), parsed loosely); `;` lines after data lines are
 //!   comments and ignored; blank lines are ignored.
 //! - A data line has exactly 18 whitespace-separated numbers (integers or decimals; `NaN` and
-//!   infinities are rejected).
+//!   infinities are rejected). The fields the simulation uses must be in range: submit, run
+//!   and requested time (fields 2, 4, 9) within ±[`crate::limits::MAX_TIME`] seconds,
+//!   processor counts (fields 5, 8) at most 2^32 − 1 ([`SwfErrorKind::OutOfRange`]; skipped as
+//!   malformed when lenient), so that no time overflows and no count saturates.
 //! - Job semantics: size = allocated processors (field 5) if > 0 else requested processors
 //!   (field 8), truncated to an integer; estimate = requested time (field 9) if > 0 else run
 //!   time (field 4). Jobs with a negative run time are dropped first (`negative_runtime`), then
