@@ -53,6 +53,10 @@ pub const MIN_LOAD_FACTOR: f64 = 0.001;
 /// years. With at most [`MIN_LOAD_FACTOR`] stretching and 2^32 processors, every sum and
 /// product the metrics take (areas, weighted turnarounds) stays far inside f64's range.
 pub const MAX_TIME: f64 = 1e12;
+/// Smallest mean time in seconds of a synthetic model and smallest tabulated run time of a
+/// moldable profile: a microsecond (seed 000's compute-free contention runs use exactly that);
+/// below it (1e-320) run times round to 0 and every ratio to them is undefined.
+pub const MIN_TIME: f64 = 1e-6;
 /// Largest `estimate_factor` of a synthetic model (user estimate = run time × factor).
 pub const MAX_ESTIMATE_FACTOR: f64 = 1000.0;
 /// Most characters of a value (a name, a link, a number) an error message repeats.
@@ -223,14 +227,14 @@ pub fn check_load_factor_up_to(lf: f64, max: f64) -> Result<(), String> {
     }
 }
 
-/// `Err` unless `v` is a time in (0, [`MAX_TIME`]] (a mean of a synthetic model); the message
-/// names `key`.
+/// `Err` unless `v` is a time in [[`MIN_TIME`], [`MAX_TIME`]] (a mean of a synthetic model, a
+/// tabulated run time); the message names `key`.
 pub fn check_mean_time(key: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 && v <= MAX_TIME {
+    if v.is_finite() && (MIN_TIME..=MAX_TIME).contains(&v) {
         Ok(())
     } else {
         Err(format!(
-            "{key} must be a number > 0 and ≤ {} seconds (got {})",
+            "{key} must be a number ≥ {MIN_TIME} and ≤ {} seconds (got {})",
             echo_number(MAX_TIME),
             echo_number(v)
         ))

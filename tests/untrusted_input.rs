@@ -767,3 +767,31 @@ fn error_messages_cap_what_they_repeat() {
     let (_, _, err) = schedlab(&["run", "--swf", s(&swf), "--load-factor", &digits]);
     assert!(err.contains("(got 1e300)"), "{err}");
 }
+
+/// A grid whose second site is shifted by a time zone, with exponential (non-integral) times,
+/// used to print "invariant violations" and exit 0: the duration check compared end − start
+/// with the duration, which differ in the last bit when start is not a whole number, while
+/// the engine ends a job at exactly start + duration. It now runs clean; a real violation is
+/// exit code 2.
+#[test]
+fn a_time_zone_shifted_grid_has_no_invariant_violation() {
+    let dir = temp_dir("grid-shift");
+    let grid = write(
+        &dir,
+        "grid.json",
+        r#"{"sites": [{"name": "a", "procs": 32, "workload": {"synthetic": {"model": "lublin", "jobs": 40, "procs": 32}}},
+            {"procs": 64, "tz_offset_hours": 6, "align_monday": false,
+             "workload": {"synthetic": {"model": "exp000", "jobs": 30, "procs": 64}}}],
+            "sharing": "job_sharing", "policy": "conservative", "seed": 2, "cut_to_shortest": true}"#,
+    );
+    for tz in ["6", "-10", "1e-300"] {
+        let text = std::fs::read_to_string(&grid).unwrap().replace(
+            "\"tz_offset_hours\": 6",
+            &format!("\"tz_offset_hours\": {tz}"),
+        );
+        let p = write(&dir, &format!("grid-{tz}.json"), &text);
+        let (code, _, err) = schedlab(&["grid", s(&p)]);
+        assert_eq!(code, 0, "{tz}: {err}");
+        assert!(!err.contains("invariant"), "{tz}: {err}");
+    }
+}

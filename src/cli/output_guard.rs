@@ -234,6 +234,12 @@ impl OutputFile {
             .get_ref()
             .sync_all()
             .map_err(|e| io(&self.path, "write", &e))?;
+        // A file being replaced keeps its permissions (a private 0600 report stays private).
+        if let Ok(m) = std::fs::symlink_metadata(&self.path) {
+            if m.is_file() {
+                let _ = std::fs::set_permissions(&self.temp, m.permissions());
+            }
+        }
         std::fs::rename(&self.temp, &self.path).map_err(|e| io(&self.path, "write", &e))?;
         self.committed = true;
         Ok(())

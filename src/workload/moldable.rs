@@ -105,11 +105,7 @@ impl ScalabilityProfile {
                     "points[{i}]: processors must be > 0 and strictly increasing (got {p})"
                 ));
             }
-            if !(t.is_finite() && t > 0.0) {
-                return Err(format!(
-                    "points[{i}]: run time must be a finite number > 0 (got {t})"
-                ));
-            }
+            crate::limits::check_mean_time(&format!("points[{i}]: run time"), t)?;
             last = p;
         }
         Ok(())

@@ -101,13 +101,13 @@ impl Mesh003Params {
                 "workload.synthetic.width × workload.synthetic.height must fit in 32 bits".into(),
             );
         }
-        // Interarrivals have mean 1 / arrival_rate: both must be times in (0, MAX_TIME].
+        // Interarrivals have mean 1 / arrival_rate: a time in [MIN_TIME, MAX_TIME].
         if !(self.arrival_rate.is_finite()
             && self.arrival_rate >= 1.0 / crate::limits::MAX_TIME
-            && self.arrival_rate <= crate::limits::MAX_TIME)
+            && self.arrival_rate <= 1.0 / crate::limits::MIN_TIME)
         {
             return Err(format!(
-                "workload.synthetic.arrival_rate must be a number ≥ 1e-12 and ≤ 1e12 per second \
+                "workload.synthetic.arrival_rate must be a number ≥ 1e-12 and ≤ 1e6 per second \
                  (got {})",
                 crate::limits::echo_number(self.arrival_rate)
             ));
