@@ -337,13 +337,19 @@ impl MeshExperiment {
         if !(n.traffic_io.is_finite() && (0.0..=1.0).contains(&n.traffic_io)) {
             return Err(err(
                 "network.traffic_io",
-                format!("must be between 0 and 1 (got {})", n.traffic_io),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.traffic_io)
+                ),
             ));
         }
         if !(n.kappa.is_finite() && (0.0..=1.0).contains(&n.kappa)) {
             return Err(err(
                 "network.kappa",
-                format!("must be between 0 and 1 (got {})", n.kappa),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.kappa)
+                ),
             ));
         }
         if let Some(p) = &n.phases {
@@ -363,7 +369,10 @@ impl MeshExperiment {
         if !(n.compute.is_finite() && (0.0..=1.0).contains(&n.compute)) {
             return Err(err(
                 "network.compute",
-                format!("must be between 0 and 1 (got {})", n.compute),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.compute)
+                ),
             ));
         }
         self.network_model()

@@ -766,6 +766,15 @@ fn error_messages_cap_what_they_repeat() {
     }
     let (_, _, err) = schedlab(&["run", "--swf", s(&swf), "--load-factor", &digits]);
     assert!(err.contains("(got 1e300)"), "{err}");
+    let window = write(
+        &dir,
+        "window.json",
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy",
+            "transforms": {"time_window": {"start": 0, "end": -1e300}}}"#,
+    );
+    let (code, _, err) = schedlab(&["run", s(&window)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(got -1e300)"), "{err}");
 }
 
 /// A grid whose second site is shifted by a time zone, with exponential (non-integral) times,

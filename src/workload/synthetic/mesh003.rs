@@ -121,7 +121,8 @@ impl Mesh003Params {
             let sum = self.p1 + self.p2 + self.p3 + self.p4;
             if (sum - 1.0).abs() > 1e-9 {
                 return Err(format!(
-                    "workload.synthetic.p1 + p2 + p3 + p4 must be 1 (got {sum})"
+                    "workload.synthetic.p1 + p2 + p3 + p4 must be 1 (got {})",
+                    crate::limits::echo_number(sum)
                 ));
             }
             if self.l1 == 0 {

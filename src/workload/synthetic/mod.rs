@@ -139,6 +139,9 @@ pub(crate) fn check_probability(key: &str, v: f64) -> Result<(), String> {
     if (0.0..=1.0).contains(&v) {
         Ok(())
     } else {
-        Err(format!("{key} must be a probability in [0, 1] (got {v})"))
+        Err(format!(
+            "{key} must be a probability in [0, 1] (got {})",
+            crate::limits::echo_number(v)
+        ))
     }
 }
