@@ -1,6 +1,6 @@
 //! Output files that never destroy anything the command reads: [`refuse_if_input`] refuses an
 //! output path that is one of the command's inputs (the same file after symlinks, `..` and hard
-//! links: device and inode where the file exists, canonical paths otherwise), and
+//! links: device and inode where both exist, canonical paths where neither does), and
 //! [`OutputFile`] writes to a temporary file in the output's own folder and renames it into
 //! place on [`OutputFile::commit`], so a failed write (a full disk, an error half-way) leaves
 //! the previous file as it was and no partial one; the temporary is removed on every other
