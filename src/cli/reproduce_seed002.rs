@@ -205,6 +205,14 @@ pub fn reproduce(o: &Seed002Options) -> Result<(), Error> {
         elapsed,
         o.threads
     );
+    // A violated invariant means the tables cannot be trusted: never exit 0.
+    if bad > 0 {
+        return Err(Error::simulation(
+            crate::error::Engine::Grid,
+            "reproduce seed002",
+            format!("{bad} invariant violations (listed above)"),
+        ));
+    }
     Ok(())
 }
 
