@@ -131,13 +131,74 @@ impl ExperimentFile for Experiment {
     }
 }
 
-/// Parses JSON text into `T`; an error names the key path (`workload.synthetic.jobs`).
-pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+/// Parses JSON text into `T` strictly; an error names the key path (`workload.synthetic.jobs`).
+/// Strict means: nothing but white space after the document (a second document, `garbage`,
+/// a trailing `,` or NUL is refused with its position), and an object wherever `T` has a
+/// struct (serde would also accept an array of the fields in order, so `"flat": []` would
+/// pass for `"flat": {}`).
+pub fn parse_json<T: serde::de::DeserializeOwned + Serialize>(
+    text: &str,
+) -> Result<T, ConfigError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(|e| ConfigError {
-        key: e.path().to_string(),
-        message: e.inner().to_string(),
-    })
+    let value: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| ConfigError {
+        key: crate::limits::echo(&e.path().to_string()),
+        message: crate::limits::echo_backticked(&e.inner().to_string()),
+    })?;
+    de.end().map_err(|e| ConfigError {
+        key: ".".into(),
+        message: format!(
+            "trailing data after the JSON document (line {}, column {}): a file holds one \
+             document and nothing after it",
+            e.line(),
+            e.column()
+        ),
+    })?;
+    check_objects(text, &value)?;
+    Ok(value)
+}
+
+/// Refuses an array in `text` where `parsed` (what it was read into) has an object: the
+/// document is read again as a JSON tree and compared with `parsed` written back.
+fn check_objects<T: Serialize>(text: &str, parsed: &T) -> Result<(), ConfigError> {
+    let (Ok(input), Ok(output)) = (
+        serde_json::from_str::<serde_json::Value>(text),
+        serde_json::to_value(parsed),
+    ) else {
+        return Ok(());
+    };
+    match array_for_object(&input, &output, String::new()) {
+        Some(key) => Err(ConfigError {
+            key: if key.is_empty() { ".".into() } else { key },
+            message: "expected an object {…}, found an array".into(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The key path of the first place where `input` has an array and `output` an object.
+fn array_for_object(
+    input: &serde_json::Value,
+    output: &serde_json::Value,
+    path: String,
+) -> Option<String> {
+    use serde_json::Value;
+    match (input, output) {
+        (Value::Array(_), Value::Object(_)) => Some(path),
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
+            let sub = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            array_for_object(v, b.get(k)?, sub)
+        }),
+        (Value::Array(a), Value::Array(b)) => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (x, y))| array_for_object(x, y, format!("{path}[{i}]"))),
+        _ => None,
+    }
 }
 
 /// Rejects a document of another format version, naming the key `version`.

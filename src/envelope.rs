@@ -70,7 +70,7 @@ impl Mode {
     /// The CLI command that runs an experiment of this mode.
     pub fn command(self) -> &'static str {
         match self {
-            Mode::Flat => "schedlab run --experiment",
+            Mode::Flat => "schedlab run",
             Mode::Mesh => "schedlab mesh",
             Mode::Grid => "schedlab grid",
             Mode::Moldable => "schedlab moldable",
@@ -148,7 +148,8 @@ impl Envelope {
         let mode = match map.remove("mode") {
             Some(Value::String(m)) => Mode::parse(&m).ok_or_else(|| {
                 format!(
-                    "mode: unknown mode {m:?} (expected {})",
+                    "mode: unknown mode {} (expected {})",
+                    crate::limits::echo_quoted(&m),
                     Mode::ALL.map(Mode::as_str).join(", ")
                 )
             })?,
@@ -236,14 +237,42 @@ impl Envelope {
     }
 
     /// [`Envelope::from_document`] under `limits` (`run`/`mesh`/`grid`/`moldable --max-*`).
+    ///
+    /// An envelope followed by anything but white space is refused ("trailing data … at line
+    /// L column C"), as is a document nested deeper than the JSON reader goes ("nested too
+    /// deep"), instead of being taken for a document without `mode`.
     pub fn from_document_with(text: &str, limits: &Limits) -> Result<Option<Envelope>, String> {
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) if map.contains_key("mode") => {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(Value::Object(map))) if map.contains_key("mode") => {
+                let end = stream.byte_offset();
+                let rest = text.get(end..).unwrap_or_default();
+                if let Some(junk) = rest.find(|c| !matches!(c, ' ' | '\t' | '\n' | '\r')) {
+                    let (line, column) = line_column(text, end + junk);
+                    return Err(format!(
+                        "trailing data after the experiment envelope (line {line}, column \
+                         {column}): a file holds one document and nothing after it"
+                    ));
+                }
                 Envelope::from_json_with(text, limits).map(Some)
             }
+            Some(Err(e)) if e.to_string().starts_with("recursion limit exceeded") => Err(format!(
+                "the document is nested too deep (line {}, column {}): the JSON reader \
+                     follows at most 127 levels of arrays and objects",
+                e.line(),
+                e.column()
+            )),
             _ => Ok(None),
         }
     }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 /// `message` without serde's ` at line L column C` (a position in the re-written state).

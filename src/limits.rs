@@ -43,8 +43,24 @@ pub const MAX_SWEEP_POINTS: usize = 50;
 /// Most points of a sweep file (`schedlab sweep plan`: axes × replications). Each point is a
 /// file on disk and a result file after the run, so this bounds the files one plan writes.
 pub const MAX_SWEEP_FILE_POINTS: usize = 100_000;
-/// Largest load factor (the range is (0, [`MAX_LOAD_FACTOR`]]).
+/// Largest load factor (the range is [[`MIN_LOAD_FACTOR`], [`MAX_LOAD_FACTOR`]]).
 pub const MAX_LOAD_FACTOR: f64 = 1000.0;
+/// Smallest load factor: submit times are divided by the load factor, so a tiny one (1e-320)
+/// would turn them into infinities; 0.001 stretches a trace a thousand times.
+pub const MIN_LOAD_FACTOR: f64 = 0.001;
+/// Largest time in seconds a user may give (a trace's submit time, run time or requested
+/// time; a synthetic model's mean interarrival, run or service time): 10^12 s, about 31,700
+/// years. With at most [`MIN_LOAD_FACTOR`] stretching and 2^32 processors, every sum and
+/// product the metrics take (areas, weighted turnarounds) stays far inside f64's range.
+pub const MAX_TIME: f64 = 1e12;
+/// Smallest mean time in seconds of a synthetic model and smallest tabulated run time of a
+/// moldable profile: a microsecond (Mache et al.'s compute-free contention runs use exactly that);
+/// below it (1e-320) run times round to 0 and every ratio to them is undefined.
+pub const MIN_TIME: f64 = 1e-6;
+/// Largest `estimate_factor` of a synthetic model (user estimate = run time × factor).
+pub const MAX_ESTIMATE_FACTOR: f64 = 1000.0;
+/// Most characters of a value (a name, a link, a number) an error message repeats.
+pub const MAX_ECHO_CHARS: usize = 80;
 
 /// Most bytes of an exercise file (`crate::exercise`, docs/exercises.md).
 pub const MAX_EXERCISE_BYTES: usize = 256 * 1024;
@@ -193,17 +209,87 @@ impl Limits {
     }
 }
 
-/// `Err` unless `lf` is a load factor in (0, [`MAX_LOAD_FACTOR`]].
+/// `Err` unless `lf` is a load factor in [[`MIN_LOAD_FACTOR`], [`MAX_LOAD_FACTOR`]].
 pub fn check_load_factor(lf: f64) -> Result<(), String> {
     check_load_factor_up_to(lf, MAX_LOAD_FACTOR)
 }
 
 /// [`check_load_factor`] against another maximum (`schedlab run --max-load-factor`).
 pub fn check_load_factor_up_to(lf: f64, max: f64) -> Result<(), String> {
-    if lf.is_finite() && lf > 0.0 && lf <= max {
+    if lf.is_finite() && lf >= MIN_LOAD_FACTOR && lf <= max {
         Ok(())
     } else {
-        Err(format!("must be a number > 0 and ≤ {max} (got {lf})"))
+        Err(format!(
+            "must be a number ≥ {MIN_LOAD_FACTOR} and ≤ {} (got {})",
+            echo_number(max),
+            echo_number(lf)
+        ))
+    }
+}
+
+/// `Err` unless `v` is a time in [[`MIN_TIME`], [`MAX_TIME`]] (a mean of a synthetic model, a
+/// tabulated run time); the message names `key`.
+pub fn check_mean_time(key: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && (MIN_TIME..=MAX_TIME).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{key} must be a number ≥ {MIN_TIME} and ≤ {} seconds (got {})",
+            echo_number(MAX_TIME),
+            echo_number(v)
+        ))
+    }
+}
+
+/// `text` as an error message repeats a user's value: whole when at most [`MAX_ECHO_CHARS`]
+/// characters, else its first characters and how long it was.
+pub fn echo(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= MAX_ECHO_CHARS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_ECHO_CHARS).collect();
+    format!("{head}… ({n} characters)")
+}
+
+/// [`echo`] of `text` quoted as Rust's `{:?}` quotes it.
+pub fn echo_quoted(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= MAX_ECHO_CHARS {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(MAX_ECHO_CHARS).collect();
+    format!("{head:?}… ({n} characters)")
+}
+
+/// A reader's message (serde's) with every `` `quoted` `` value cut by [`echo`]: an unknown
+/// key or name of a megabyte is not repeated whole.
+pub fn echo_backticked(message: &str) -> String {
+    if !message.contains('`') {
+        return message.to_string();
+    }
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                echo(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
+/// A number as an error message repeats it: Rust's shortest form (`1000`, `0.5`) when that
+/// is short, else the exponent form (`1e300`, not 301 digits).
+pub fn echo_number(v: f64) -> String {
+    let plain = format!("{v}");
+    if plain.len() <= 16 {
+        plain
+    } else {
+        format!("{v:e}")
     }
 }
 
@@ -226,7 +312,19 @@ mod tests {
         assert!(check_load_factor(1000.0).is_ok());
         assert_eq!(
             check_load_factor(5000.0).unwrap_err(),
-            "must be a number > 0 and ≤ 1000 (got 5000)"
+            "must be a number ≥ 0.001 and ≤ 1000 (got 5000)"
+        );
+        assert_eq!(
+            check_load_factor(1e-320).unwrap_err(),
+            "must be a number ≥ 0.001 and ≤ 1000 (got 1e-320)"
+        );
+        assert!(check_load_factor(MIN_LOAD_FACTOR).is_ok());
+        assert_eq!(echo_number(1e300), "1e300");
+        assert_eq!(echo_number(1.5), "1.5");
+        let long = "x".repeat(1_000_000);
+        assert_eq!(
+            echo(&long).chars().count(),
+            MAX_ECHO_CHARS + "… (1000000 characters)".chars().count()
         );
         assert!(check_load_factor(0.0).is_err());
         assert!(check_load_factor(f64::NAN).is_err());

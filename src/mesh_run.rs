@@ -123,7 +123,8 @@ impl MeshAllocatorKind {
             .map(MeshAllocatorKind::Nodes)
             .map_err(|_| {
                 format!(
-                    "unknown allocator {s:?} (expected {}, or {})",
+                    "unknown allocator {} (expected {}, or {})",
+                    crate::limits::echo_quoted(s),
                     CONTIGUOUS_ALLOCATORS.expected().replace(" or ", ", "),
                     NODE_ALLOCATORS.expected()
                 )
@@ -199,7 +200,12 @@ impl ContentionModel {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("unknown contention model {s:?} (expected flow or separated)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown contention model {} (expected flow or separated)",
+                    crate::limits::echo_quoted(s)
+                )
+            })
     }
 
     fn is_flow(&self) -> bool {
@@ -332,13 +338,19 @@ impl MeshExperiment {
         if !(n.traffic_io.is_finite() && (0.0..=1.0).contains(&n.traffic_io)) {
             return Err(err(
                 "network.traffic_io",
-                format!("must be between 0 and 1 (got {})", n.traffic_io),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.traffic_io)
+                ),
             ));
         }
         if !(n.kappa.is_finite() && (0.0..=1.0).contains(&n.kappa)) {
             return Err(err(
                 "network.kappa",
-                format!("must be between 0 and 1 (got {})", n.kappa),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.kappa)
+                ),
             ));
         }
         if let Some(p) = &n.phases {
@@ -358,7 +370,10 @@ impl MeshExperiment {
         if !(n.compute.is_finite() && (0.0..=1.0).contains(&n.compute)) {
             return Err(err(
                 "network.compute",
-                format!("must be between 0 and 1 (got {})", n.compute),
+                format!(
+                    "must be between 0 and 1 (got {})",
+                    crate::limits::echo_number(n.compute)
+                ),
             ));
         }
         self.network_model()
@@ -494,6 +509,7 @@ pub fn prepare_mesh(
             j.shape = None;
         }
     }
+    crate::run::check_times(&workload, !exp.allocator.is_contiguous())?;
     if workload.jobs.is_empty() {
         return Err(Error::EmptyWorkload(format!(
             "no job left to simulate on the {w} × {h} mesh (dropped: {})",

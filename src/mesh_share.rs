@@ -74,9 +74,8 @@ impl MeshShare {
     /// raise them).
     pub fn from_json_with(text: &str, limits: &crate::limits::Limits) -> Result<MeshShare, String> {
         check_envelope(text, MESH_SHARE_VERSION, "mesh share-link", None)?;
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let share: MeshShare = serde_path_to_error::deserialize(de)
-            .map_err(|e| format!("{}: {}", field_name(&e.path().to_string()), e.inner()))?;
+        let share: MeshShare = crate::config::parse_json(text)
+            .map_err(|e| format!("{}: {}", field_name(&e.key), e.message))?;
         share
             .experiment
             .validate_with(limits)

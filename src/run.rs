@@ -6,7 +6,7 @@ use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Experiment, MachineSpec, WorkloadSpec};
+use crate::config::{ConfigError, Experiment, MachineSpec, WorkloadSpec};
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::metrics::{category_stats, job_records, CategoryStat, JobRecord, Summary};
@@ -93,6 +93,7 @@ pub fn prepare_with(
             .unwrap_or_else(|| workload.max_procs().max(1)),
     };
     workload.fit_to_machine(procs);
+    check_times(&workload, false)?;
     if workload.jobs.is_empty() {
         return Err(Error::EmptyWorkload(format!(
             "no job left to simulate on {procs} processors (dropped: {})",
@@ -104,6 +105,43 @@ pub fn prepare_with(
         procs,
         transform,
     })
+}
+
+/// Refuses a workload (after its transforms) with a job whose submit time, run time or
+/// estimate is not a finite number — or, when `nonnegative_submit` (the contention model's
+/// engines), a job submitted before time 0 — as an error on the key `workload` naming the
+/// job, instead of letting an engine stop on it. The validated ranges (docs/limits.md) keep
+/// every time finite; this is the last check before an engine.
+pub fn check_times(workload: &Workload, nonnegative_submit: bool) -> Result<(), Error> {
+    use crate::limits::echo_number;
+    for j in &workload.jobs {
+        let finite = j.submit.is_finite() && j.run_time.is_finite() && j.estimate.is_finite();
+        if !finite {
+            return Err(Error::Config(ConfigError {
+                key: "workload".into(),
+                message: format!(
+                    "job {}: submit time {}, run time {} and estimate {} must be finite numbers \
+                     (docs/limits.md lists the ranges that keep them so)",
+                    j.id,
+                    echo_number(j.submit),
+                    echo_number(j.run_time),
+                    echo_number(j.estimate)
+                ),
+            }));
+        }
+        if nonnegative_submit && j.submit < 0.0 {
+            return Err(Error::Config(ConfigError {
+                key: "workload".into(),
+                message: format!(
+                    "job {}: submit time {} is before 0: the contention model (non-contiguous \
+                     allocators) needs submit times ≥ 0",
+                    j.id,
+                    echo_number(j.submit)
+                ),
+            }));
+        }
+    }
+    Ok(())
 }
 
 /// "3 with negative run time, 1 larger than the machine" or "none".

@@ -179,8 +179,9 @@ impl Sweep {
             return err(
                 "sweep-from",
                 format!(
-                    "Sweep: \"from\" must be a number {} 0 (got {from}).",
-                    if seed { "≥" } else { ">" }
+                    "Sweep: \"from\" must be a number {} 0 (got {}).",
+                    if seed { "≥" } else { ">" },
+                    crate::limits::echo_number(from)
                 ),
             );
         }
@@ -190,8 +191,9 @@ impl Sweep {
                     return err(
                         field,
                         format!(
-                            "Sweep: \"{name}\" of {} must be a whole number (got {x}).",
-                            axis.key()
+                            "Sweep: \"{name}\" of {} must be a whole number (got {}).",
+                            axis.key(),
+                            crate::limits::echo_number(x)
                         ),
                     );
                 }
@@ -200,13 +202,20 @@ impl Sweep {
         if !(to.is_finite() && to >= from) {
             return err(
                 "sweep-to",
-                format!("Sweep: \"to\" must be a number ≥ \"from\" ({from}) (got {to})."),
+                format!(
+                    "Sweep: \"to\" must be a number ≥ \"from\" ({}) (got {}).",
+                    crate::limits::echo_number(from),
+                    crate::limits::echo_number(to)
+                ),
             );
         }
         if !(step.is_finite() && step > 0.0) {
             return err(
                 "sweep-step",
-                format!("Sweep: \"step\" must be a number > 0 (got {step})."),
+                format!(
+                    "Sweep: \"step\" must be a number > 0 (got {}).",
+                    crate::limits::echo_number(step)
+                ),
             );
         }
         let n = ((to - from) / step + 1e-9).floor() + 1.0;
@@ -307,14 +316,8 @@ impl ShareState {
         limits: &crate::limits::Limits,
     ) -> Result<ShareState, String> {
         check_envelope(text, SHARE_VERSION, "share-link", None)?;
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
-            format!(
-                "the link's experiment is invalid: {}: {}",
-                e.path(),
-                e.inner()
-            )
-        })?;
+        let state: ShareState = crate::config::parse_json(text)
+            .map_err(|e| format!("the link's experiment is invalid: {}: {}", e.key, e.message))?;
         state
             .experiment
             .validate_with(limits)

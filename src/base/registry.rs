@@ -184,7 +184,12 @@ impl Family {
 
     /// The message for a name that is none of these.
     pub fn unknown(&self, s: &str) -> String {
-        format!("unknown {} {s:?} (expected {})", self.noun, self.expected())
+        format!(
+            "unknown {} {} (expected {})",
+            self.noun,
+            crate::limits::echo_quoted(s),
+            self.expected()
+        )
     }
 
     /// One line per entry for `--help`: `  window-<K>  Window-K scheduling …`.

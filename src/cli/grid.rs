@@ -66,16 +66,29 @@ pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     } else {
         emit(&tables(&cmp))?;
     }
+    // A violated invariant means the numbers above cannot be trusted: never exit 0.
+    let mut violated = Vec::new();
     for r in &cmp.runs {
         if !r.violations.is_empty() {
-            warn(&format!(
-                "schedlab: {}: {} invariant violations",
+            for v in r.violations.iter().take(3) {
+                warn(&format!("schedlab: {}: {v}", sharing_label(r.sharing)));
+            }
+            violated.push(format!(
+                "{}: {} invariant violations",
                 sharing_label(r.sharing),
                 r.violations.len()
             ));
         }
     }
-    Ok(())
+    if violated.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::simulation(
+            crate::error::Engine::Grid,
+            "",
+            violated.join("; "),
+        ))
+    }
 }
 
 /// The comparison as text tables, one per configuration.

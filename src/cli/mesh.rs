@@ -92,6 +92,12 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
 /// Runs `schedlab mesh`.
 pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
     let (exp, trace_path) = mesh_experiment_from_args(a)?;
+    let mut inputs = vec![a.experiment.as_path()];
+    inputs.extend(trace_path.as_deref());
+    super::output_guard::refuse_outputs_that_are_inputs(
+        &[a.jobs_csv.as_deref(), a.report.as_deref()],
+        &inputs,
+    )?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
     let out = run_mesh_with(&exp, trace, &a.limits.limits())?;
     if let Some(path) = &a.jobs_csv {

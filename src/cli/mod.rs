@@ -10,6 +10,7 @@ pub mod limit_args;
 pub mod mesh;
 pub mod moldable;
 pub mod open;
+pub mod output_guard;
 pub mod reproduce_binary_tree;
 pub mod reproduce_grid_sharing;
 pub mod reproduce_mc_elongated;
@@ -144,7 +145,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             key: "key".into(),
             message: format!(
                 "no reproduction for {:?} (available: {}; `schedlab reproduce --list`)",
-                key.chars().take(40).collect::<String>(),
+                crate::limits::echo(key),
                 crate::base::papers::keys()
             ),
         }));
@@ -281,10 +282,24 @@ pub fn main_with_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32
         // The reader of the output went away (`| head`): nothing more to say.
         Ok(()) | Err(Error::ClosedPipe) => 0,
         Err(e) => {
-            warn(&format!("schedlab: {e}"));
+            warn(&capped(&format!("schedlab: {e}")));
             2
         }
     }
+}
+
+/// Most characters of one error message: whatever a message repeats (each value is already
+/// cut to `limits::MAX_ECHO_CHARS`), stderr never receives a megabyte.
+const MAX_MESSAGE_CHARS: usize = 4000;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`] characters.
+fn capped(message: &str) -> String {
+    let n = message.chars().count();
+    if n <= MAX_MESSAGE_CHARS {
+        return message.to_string();
+    }
+    let head: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{head}… (message cut: {n} characters)")
 }
 
 /// Builds the experiment from a file and/or flags; returns it with the trace path to open.
@@ -344,6 +359,21 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
 
 fn run_command(a: &RunArgs) -> Result<(), Error> {
     let (exp, trace_path) = experiment_from_args(a)?;
+    let inputs: Vec<&Path> = a
+        .experiment
+        .iter()
+        .chain(trace_path.iter())
+        .map(PathBuf::as_path)
+        .collect();
+    output_guard::refuse_outputs_that_are_inputs(
+        &[
+            a.jobs_csv.as_deref(),
+            a.swf_out.as_deref(),
+            a.report.as_deref(),
+            a.explain_csv.as_deref(),
+        ],
+        &inputs,
+    )?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
     let prepared = prepare_with(&exp, trace, &a.limits.limits())?;
     let explained_job = match a.explain {
@@ -416,12 +446,11 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     emit_line(&text)
 }
 
+/// Writes an output file through [`output_guard::write_output`] (a temporary file renamed
+/// into place; the previous file is kept on any error).
 fn write_file(
     path: &Path,
     body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    let f = File::create(path).map_err(|e| io_err(path, e))?;
-    let mut w = BufWriter::new(f);
-    body(&mut w).map_err(|e| io_err(path, e))?;
-    w.flush().map_err(|e| io_err(path, e))
+    output_guard::write_output(path, body)
 }

@@ -70,10 +70,14 @@ pub fn moldable_command(a: &MoldableArgs) -> Result<(), Error> {
     }
     exp.validate_with(&a.limits.limits())?;
     let base = a.experiment.parent().map(PathBuf::from).unwrap_or_default();
-    let trace = match &exp.workload {
-        WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(open_trace(&base.join(p))?),
+    let trace_path = match &exp.workload {
+        WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
         _ => None,
     };
+    let mut inputs = vec![a.experiment.as_path()];
+    inputs.extend(trace_path.as_deref());
+    super::output_guard::refuse_outputs_that_are_inputs(&[a.report.as_deref()], &inputs)?;
+    let trace = trace_path.as_deref().map(open_trace).transpose()?;
     let report = run_moldable_with(&exp, &strategies, trace, &a.limits.limits())?;
     if let Some(path) = &a.report {
         let text = serde_json::to_string_pretty(&report).map_err(|e| super::io_err(path, e))?;

@@ -21,7 +21,7 @@ pub struct OpenArgs {
     /// A share link (a URL or just its `#e=…`, `#x=…`, `#m=…` or `#g=…` fragment) or an
     /// experiment envelope file (JSON with `"mode"`).
     pub link: String,
-    /// Also write the mode's experiment file (what `schedlab run --experiment`, `schedlab mesh`
+    /// Also write the mode's experiment file (what `schedlab run`, `schedlab mesh`
     /// or `schedlab grid` reads) to this path.
     #[arg(long)]
     pub experiment_out: Option<PathBuf>,
@@ -41,14 +41,15 @@ pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         let text = read_document(path)?;
         return Envelope::from_document(&text)
             .map_err(|m| config_err("", format!("{arg}: {m}")))?
-            .ok_or_else(|| {
-                config_err(
+            .ok_or_else(|| match serde_json::from_str::<serde_json::Value>(&text) {
+                Err(e) => config_err("", format!("{arg}: not valid JSON: {e}")),
+                Ok(_) => config_err(
                     "mode",
                     format!(
                         "{arg} is not an experiment envelope (it has no \"mode\"); run it with \
                          its mode's command instead"
                     ),
-                )
+                ),
             });
     }
     let fragment = arg.rsplit_once('#').map_or(arg, |(_, f)| f);
@@ -57,7 +58,10 @@ pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
         .ok_or_else(|| {
             config_err(
                 "link",
-                format!("{arg:?} is neither a share link (#e=, #x=, #m=, #g=) nor a file"),
+                format!(
+                    "{} is neither a share link (#e=, #x=, #m=, #g=) nor a file",
+                    crate::limits::echo_quoted(arg)
+                ),
             )
         })
 }
@@ -104,6 +108,10 @@ pub fn experiment_text(path: &Path, mode: Mode, limits: &Limits) -> Result<Strin
 
 /// Prints the envelope of a link or file; writes its mode's experiment file if asked.
 pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
+    if let Some(out) = &a.experiment_out {
+        // The link may be a file: writing the experiment must not replace it.
+        super::output_guard::refuse_if_input(out, [Path::new(&a.link)])?;
+    }
     let env = envelope_of(&a.link)?;
     let pretty = serde_json::from_str::<serde_json::Value>(&env.to_json())
         .ok()
@@ -112,7 +120,7 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
     emit_line(&pretty)?;
     if let Some(out) = &a.experiment_out {
         let json = mode_experiment_json(&env, &Limits::DEFAULT)?;
-        std::fs::write(out, json + "\n").map_err(|e| super::streams::io_err(out, e))?;
+        super::output_guard::write_text(out, &(json + "\n"))?;
         let mut note = format!(
             "{} experiment written to {}; run it with: {} {}",
             env.mode(),

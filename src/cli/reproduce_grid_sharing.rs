@@ -201,6 +201,14 @@ pub fn reproduce(o: &GridSharingReproOptions) -> Result<(), Error> {
         elapsed,
         o.threads
     );
+    // A violated invariant means the tables cannot be trusted: never exit 0.
+    if bad > 0 {
+        return Err(Error::simulation(
+            crate::error::Engine::Grid,
+            "reproduce grid-sharing",
+            format!("{bad} invariant violations (listed above)"),
+        ));
+    }
     Ok(())
 }
 

@@ -6,11 +6,11 @@
 //! [`crate::sweep`]; this module only parses flags, reads and writes files, runs threads and
 //! prints.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
+use super::output_guard::{owned_dir, refuse_if_input, write_text};
 use super::streams::{io_err, open_trace, read_document, warn};
 use super::LimitArgs;
 use crate::error::Error;
@@ -168,21 +168,13 @@ fn sweep_err(e: SweepError) -> Error {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Error> {
-    std::fs::write(path, text).map_err(|e| io_err(path, e))
+    write_text(path, text)
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so that a run killed
-/// half-way never leaves a partial result.
-fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
-    f.write_all(text.as_bytes()).map_err(|e| io_err(&tmp, e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
-}
-
+/// Creates a folder of the plan (refused when it is a symlink: schedlab writes into folders
+/// of its own only).
 fn mkdir(path: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(path).map_err(|e| io_err(path, e))
+    owned_dir(path).map_err(Error::from)
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, Error> {
@@ -221,6 +213,17 @@ pub fn plan_dir(
     mkdir(&out.join(RESULTS_DIR))?;
     mkdir(&out.join(LOGS_DIR))?;
     let dir = absolute(out)?;
+    // The sweep file itself may sit inside the plan folder: no output may replace it.
+    let outputs = (0..plan.points.len())
+        .map(|n| dir.join(POINTS_DIR).join(point_file(n)))
+        .chain(
+            [MANIFEST, "run-slurm.sh", "run-parallel.sh"]
+                .into_iter()
+                .map(|f| dir.join(f)),
+        );
+    for out in outputs {
+        refuse_if_input(&out, [sweep])?;
+    }
     for (n, p) in plan.points.iter().enumerate() {
         write(&dir.join(POINTS_DIR).join(point_file(n)), p)?;
     }
@@ -304,6 +307,7 @@ pub fn run_dir(
     };
     let points_dir = dir.join(POINTS_DIR);
     let results_dir = dir.join(RESULTS_DIR);
+    mkdir(&results_dir)?;
     let did = crate::reproduce::parallel::par_map(&selected, jobs, |&n| {
         let result_path = results_dir.join(point_file(n));
         let status = PointStatus::judge(&m, n, read_result(&result_path).as_deref());
@@ -332,7 +336,7 @@ pub fn run_dir(
             point_checksum: sum,
             outcome,
         };
-        write_atomic(&result_path, &r.to_text())?;
+        write(&result_path, &r.to_text())?;
         Ok(Did::Ran { recomputed, failed })
     })?;
     let mut s = RunSummary {
@@ -365,13 +369,23 @@ pub fn merge_dir(dir: &Path, csv: Option<&Path>, json: Option<&Path>) -> Result<
         })
         .collect();
     let merged = merge(&spec, &statuses);
-    write(
-        &csv.map_or_else(|| dir.join("merged.csv"), Path::to_path_buf),
-        &merged.csv,
-    )?;
-    write(
-        &json.map_or_else(|| dir.join("merged.json"), Path::to_path_buf),
-        &merged.json,
-    )?;
+    let csv = csv.map_or_else(|| dir.join("merged.csv"), Path::to_path_buf);
+    let json = json.map_or_else(|| dir.join("merged.json"), Path::to_path_buf);
+    // The plan's own files are the inputs: neither table may replace one of them.
+    let manifest = dir.join(MANIFEST);
+    let plan_files: Vec<PathBuf> = (0..m.points)
+        .flat_map(|n| {
+            [
+                results_dir.join(point_file(n)),
+                dir.join(POINTS_DIR).join(point_file(n)),
+            ]
+        })
+        .chain([manifest])
+        .collect();
+    for out in [&csv, &json] {
+        refuse_if_input(out, plan_files.iter().map(PathBuf::as_path))?;
+    }
+    write(&csv, &merged.csv)?;
+    write(&json, &merged.json)?;
     Ok(merged)
 }

@@ -194,11 +194,8 @@ impl AnswersFile {
 
     /// Reads an answers file; the error names `source` and the key.
     pub fn from_json(text: &str, source: &str) -> Result<Self, String> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let file: AnswersFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            format!("{source}: {key}: {}", e.inner())
-        })?;
+        let file: AnswersFile = crate::config::parse_json(text)
+            .map_err(|e| format!("{source}: {}: {}", e.key, e.message))?;
         if file.format != ANSWERS_FORMAT {
             return Err(format!(
                 "{source}: format: {:?} is not an answers file ({ANSWERS_FORMAT:?})",

@@ -261,14 +261,8 @@ impl Exercise {
                 ),
             ));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let mut ex: Exercise = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            fail(
-                if key == "." { String::new() } else { key },
-                e.inner().to_string(),
-            )
-        })?;
+        let mut ex: Exercise = crate::config::parse_json(text)
+            .map_err(|e| fail(if e.key == "." { String::new() } else { e.key }, e.message))?;
         ex.validate().map_err(|(k, m)| fail(k, m))?;
         Ok(ex)
     }

@@ -114,7 +114,10 @@ pub fn read_params(
             if !x.is_finite() {
                 return Err(FieldError::new(
                     id,
-                    format!("{what}: {text:?} is not a finite number."),
+                    format!(
+                        "{what}: {} is not a finite number.",
+                        crate::limits::echo_quoted(text)
+                    ),
                 ));
             }
             serde_json::Value::from(x)

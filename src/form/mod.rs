@@ -87,7 +87,15 @@ pub fn lenient_number<T: FromStr>(field: &str, text: &str, what: &str) -> Result
     text.trim()
         .replace([',', '_', ' '], "")
         .parse::<T>()
-        .map_err(|_| FieldError::new(field, format!("{what}: {text:?} is not a valid value.")))
+        .map_err(|_| {
+            FieldError::new(
+                field,
+                format!(
+                    "{what}: {} is not a valid value.",
+                    crate::limits::echo_quoted(text)
+                ),
+            )
+        })
 }
 
 /// `text` (trimmed) read as a number; the error reads `{label}: enter {what} (got "…").`.

@@ -167,7 +167,10 @@ impl GridExperiment {
             if !(s.tz_offset_hours.is_finite() && s.tz_offset_hours.abs() <= 168.0) {
                 return Err(err(
                     format!("sites[{i}].tz_offset_hours"),
-                    format!("must be within ±168 (got {})", s.tz_offset_hours),
+                    format!(
+                        "must be within ±168 (got {})",
+                        crate::limits::echo_number(s.tz_offset_hours)
+                    ),
                 ));
             }
             match &s.workload {

@@ -302,12 +302,10 @@ impl GridShare {
     pub fn from_json_with(text: &str, limits: &Limits) -> Result<GridShare, ShareError> {
         crate::share::check_envelope(text, GRID_SHARE_VERSION, "grid-link", None)
             .map_err(ShareError)?;
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let share: GridShare = serde_path_to_error::deserialize(de).map_err(|e| {
+        let share: GridShare = crate::config::parse_json(text).map_err(|e| {
             ShareError(format!(
                 "the link's experiment is invalid: {}: {}",
-                e.path(),
-                e.inner()
+                e.key, e.message
             ))
         })?;
         share

@@ -140,7 +140,13 @@ impl PhaseConfig {
             ("disk_mb_s", self.disk_mb_s),
         ] {
             if !(v.is_finite() && v > 0.0 && v <= 1e12) {
-                return Err((key, format!("must be a number > 0 and ≤ 1e12 (got {v})")));
+                return Err((
+                    key,
+                    format!(
+                        "must be a number > 0 and ≤ 1e12 (got {})",
+                        crate::limits::echo_number(v)
+                    ),
+                ));
             }
         }
         Ok(())

@@ -40,7 +40,13 @@ impl SeparatedConfig {
             ("compute", self.compute),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
-                return Err((key, format!("must be between 0 and 1 (got {v})")));
+                return Err((
+                    key,
+                    format!(
+                        "must be between 0 and 1 (got {})",
+                        crate::limits::echo_number(v)
+                    ),
+                ));
             }
         }
         Ok(())

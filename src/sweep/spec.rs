@@ -164,13 +164,32 @@ fn set_path(v: &mut Value, path: &[String], new: Value) -> Result<(), String> {
 /// `from` and `step` are).
 fn range_values(from: f64, to: f64, step: f64) -> Result<Vec<Value>, (&'static str, String)> {
     if !from.is_finite() {
-        return Err(("from", format!("must be a finite number (got {from})")));
+        return Err((
+            "from",
+            format!(
+                "must be a finite number (got {})",
+                crate::limits::echo_number(from)
+            ),
+        ));
     }
     if !(to.is_finite() && to >= from) {
-        return Err(("to", format!("must be a number ≥ from = {from} (got {to})")));
+        return Err((
+            "to",
+            format!(
+                "must be a number ≥ from = {} (got {})",
+                crate::limits::echo_number(from),
+                crate::limits::echo_number(to)
+            ),
+        ));
     }
     if !(step.is_finite() && step > 0.0) {
-        return Err(("step", format!("must be a number > 0 (got {step})")));
+        return Err((
+            "step",
+            format!(
+                "must be a number > 0 (got {})",
+                crate::limits::echo_number(step)
+            ),
+        ));
     }
     let n = ((to - from) / step + 1e-9).floor() + 1.0;
     if n > MAX_SWEEP_FILE_POINTS as f64 {
@@ -218,14 +237,8 @@ impl SweepSpec {
             key,
             message,
         };
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let raw: RawSweep = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            invalid(
-                if key == "." { String::new() } else { key },
-                e.inner().to_string(),
-            )
-        })?;
+        let raw: RawSweep = parse_json(text)
+            .map_err(|e| invalid(if e.key == "." { String::new() } else { e.key }, e.message))?;
         if raw.version != SWEEP_VERSION {
             return Err(invalid(
                 "version".into(),

@@ -105,11 +105,7 @@ impl ScalabilityProfile {
                     "points[{i}]: processors must be > 0 and strictly increasing (got {p})"
                 ));
             }
-            if !(t.is_finite() && t > 0.0) {
-                return Err(format!(
-                    "points[{i}]: run time must be a finite number > 0 (got {t})"
-                ));
-            }
+            crate::limits::check_mean_time(&format!("points[{i}]: run time"), t)?;
             last = p;
         }
         Ok(())
@@ -326,14 +322,18 @@ impl MoldableModel {
                 if !(sigma.is_finite() && (0.0..=MAX_SIGMA).contains(sigma)) {
                     return Err((
                         "model.downey.sigma".into(),
-                        format!("must be a number in 0 ..= {MAX_SIGMA} (got {sigma})"),
+                        format!(
+                            "must be a number in 0 ..= {MAX_SIGMA} (got {})",
+                            crate::limits::echo_number(*sigma)
+                        ),
                     ));
                 }
                 if !(range_factor.is_finite() && (1.0..=MAX_RANGE_FACTOR).contains(range_factor)) {
                     return Err((
                         "model.downey.range_factor".into(),
                         format!(
-                            "must be a number in 1 ..= {MAX_RANGE_FACTOR} (got {range_factor})"
+                            "must be a number in 1 ..= {MAX_RANGE_FACTOR} (got {})",
+                            crate::limits::echo_number(*range_factor)
                         ),
                     ));
                 }

@@ -79,7 +79,11 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShapeError::UnknownRule(s) => {
-                write!(f, "unknown shape rule {s:?} (expected square or paragon)")
+                write!(
+                    f,
+                    "unknown shape rule {} (expected square or paragon)",
+                    crate::limits::echo_quoted(s)
+                )
             }
         }
     }

@@ -102,26 +102,27 @@ impl Transforms {
             if !(w.start.is_finite() && w.start >= 0.0) {
                 return Err(format!(
                     "transforms.time_window.start must be a finite number ≥ 0 (got {})",
-                    w.start
+                    crate::limits::echo_number(w.start)
                 ));
             }
             if !(w.end.is_finite() && w.end > w.start) {
                 return Err(format!(
                     "transforms.time_window.end must be finite and > start (got {})",
-                    w.end
+                    crate::limits::echo_number(w.end)
                 ));
             }
         }
         if !(self.tz_offset_hours.is_finite() && self.tz_offset_hours.abs() <= 168.0) {
             return Err(format!(
                 "transforms.tz_offset_hours must be within ±168 (got {})",
-                self.tz_offset_hours
+                crate::limits::echo_number(self.tz_offset_hours)
             ));
         }
         if let Some(c) = self.cut_span {
             if !(c.is_finite() && c > 0.0) {
                 return Err(format!(
-                    "transforms.cut_span must be a finite number > 0 (got {c})"
+                    "transforms.cut_span must be a finite number > 0 (got {})",
+                    crate::limits::echo_number(c)
                 ));
             }
         }

@@ -272,7 +272,9 @@ fn envelopes_and_links_run_on_the_command_line() {
     );
     assert_eq!(v["policies"], serde_json::json!(["easy", "fcfs"]));
     assert!(
-        e1.contains("schedlab run --experiment") && e1.contains("--policy"),
+        e1.contains(&format!("run it with: schedlab run {}", out.display()))
+            && !e1.contains("--experiment ")
+            && e1.contains("--policy"),
         "{e1}"
     );
     let (c2, from_link, e2) = schedlab(&["run", out.to_str().unwrap()]);
@@ -288,7 +290,9 @@ fn envelopes_and_links_run_on_the_command_line() {
     let (c4, _, e4) = schedlab(&["mesh", env_path.to_str().unwrap()]);
     assert_eq!(c4, 2);
     assert!(
-        e4.contains("is a flat experiment") && e4.contains("schedlab run --experiment"),
+        e4.contains("is a flat experiment")
+            && e4.contains("`schedlab run ")
+            && !e4.contains("--experiment"),
         "{e4}"
     );
     let (c5, _, e5) = schedlab(&["open", "#e=AAAA.00000000"]);
@@ -531,4 +535,254 @@ fn reproduce_lists_the_papers_by_key_and_bench_is_one_command() {
     ] {
         assert!(help.contains(what), "{what}: {help}");
     }
+
+// ---------------------------------------------------------------- outputs never touch inputs
+
+/// A mesh, a moldable and a flat experiment file reading `trace` (relative to their folder).
+fn experiment_files(dir: &std::path::Path, trace: &str) -> [(std::path::PathBuf, &'static str); 3] {
+    let flat = dir.join("e.json");
+    std::fs::write(
+        &flat,
+        format!(r#"{{"workload": {{"swf": {{"path": "{trace}"}}}}, "policy": "easy"}}"#),
+    )
+    .unwrap();
+    let mesh = dir.join("m.json");
+    std::fs::write(
+        &mesh,
+        r#"{"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 20, "width": 32, "height": 32}},
+            "width": 32, "height": 32, "allocator": "mpl", "policy": "fcfs"}"#,
+    )
+    .unwrap();
+    let moldable = dir.join("mo.json");
+    std::fs::write(
+        &moldable,
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 30, "procs": 64}},
+            "model": {"downey": {"sigma": 1.5, "range_factor": 2}}, "strategy": "combined"}"#,
+    )
+    .unwrap();
+    [(flat, "run"), (mesh, "mesh"), (moldable, "moldable")]
+}
+
+/// Every output flag pointed at an input — the trace (plain or gzip) directly, through a
+/// symlink, through `..` or a hard link, or the experiment file itself — is refused with exit
+/// code 2 naming both, and the input is byte for byte what it was.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = temp_dir("cli-clobber");
+    let swf = dir.join("t.swf");
+    std::fs::write(&swf, SMALL_SWF).unwrap();
+    let gz = dir.join("t.swf.gz");
+    {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::fast(),
+        );
+        enc.write_all(SMALL_SWF.as_bytes()).unwrap();
+        enc.finish().unwrap();
+    }
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let hard = dir.join("hard.swf");
+    let _ = std::fs::remove_file(&hard);
+    std::fs::hard_link(&swf, &hard).unwrap();
+    let link = dir.join("link.swf");
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&swf, &link).unwrap();
+    let dotted = dir.join("sub").join("..").join("t.swf");
+    for trace in [&swf, &gz] {
+        let before = std::fs::read(trace).unwrap();
+        let mut aliases = vec![trace.clone()];
+        if trace == &swf {
+            aliases.extend([hard.clone(), dotted.clone()]);
+            #[cfg(unix)]
+            aliases.push(link.clone());
+        }
+        for flag in ["--jobs-csv", "--swf-out", "--report", "--explain-csv"] {
+            for out in &aliases {
+                let (code, _, err) = schedlab(&[
+                    "run",
+                    "--swf",
+                    trace.to_str().unwrap(),
+                    "--policy",
+                    "easy",
+                    flag,
+                    out.to_str().unwrap(),
+                ]);
+                assert_eq!(code, 2, "{flag} {}: {err}", out.display());
+                assert!(
+                    err.contains("refusing to write this output: it is the input")
+                        && err.contains(trace.to_str().unwrap()),
+                    "{err}"
+                );
+                assert_eq!(std::fs::read(trace).unwrap(), before, "{flag}");
+            }
+        }
+    }
+    // The experiment file as the report of its own run, for every command with a report.
+    for (exp, command) in experiment_files(&dir, "t.swf") {
+        let before = std::fs::read(&exp).unwrap();
+        let (code, _, err) = schedlab(&[
+            command,
+            exp.to_str().unwrap(),
+            "--report",
+            exp.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("it is the input"), "{err}");
+        assert_eq!(std::fs::read(&exp).unwrap(), before, "{command}");
+    }
+    // A flat experiment's trace as its report.
+    let exp = dir.join("e.json");
+    let (code, _, err) = schedlab(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--report",
+        swf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&swf).unwrap(), SMALL_SWF);
+    // `open FILE --experiment-out FILE`.
+    let env = dir.join("env.json");
+    let envelope = r#"{"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"}}"#;
+    std::fs::write(&env, envelope).unwrap();
+    let (code, _, err) = schedlab(&[
+        "open",
+        env.to_str().unwrap(),
+        "--experiment-out",
+        env.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("it is the input"), "{err}");
+    assert_eq!(std::fs::read_to_string(&env).unwrap(), envelope);
+    // Other outputs still work, and a valid run writes exactly what it wrote before.
+    let report = dir.join("report.json");
+    let (code, _, err) = schedlab(&[
+        "run",
+        "--swf",
+        swf.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&report).unwrap().ends_with("}\n"));
+}
+
+/// A write that fails half-way (here: the file size limit of the process, as a full disk
+/// would) leaves the previous output as it was and no temporary file beside it.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_old_output_and_no_temporary() {
+    let dir = temp_dir("cli-failed-write");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let exp = dir.join("e.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 300}}, "policy": "easy"}"#,
+    )
+    .unwrap();
+    let csv = dir.join("jobs.csv");
+    std::fs::write(&csv, "old\n").unwrap();
+    // SIGXFSZ ignored: a write beyond 1 block fails with EFBIG instead of killing the process.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 1; exec '{}' run '{}' --jobs-csv '{}'",
+            env!("CARGO_BIN_EXE_schedlab"),
+            exp.display(),
+            csv.display()
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("jobs.csv: cannot write"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "old\n");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["e.json", "jobs.csv"]);
+}
+
+/// `sweep plan` replaces a symlink planted among its point files instead of writing through
+/// it, refuses a `points/` folder that is a symlink, refuses to overwrite its own sweep file,
+/// and `sweep run` leaves no temporary file among the results.
+#[cfg(unix)]
+#[test]
+fn sweep_plan_never_writes_through_a_symlink() {
+    let dir = temp_dir("cli-sweep-symlink");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sweep = dir.join("sweep.json");
+    std::fs::write(
+        &sweep,
+        r#"{"version": 1, "base": {"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic":
+            {"model": "lublin", "jobs": 20}}, "policy": "easy"}},
+            "axes": [{"key": "policy", "values": ["fcfs", "easy"]}]}"#,
+    )
+    .unwrap();
+    let out = dir.join("plan");
+    let plan = |out: &std::path::Path| {
+        schedlab(&[
+            "sweep",
+            "plan",
+            sweep.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, _, err) = plan(&out);
+    assert_eq!(code, 0, "{err}");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    let point = out.join("points").join("000000.json");
+    std::fs::remove_file(&point).unwrap();
+    std::os::unix::fs::symlink(&victim, &point).unwrap();
+    let (code, _, err) = plan(&out);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    assert!(!std::fs::symlink_metadata(&point)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A points/ folder that is a symlink to another folder is refused.
+    let other = dir.join("elsewhere");
+    std::fs::create_dir_all(&other).unwrap();
+    let out2 = dir.join("plan2");
+    std::fs::create_dir_all(&out2).unwrap();
+    std::os::unix::fs::symlink(&other, out2.join("points")).unwrap();
+    let (code, _, err) = plan(&out2);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("points") && err.contains("a symlink"), "{err}");
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 0);
+    // The sweep file inside the plan folder, where the manifest goes, is not overwritten.
+    let out3 = dir.join("plan3");
+    std::fs::create_dir_all(&out3).unwrap();
+    std::fs::copy(&sweep, out3.join("sweep-plan.json")).unwrap();
+    let inside = out3.join("sweep-plan.json");
+    let (code, _, err) = schedlab(&[
+        "sweep",
+        "plan",
+        inside.to_str().unwrap(),
+        "--out",
+        out3.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("it is the input"), "{err}");
+    assert_eq!(
+        std::fs::read(&inside).unwrap(),
+        std::fs::read(&sweep).unwrap()
+    );
+    // Results are written without leaving temporaries behind.
+    let (code, _, err) = schedlab(&["sweep", "run", out.to_str().unwrap(), "--jobs", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let left: Vec<String> = std::fs::read_dir(out.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

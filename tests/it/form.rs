@@ -227,7 +227,7 @@ fn flat_inline_errors_name_the_field() {
         (
             Box::new(|f| f.load_factor = "0".into()),
             "load-factor",
-            "Load factor must be a number > 0 and ≤ 1000 (got 0).",
+            "Load factor must be a number ≥ 0.001 and ≤ 1000 (got 0).",
         ),
         (
             Box::new(|f| f.procs = "0".into()),

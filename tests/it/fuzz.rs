@@ -68,6 +68,7 @@ fn token() -> impl Strategy<Value = String> {
         2 => prop::sample::select(vec![
             "NaN", "inf", "-inf", "1e309", "-0", "0.5", "1e-400", "18446744073709551616",
             "9999999999999999999999", "4294967296", "", "-", "+1", "1.", ".5", "0x10", "abc",
+            "1e308", "-1e308", "1e12", "1000000000001", "18446744073709551615", "4294967295",
         ])
         .prop_map(String::from),
         1 => "[ -~]{0,6}",
@@ -209,6 +210,9 @@ fn interesting_value() -> impl Strategy<Value = Value> {
             json!(-168.5), json!(256), json!(257), json!(64), json!(65), json!(null),
             json!(true), json!(false), json!(""), json!([]), json!({}), json!([1, 2]),
             json!({"model": "lublin"}), json!({"flat": {}}), json!({"swf": {}}),
+            // Inside the old limits but breaking the numbers: a tiny load factor, huge times.
+            json!(1e-320), json!(4.9e-324), json!(1e-300), json!(1e300), json!(-10),
+            json!(0.001), json!(1e12), json!(1e12 + 1.0), json!({"flat": []}),
         ]),
         2 => prop::sample::select(vec![
             "fcfs", "easy", "conservative", "lublin", "mesh_jobs", "exponential_jobs", "window-240",
@@ -330,8 +334,9 @@ fn document(base: Vec<Value>) -> impl Strategy<Value = String> {
         prop::collection::vec(mutation(), 0..4),
         rarely(10, any::<(prop::sample::Index, char)>()),
         rarely(10, any::<prop::sample::Index>()),
+        trailing_junk(),
     )
-        .prop_map(|(b, muts, edit, cut)| {
+        .prop_map(|(b, muts, edit, cut, junk)| {
             let mut text = apply(b, &muts).to_string();
             if let Some((at, c)) = edit {
                 let mut chars: Vec<char> = text.chars().collect();
@@ -343,8 +348,19 @@ fn document(base: Vec<Value>) -> impl Strategy<Value = String> {
                 let chars: Vec<char> = text.chars().collect();
                 text = chars[..at.index(chars.len() + 1)].iter().collect();
             }
+            if let Some(junk) = junk {
+                text.push_str(junk);
+            }
             text
         })
+}
+
+/// What may follow a document: refused as trailing data, never read as part of it.
+fn trailing_junk() -> impl Strategy<Value = Option<&'static str>> {
+    rarely(
+        10,
+        prop::sample::select(vec![" garbage", "{\"a\": 1}", ",", "\0", "\n\n{}", " ]"]),
+    )
 }
 
 /// Jobs of a synthetic workload (0 for a trace, which these cases never supply).

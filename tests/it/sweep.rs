@@ -461,7 +461,7 @@ fn limit_flags_apply_to_every_point() {
     assert!(
         err.contains(&format!(
             "{}: point 1 (load_factor = 1500, replication 0): axis load_factor = 1500 (key \
-             transforms.load_factor): must be a number > 0 and ≤ 1000 (got 1500)",
+             transforms.load_factor): must be a number ≥ 0.001 and ≤ 1000 (got 1500)",
             sweep.display()
         )),
         "{err}"
@@ -526,7 +526,7 @@ fn limit_flags_apply_to_every_point() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         point_error(&p, 1),
-        "experiment: transforms.load_factor: must be a number > 0 and ≤ 1000 (got 1500)"
+        "experiment: transforms.load_factor: must be a number ≥ 0.001 and ≤ 1000 (got 1500)"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -496,6 +496,10 @@ fn assert_same_records(a: &[SwfRecord], b: &[SwfRecord]) {
     }
 }
 
+fn p_max() -> f64 {
+    f64::from(u32::MAX)
+}
+
 fn finite() -> impl Strategy<Value = f64> {
     prop_oneof![
         (-1i64..100_000).prop_map(|v| v as f64),
@@ -522,6 +526,12 @@ proptest! {
                 let mut r = SwfRecord::from_fields(f);
                 r.run_time = run;
                 r.allocated_procs = procs as f64;
+                // The reader's ranges (docs/limits.md): times within ±10^12 s, processor
+                // counts up to 2^32 − 1; every other field any finite number.
+                let t = schedlab::limits::MAX_TIME;
+                r.submit_time = r.submit_time.clamp(-t, t);
+                r.requested_time = r.requested_time.clamp(-t, t);
+                r.requested_procs = r.requested_procs.clamp(-p_max(), p_max());
                 r
             })
             .collect();

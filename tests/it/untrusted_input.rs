@@ -262,7 +262,7 @@ fn web_and_cli_agree_on_the_load_factor_range() {
     let (code, _, stderr) = schedlab(&["run", "--swf", s(&swf), "--load-factor", "5000"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("transforms.load_factor: must be a number > 0 and ≤ 1000 (got 5000)"),
+        stderr.contains("transforms.load_factor: must be a number ≥ 0.001 and ≤ 1000 (got 5000)"),
         "{stderr}"
     );
     let (code, _, stderr) = schedlab(&["run", "--swf", s(&swf), "--load-factor", "1000"]);
@@ -456,4 +456,352 @@ fn a_grid_of_64_sites_of_10000_jobs_is_refused_before_it_allocates() {
         ),
         "{stderr}"
     );
+}
+
+// ---------------------------------------------------------------- strict documents
+
+/// A document followed by garbage, a second document, a trailing `,` or a NUL byte is refused
+/// naming the trailing data — for every command that reads a JSON file — and an array where
+/// an object is meant is refused naming the key.
+#[test]
+fn trailing_data_and_arrays_for_objects_are_refused() {
+    let dir = temp_dir("strict-json");
+    let docs = [
+        (
+            "run",
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"}"#,
+        ),
+        (
+            "mesh",
+            r#"{"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 20, "width": 32, "height": 32}},
+                "width": 32, "height": 32, "allocator": "mpl", "policy": "fcfs"}"#,
+        ),
+        (
+            "grid",
+            r#"{"sites": [{"name": "a", "procs": 32, "workload": {"synthetic": {"model": "lublin", "jobs": 20, "procs": 32}}}],
+                "sharing": "job_sharing", "policy": "easy"}"#,
+        ),
+        (
+            "moldable",
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20, "procs": 64}},
+                "model": {"downey": {"sigma": 1.5, "range_factor": 2}}, "strategy": "combined"}"#,
+        ),
+        (
+            "sweep",
+            r#"{"version": 1, "base": {"v": 2, "mode": "flat", "experiment": {"workload":
+                {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"}},
+                "axes": [{"key": "policy", "values": ["fcfs", "easy"]}]}"#,
+        ),
+        (
+            "open",
+            r#"{"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"}}"#,
+        ),
+    ];
+    for (command, doc) in docs {
+        let args = |path: &Path| -> Vec<String> {
+            match command {
+                "sweep" => vec![
+                    "sweep".into(),
+                    "plan".into(),
+                    s(path).into(),
+                    "--out".into(),
+                    s(&dir.join(format!(
+                        "plan-{}",
+                        path.file_stem().unwrap().to_string_lossy()
+                    )))
+                    .into(),
+                ],
+                _ => vec![command.into(), s(path).into()],
+            }
+        };
+        let run = |path: &Path| {
+            let a = args(path);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            schedlab(&a)
+        };
+        let good = write(&dir, &format!("{command}-good.json"), &format!("{doc}\n\n"));
+        let (code, _, err) = run(&good);
+        assert_eq!(code, 0, "{command}: {err}");
+        for (i, junk) in [" garbage", "{\"a\": 1}", ",", "\0", "\n[]"]
+            .into_iter()
+            .enumerate()
+        {
+            let bad = write(
+                &dir,
+                &format!("{command}-bad{i}.json"),
+                &format!("{doc}{junk}"),
+            );
+            let (code, _, err) = run(&bad);
+            assert_eq!(code, 2, "{command} {junk:?}: {err}");
+            assert!(
+                err.contains("trailing data after the"),
+                "{command} {junk:?}: {err}"
+            );
+        }
+    }
+    let flat_array = write(
+        &dir,
+        "flat-array.json",
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy",
+            "machine": {"flat": []}}"#,
+    );
+    let (code, _, err) = schedlab(&["run", s(&flat_array)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("machine.flat: expected an object"), "{err}");
+    // The library's readers, as the web app calls them.
+    let text =
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"} x"#;
+    assert!(Experiment::from_json(text).is_err());
+    assert!(
+        schedlab::envelope::Envelope::from_document(&format!("{} x", docs[5].1))
+            .unwrap_err()
+            .contains("trailing data")
+    );
+}
+
+/// An envelope with trailing junk, or nested deeper than the JSON reader goes, says so instead
+/// of "has no mode".
+#[test]
+fn envelopes_say_what_is_wrong_instead_of_no_mode() {
+    let dir = temp_dir("envelope-words");
+    let env = r#"{"v": 2, "mode": "flat", "experiment": {"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"}"#;
+    let junk = write(&dir, "junk.json", &format!("{env}}} junk"));
+    let nested = "[".repeat(126) + &"]".repeat(126);
+    let deep = write(
+        &dir,
+        "deep.json",
+        &format!("{env}, \"name\": {{\"x\": {nested}}}}}"),
+    );
+    let too_deep = write(
+        &dir,
+        "too-deep.json",
+        &format!("{}{}", "[".repeat(200), "]".repeat(200)),
+    );
+    let not_json = write(&dir, "not-json.json", "{\"v\": 2, \"mode\": ");
+    for (path, words) in [
+        (&junk, "trailing data after the experiment envelope"),
+        (&deep, "nested too deep"),
+        (&too_deep, "nested too deep"),
+        (&not_json, "not valid JSON"),
+    ] {
+        for command in ["open", "run"] {
+            let (code, _, err) = schedlab(&[command, s(path)]);
+            assert_eq!(code, 2, "{command} {}: {err}", path.display());
+            if command == "open" || words != "not valid JSON" {
+                assert!(err.contains(words), "{command} {}: {err}", path.display());
+            }
+            assert!(!err.contains("no \"mode\""), "{err}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- numbers that stay numbers
+
+/// Values inside the old limits that broke the numbers (a load factor of 1e-320 gave `null`
+/// means, 1e-300 a turnaround of 0, huge run times nulls, huge factors or means an engine
+/// stopped as "a bug in schedlab") are validation errors naming the key or the trace line;
+/// none of them says "bug in schedlab".
+#[test]
+fn values_that_would_break_the_numbers_are_validation_errors() {
+    let dir = temp_dir("numbers");
+    let swf = write(&dir, "small.swf", SMALL_SWF);
+    for lf in ["1e-320", "4.9e-324", "1e-300", "0.0009"] {
+        let (code, out, err) = schedlab(&["run", "--swf", s(&swf), "--load-factor", lf]);
+        assert_eq!(code, 2, "{lf}: {out}{err}");
+        assert!(
+            err.contains("transforms.load_factor: must be a number ≥ 0.001 and ≤ 1000"),
+            "{lf}: {err}"
+        );
+    }
+    let (code, out, err) = schedlab(&["run", "--swf", s(&swf), "--load-factor", "0.001"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("null"), "{out}");
+    // The same through a share link.
+    for lf in ["1e-320", "4.9e-324"] {
+        let json = format!(
+            r#"{{"v": 1, "experiment": {{"workload": {{"synthetic": {{"model": "lublin", "jobs": 20}}}}, "transforms": {{"load_factor": {lf}}}, "policy": "easy"}}}}"#
+        );
+        let e = ShareState::from_fragment(&pack_fragment("x=", &json)).unwrap_err();
+        assert!(e.contains("load_factor"), "{e}");
+    }
+    let line = |run: &str, procs: &str, estimate: &str| {
+        format!("; MaxProcs: 8\n1 0 -1 {run} {procs} -1 -1 {procs} {estimate} -1 1 1 1 -1 -1 -1 -1 -1\n{LINE}")
+    };
+    for (name, text, words) in [
+        (
+            "run.swf",
+            line("1e308", "4", "1e308"),
+            "field 4 (run time) is out of range: 1e308",
+        ),
+        (
+            "estimate.swf",
+            line("10", "4", "1e300"),
+            "field 9 (requested time) is out of range",
+        ),
+        (
+            "procs.swf",
+            line("10", "18446744073709551615", "10"),
+            "is out of range: 1.8446744073709552e19",
+        ),
+    ] {
+        let p = write(&dir, name, &text);
+        let (code, out, err) = schedlab(&["run", "--swf", s(&p)]);
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert!(err.contains(words), "{name}: {err}");
+        // Lenient reading skips the line; nothing is saturated and written back.
+        let back = dir.join(format!("{name}.out"));
+        let (code, out, err) =
+            schedlab(&["run", "--swf", s(&p), "--lenient", "--swf-out", s(&back)]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(!out.contains("null"), "{out}");
+        let written = std::fs::read_to_string(&back).unwrap();
+        assert!(
+            !written.contains("e19") && !written.contains("e308"),
+            "{written}"
+        );
+    }
+    let trace = write(
+        &dir,
+        "neg.swf",
+        &format!("; MaxProcs: 64\n1 -10 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 -1 -1 -1 -1\n{LINE}"),
+    );
+    let cases = [
+        (
+            "run",
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 30, "estimate_factor": 1e308}}, "policy": "easy"}"#,
+            "estimate_factor",
+        ),
+        (
+            "run",
+            r#"{"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 30, "mean_run_time": 1e300}}, "policy": "easy"}"#,
+            "mean_run_time",
+        ),
+        (
+            "run",
+            r#"{"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 30, "mean_interarrival": 1e308}}, "policy": "easy"}"#,
+            "mean_interarrival",
+        ),
+        (
+            "mesh",
+            r#"{"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 30, "mean_interarrival": 1e308, "procs": 64}}, "width": 8, "height": 8, "allocator": "mc_elongated"}"#,
+            "mean_interarrival",
+        ),
+        (
+            "mesh",
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 30, "procs": 64, "estimate_factor": 1e308}}, "width": 8, "height": 8, "allocator": "mc_elongated"}"#,
+            "estimate_factor",
+        ),
+        (
+            "mesh",
+            r#"{"workload": {"synthetic": {"model": "mesh_jobs", "jobs": 30, "width": 8, "height": 8, "mean_service": 1e300}}, "width": 8, "height": 8, "allocator": "mpl", "policy": "fcfs"}"#,
+            "mean_service",
+        ),
+        (
+            "mesh",
+            r#"{"workload": {"swf": {"path": "neg.swf"}}, "width": 8, "height": 8, "allocator": "mc_elongated"}"#,
+            "submit time -10 is before 0",
+        ),
+        (
+            "grid",
+            r#"{"sites": [{"name": "a", "procs": 32, "workload": {"synthetic": {"model": "exponential_jobs", "jobs": 20, "procs": 32, "mean_run_time": 1e300}}}], "policy": "easy"}"#,
+            "mean_run_time",
+        ),
+        (
+            "moldable",
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20, "procs": 64, "estimate_factor": 1e308}}, "model": {"downey": {"sigma": 1.5, "range_factor": 2}}, "strategy": "combined"}"#,
+            "estimate_factor",
+        ),
+    ];
+    let _ = &trace;
+    for (i, (command, doc, key)) in cases.into_iter().enumerate() {
+        let p = write(&dir, &format!("case{i}.json"), doc);
+        let (code, out, err) = schedlab(&[command, s(&p)]);
+        assert_eq!(code, 2, "{command} {doc}: {out}{err}");
+        assert!(err.contains(key), "{command} {doc}: {err}");
+        assert!(!err.contains("bug in schedlab"), "{command} {doc}: {err}");
+    }
+}
+
+// ---------------------------------------------------------------- words
+
+/// Error messages repeat at most about 80 characters of a value: a 1 MB link, name or key,
+/// a 300-digit number.
+#[test]
+fn error_messages_cap_what_they_repeat() {
+    let dir = temp_dir("echo");
+    let swf = write(&dir, "small.swf", SMALL_SWF);
+    // A megabyte in files; 100,000 characters on the command line (one argument's limit).
+    let huge = "x".repeat(1 << 20);
+    let long_arg = "x".repeat(100_000);
+    let key_doc = write(
+        &dir,
+        "key.json",
+        &format!(
+            r#"{{"workload": {{"synthetic": {{"model": "lublin", "jobs": 20}}}}, "policy": "easy", "{huge}": 1}}"#
+        ),
+    );
+    let name_doc = write(
+        &dir,
+        "name.json",
+        &format!(
+            r#"{{"workload": {{"synthetic": {{"model": "lublin", "jobs": 20}}}}, "policy": "{huge}"}}"#
+        ),
+    );
+    let digits = format!("1{}", "0".repeat(300));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["open", &long_arg],
+        vec!["run", "--swf", s(&swf), "--policy", &long_arg],
+        vec!["run", "--swf", s(&swf), "--load-factor", &digits],
+        vec!["run", s(&key_doc)],
+        vec!["run", s(&name_doc)],
+    ];
+    for args in cases {
+        let (code, _, err) = schedlab(&args);
+        assert_eq!(code, 2, "{}", &err[..err.len().min(300)]);
+        assert!(
+            err.chars().count() < 1000,
+            "{} characters: {}",
+            err.len(),
+            &err[..300]
+        );
+    }
+    let (_, _, err) = schedlab(&["run", "--swf", s(&swf), "--load-factor", &digits]);
+    assert!(err.contains("(got 1e300)"), "{err}");
+    let window = write(
+        &dir,
+        "window.json",
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy",
+            "transforms": {"time_window": {"start": 0, "end": -1e300}}}"#,
+    );
+    let (code, _, err) = schedlab(&["run", s(&window)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(got -1e300)"), "{err}");
+}
+
+/// A grid whose second site is shifted by a time zone, with exponential (non-integral) times,
+/// used to print "invariant violations" and exit 0: the duration check compared end − start
+/// with the duration, which differ in the last bit when start is not a whole number, while
+/// the engine ends a job at exactly start + duration. It now runs clean; a real violation is
+/// exit code 2.
+#[test]
+fn a_time_zone_shifted_grid_has_no_invariant_violation() {
+    let dir = temp_dir("grid-shift");
+    let grid = write(
+        &dir,
+        "grid.json",
+        r#"{"sites": [{"name": "a", "procs": 32, "workload": {"synthetic": {"model": "lublin", "jobs": 40, "procs": 32}}},
+            {"procs": 64, "tz_offset_hours": 6, "align_monday": false,
+             "workload": {"synthetic": {"model": "exponential_jobs", "jobs": 30, "procs": 64}}}],
+            "sharing": "job_sharing", "policy": "conservative", "seed": 2, "cut_to_shortest": true}"#,
+    );
+    for tz in ["6", "-10", "1e-300"] {
+        let text = std::fs::read_to_string(&grid).unwrap().replace(
+            "\"tz_offset_hours\": 6",
+            &format!("\"tz_offset_hours\": {tz}"),
+        );
+        let p = write(&dir, &format!("grid-{tz}.json"), &text);
+        let (code, _, err) = schedlab(&["grid", s(&p)]);
+        assert_eq!(code, 0, "{tz}: {err}");
+        assert!(!err.contains("invariant"), "{tz}: {err}");
+    }
 }

@@ -21,6 +21,9 @@ pub enum SwfErrorKind {
     TooLarge { limit_bytes: u64 },
     /// The input has more job lines than the configured limit.
     TooManyJobs { limit: usize },
+    /// A field the simulation uses is a number outside its range (a time beyond
+    /// [`crate::limits::MAX_TIME`] seconds, a processor count beyond 2^32 − 1).
+    OutOfRange { field: usize, value: f64, max: f64 },
 }
 
 /// An SWF reading error.
@@ -53,7 +56,30 @@ impl fmt::Display for SwfError {
                     .get(field.wrapping_sub(1))
                     .copied()
                     .unwrap_or("?");
-                write!(f, "{at}: field {field} ({name}) is not a number: {text:?}")
+                write!(
+                    f,
+                    "{at}: field {field} ({name}) is not a number: {}",
+                    crate::limits::echo_quoted(text)
+                )
+            }
+            SwfErrorKind::OutOfRange { field, value, max } => {
+                let name = FIELD_NAMES
+                    .get(field.wrapping_sub(1))
+                    .copied()
+                    .unwrap_or("?");
+                let echo = crate::limits::echo_number;
+                write!(
+                    f,
+                    "{at}: field {field} ({name}) is out of range: {} (the largest accepted \
+                     is {}{})",
+                    echo(*value),
+                    echo(*max),
+                    if *field == 5 || *field == 8 {
+                        " processors"
+                    } else {
+                        " seconds, in magnitude"
+                    }
+                )
             }
             SwfErrorKind::NotText => write!(f, "{at}: not an SWF file (binary data)"),
             SwfErrorKind::TooLarge { limit_bytes } => write!(

@@ -6,7 +6,10 @@
 //!   ([`SwfHeader`](super::SwfHeader), parsed loosely); `;` lines after data lines are
 //!   comments and ignored; blank lines are ignored.
 //! - A data line has exactly 18 whitespace-separated numbers (integers or decimals; `NaN` and
-//!   infinities are rejected).
+//!   infinities are rejected). The fields the simulation uses must be in range: submit, run
+//!   and requested time (fields 2, 4, 9) within ±[`crate::limits::MAX_TIME`] seconds,
+//!   processor counts (fields 5, 8) at most 2^32 − 1 ([`SwfErrorKind::OutOfRange`]; skipped as
+//!   malformed when lenient), so that no time overflows and no count saturates.
 //! - Job semantics: size = allocated processors (field 5) if > 0 else requested processors
 //!   (field 8), truncated to an integer; estimate = requested time (field 9) if > 0 else run
 //!   time (field 4). Jobs with a negative run time are dropped first (`negative_runtime`), then
@@ -177,6 +180,28 @@ fn parse_fields(line: &str) -> Result<[f64; 18], SwfErrorKind> {
     }
 }
 
+/// Refuses a field the simulation uses when it is out of range: submit, run and requested
+/// time (fields 2, 4, 9) beyond ±[`crate::limits::MAX_TIME`] seconds, processor counts
+/// (fields 5, 8) beyond 2^32 − 1 — values that would otherwise saturate or overflow the
+/// metrics to infinity.
+fn check_ranges(fields: [f64; 18]) -> Result<[f64; 18], SwfErrorKind> {
+    let max_time = crate::limits::MAX_TIME;
+    let max_procs = f64::from(u32::MAX);
+    for (field, max) in [
+        (2, max_time),
+        (4, max_time),
+        (9, max_time),
+        (5, max_procs),
+        (8, max_procs),
+    ] {
+        let value = fields.get(field - 1).copied().unwrap_or(0.0);
+        if value.abs() > max {
+            return Err(SwfErrorKind::OutOfRange { field, value, max });
+        }
+    }
+    Ok(fields)
+}
+
 /// A finite number: fast path for plain integers, `str::parse::<f64>` otherwise; `NaN`,
 /// infinities and values overflowing to infinity are rejected.
 fn parse_number(token: &str) -> Option<f64> {
@@ -320,7 +345,7 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
                 },
             ));
         }
-        let fields = match parse_fields(text) {
+        let fields = match parse_fields(text).and_then(check_ranges) {
             Ok(f) => f,
             Err(_) if opts.lenient => {
                 dropped.malformed_lines += 1;

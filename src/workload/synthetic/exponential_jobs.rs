@@ -57,11 +57,11 @@ impl ExponentialJobsParams {
             return Err("workload.synthetic.procs must be > 0".into());
         }
         check_positive("workload.synthetic.mean_size", self.mean_size)?;
-        check_positive(
+        crate::limits::check_mean_time(
             "workload.synthetic.mean_interarrival",
             self.mean_interarrival,
         )?;
-        check_positive("workload.synthetic.mean_run_time", self.mean_run_time)?;
+        crate::limits::check_mean_time("workload.synthetic.mean_run_time", self.mean_run_time)?;
         Ok(())
     }
 

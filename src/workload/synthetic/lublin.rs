@@ -161,23 +161,26 @@ impl LublinParams {
         if !(self.ulow.is_finite() && self.ulow >= 0.0) {
             return Err(format!(
                 "workload.synthetic.ulow must be ≥ 0 (got {})",
-                self.ulow
+                crate::limits::echo_number(self.ulow)
             ));
         }
         let (umed, uhi) = (self.umed_value(), self.uhi_value());
         if !(uhi.is_finite() && uhi <= 31.0) {
             return Err(format!(
-                "workload.synthetic.uhi must be a finite number ≤ 31 (got {uhi})"
+                "workload.synthetic.uhi must be a finite number ≤ 31 (got {})",
+                crate::limits::echo_number(uhi)
             ));
         }
         if !(umed.is_finite() && umed >= self.ulow) {
             return Err(format!(
-                "workload.synthetic.umed must be ≥ workload.synthetic.ulow (got {umed})"
+                "workload.synthetic.umed must be ≥ workload.synthetic.ulow (got {})",
+                crate::limits::echo_number(umed)
             ));
         }
         if uhi < umed {
             return Err(format!(
-                "workload.synthetic.uhi must be ≥ workload.synthetic.umed (got {uhi})"
+                "workload.synthetic.uhi must be ≥ workload.synthetic.umed (got {})",
+                crate::limits::echo_number(uhi)
             ));
         }
         check_positive("workload.synthetic.a1", self.a1)?;
@@ -212,10 +215,14 @@ impl LublinParams {
         if self.max_log_interarrival > 40.0 {
             return Err("workload.synthetic.max_log_interarrival must be ≤ 40".into());
         }
-        if !(self.estimate_factor.is_finite() && self.estimate_factor >= 1.0) {
+        if !(self.estimate_factor.is_finite()
+            && self.estimate_factor >= 1.0
+            && self.estimate_factor <= crate::limits::MAX_ESTIMATE_FACTOR)
+        {
             return Err(format!(
-                "workload.synthetic.estimate_factor must be a finite number ≥ 1 (got {})",
-                self.estimate_factor
+                "workload.synthetic.estimate_factor must be a number ≥ 1 and ≤ {} (got {})",
+                crate::limits::MAX_ESTIMATE_FACTOR,
+                crate::limits::echo_number(self.estimate_factor)
             ));
         }
         if self.daily_weights().is_none() {

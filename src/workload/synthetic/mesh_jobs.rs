@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_positive, check_probability, synthetic_header};
+use super::{check_probability, synthetic_header};
 use crate::base::SimRng;
 use crate::workload::{Job, Workload};
 
@@ -101,8 +101,18 @@ impl MeshJobsParams {
                 "workload.synthetic.width × workload.synthetic.height must fit in 32 bits".into(),
             );
         }
-        check_positive("workload.synthetic.arrival_rate", self.arrival_rate)?;
-        check_positive("workload.synthetic.mean_service", self.mean_service)?;
+        // Interarrivals have mean 1 / arrival_rate: a time in [MIN_TIME, MAX_TIME].
+        if !(self.arrival_rate.is_finite()
+            && self.arrival_rate >= 1.0 / crate::limits::MAX_TIME
+            && self.arrival_rate <= 1.0 / crate::limits::MIN_TIME)
+        {
+            return Err(format!(
+                "workload.synthetic.arrival_rate must be a number ≥ 1e-12 and ≤ 1e6 per second \
+                 (got {})",
+                crate::limits::echo_number(self.arrival_rate)
+            ));
+        }
+        crate::limits::check_mean_time("workload.synthetic.mean_service", self.mean_service)?;
         if self.sides == SideDistribution::UniformDecreasing {
             check_probability("workload.synthetic.p1", self.p1)?;
             check_probability("workload.synthetic.p2", self.p2)?;
@@ -111,7 +121,8 @@ impl MeshJobsParams {
             let sum = self.p1 + self.p2 + self.p3 + self.p4;
             if (sum - 1.0).abs() > 1e-9 {
                 return Err(format!(
-                    "workload.synthetic.p1 + p2 + p3 + p4 must be 1 (got {sum})"
+                    "workload.synthetic.p1 + p2 + p3 + p4 must be 1 (got {})",
+                    crate::limits::echo_number(sum)
                 ));
             }
             if self.l1 == 0 {

@@ -39,12 +39,12 @@ pub enum SyntheticModel {
     /// Lublin–Feitelson rigid-job model (batch jobs).
     Lublin(LublinParams),
     /// Ababneh & Bani-Mohammad §5.1 mesh model (submesh shapes, Poisson arrivals).
-    /// (`mesh003` is the tag's older name, still read.)
-    #[serde(alias = "mesh003")]
+    /// (`mesh_jobs` is the tag's older name, still read.)
+    #[serde(alias = "mesh_jobs")]
     MeshJobs(MeshJobsParams),
     /// Mache et al. Table 1 synthetic workload I (exponential sizes and interarrival times).
-    /// (`exp000` is the tag's older name, still read.)
-    #[serde(alias = "exp000")]
+    /// (`exponential_jobs` is the tag's older name, still read.)
+    #[serde(alias = "exponential_jobs")]
     ExponentialJobs(ExponentialJobsParams),
 }
 
@@ -131,7 +131,10 @@ pub(crate) fn check_positive(key: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(format!("{key} must be a finite number > 0 (got {v})"))
+        Err(format!(
+            "{key} must be a finite number > 0 (got {})",
+            crate::limits::echo_number(v)
+        ))
     }
 }
 
@@ -140,6 +143,9 @@ pub(crate) fn check_probability(key: &str, v: f64) -> Result<(), String> {
     if (0.0..=1.0).contains(&v) {
         Ok(())
     } else {
-        Err(format!("{key} must be a probability in [0, 1] (got {v})"))
+        Err(format!(
+            "{key} must be a probability in [0, 1] (got {})",
+            crate::limits::echo_number(v)
+        ))
     }
 }
