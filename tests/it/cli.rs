@@ -535,6 +535,7 @@ fn reproduce_lists_the_papers_by_key_and_bench_is_one_command() {
     ] {
         assert!(help.contains(what), "{what}: {help}");
     }
+}
 
 // ---------------------------------------------------------------- outputs never touch inputs
 

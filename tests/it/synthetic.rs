@@ -165,7 +165,10 @@ fn models_parse_from_tagged_json_with_defaults() {
     }
     // The tags' older names still read, as the same models (files and links made before the
     // models were named by what they generate).
-    for (old, new) in [("mesh_jobs", "mesh_jobs"), ("exponential_jobs", "exponential_jobs")] {
+    for (old, new) in [
+        ("mesh_jobs", "mesh_jobs"),
+        ("exponential_jobs", "exponential_jobs"),
+    ] {
         let a: SyntheticModel =
             serde_json::from_str(&format!(r#"{{"model": "{old}", "jobs": 7}}"#)).expect(old);
         let b: SyntheticModel =
