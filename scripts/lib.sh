@@ -145,7 +145,7 @@ ensure_chromium() {
   fi
 }
 
-# GNU parallel (Debian package `parallel`): tests/sweep.rs runs a sweep plan's run-parallel.sh.
+# GNU parallel (Debian package `parallel`): tests/it/sweep.rs runs a sweep plan's run-parallel.sh.
 ensure_parallel() {
   if ! command -v parallel >/dev/null 2>&1; then
     echo "installing GNU parallel (Debian package)"
@@ -154,7 +154,7 @@ ensure_parallel() {
   fi
 }
 
-# Slurm and munge (Debian packages `slurm-wlm`, `munge`): tests/sweep.rs starts a throw-away
+# Slurm and munge (Debian packages `slurm-wlm`, `munge`): tests/it/sweep.rs starts a throw-away
 # single-node cluster with scripts/slurm-local.sh and submits a sweep plan's run-slurm.sh.
 # The packages' own services are not used (the test runs its daemons with their own config).
 ensure_slurm() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throw-away single-node Slurm cluster on this machine, for the sweep test (tests/sweep.rs):
+# A throw-away single-node Slurm cluster on this machine, for the sweep test (tests/it/sweep.rs):
 # munged with its own key and socket, slurmctld and slurmd with a slurm.conf for this host,
 # every file (state, spool, logs, pid files) in STATE_DIR, on random ports, so that it touches
 # no system configuration and several can run side by side. Needs root and Debian's

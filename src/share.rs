@@ -15,7 +15,7 @@
 //! which version it is and which this page reads. An uploaded trace travels as its name and
 //! SHA-256 (`workload.swf.name`, `workload.swf.sha256`): the page asks for that file and refuses
 //! one with another hash. This module has no web dependency: it is part of the core so that
-//! it is tested and fuzzed natively (`tests/fuzz.rs`); the mesh (`#m=`,
+//! it is tested and fuzzed natively (`tests/it/fuzz.rs`); the mesh (`#m=`,
 //! [`crate::mesh_share`]) and grid (`#g=`, [`crate::grid::view::GridShare`]) links use its
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).

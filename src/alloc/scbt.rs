@@ -16,7 +16,7 @@
 //! before right), and the whole task the first k free nodes in that order — SCBT is first
 //! fit along the orthogonal division's curve. Filling an empty mesh without departures it is
 //! spatially compact (Lemma 1/2) and compact (Theorem 1); both are tested on power-of-two
-//! meshes (`tests/binary_tree.rs`). The tree is stateless ([`Frame`]).
+//! meshes (`tests/it/binary_tree.rs`). The tree is stateless ([`Frame`]).
 
 use super::bt_tree::{Frame, Rect};
 use super::node::{IoLayout, Node, NodeAllocator};

@@ -291,7 +291,7 @@ mod tests {
         }
     }
 
-    /// Fingerprints of the first 5,000 values of a few seeds; `tests/web_determinism.rs`
+    /// Fingerprints of the first 5,000 values of a few seeds; `tests/web/web_determinism.rs`
     /// checks the same numbers in the browser, where [`ChaCha8`] computes the stream.
     const STREAM_FINGERPRINTS: [(u64, u64); 3] = [
         (0, 0xae25_3e30_0086_cfa5),

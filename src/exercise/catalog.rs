@@ -1,5 +1,5 @@
 //! The shipped exercises (`www/exercises/*.json`), compiled in with
-//! `include_str!` so the page can list and open them without fetching; `tests/exercises.rs`
+//! `include_str!` so the page can list and open them without fetching; `tests/it/exercises.rs`
 //! solves every one of them against the simulation.
 
 use super::{Exercise, ExerciseError};

@@ -1,7 +1,7 @@
 //! The pure step of each web-app mode: the plain field values read from a form (text as
 //! typed, boxes ticked) → the mode's experiment(s), or a [`FieldError`] naming the field (the
 //! id of its element in `index.html`) and the message the page shows. No web dependency, so
-//! it is tested natively (`tests/form.rs`); the pages in [`crate::web`] (wasm32 only) read
+//! it is tested natively (`tests/it/form.rs`); the pages in [`crate::web`] (wasm32 only) read
 //! their inputs, call these functions and show the result or the error.
 //!
 //! * [`flat`] — the flat-machine form: one experiment per (load factor, policy).

@@ -17,7 +17,7 @@
 //!   the jobs expected to end by the shadow time, minus the head's size): an entry is recorded
 //!   again only when the shadow time moves (docs/explanations.md), so its own `extra` can be
 //!   older than `t` (a backfill into the extra processors, a job running past the shadow time
-//!   that ended early). At the instant of an entry both agree (tests/replay.rs checks it);
+//!   that ended early). At the instant of an entry both agree (tests/it/replay.rs checks it);
 //! * **decisions** — the entries of the last instant at or before `t` that recorded any, in
 //!   words ([`crate::sim::story`]).
 //!

@@ -1,25 +1,11 @@
 //! ARCHITECTURE.md stays true: every source file sits in a folder its code map names (or is a
 //! root file it names), and every folder or file the map names exists.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::layering::rust_files;
 
 const MAP: &str = include_str!("../../ARCHITECTURE.md");
-
-fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_below(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The `src/…` paths the map names in backticks: folders end with `/`, files with `.rs`.
 fn named_paths() -> Vec<String> {
@@ -39,7 +25,7 @@ fn every_source_file_is_in_a_folder_the_map_names() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let named = named_paths();
     let mut files = Vec::new();
-    files_below(&root.join("src"), &mut files);
+    rust_files(&root.join("src"), &mut files);
     assert!(files.len() > 100, "only {} files found", files.len());
     let unknown: Vec<String> = files
         .iter()

@@ -1,10 +1,10 @@
 //! The default experiment of the web app (Lublin–Feitelson model with its defaults, EASY,
 //! seed 42) against its golden summary, `tests/golden/default_summary.json`. The wasm test
-//! `tests/web_determinism.rs` checks the same file in headless Chromium, so together they
+//! `tests/web/web_determinism.rs` checks the same file in headless Chromium, so together they
 //! pin native and wasm32 to bit-identical numbers.
 //!
 //! After an intended change of the numbers, regenerate the file with
-//! `SCHEDLAB_BLESS=1 cargo test --test golden` and review the diff.
+//! `SCHEDLAB_BLESS=1 cargo test --test it golden` and review the diff.
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::config::Experiment;

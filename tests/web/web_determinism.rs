@@ -1,6 +1,6 @@
 //! wasm32 tests, run in headless Chromium by `scripts/test.sh` (wasm-bindgen-test-runner):
 //! the default experiment gives the golden summary bit for bit (as natively, see
-//! `tests/golden.rs`); the random stream and the square root are those of the native build;
+//! `tests/it/golden.rs`); the random stream and the square root are those of the native build;
 //! the worker's sliced run gives the same numbers as a run in one go and stops when
 //! cancelled; the worker protocol messages survive a JSON round trip.
 #![cfg(target_arch = "wasm32")]

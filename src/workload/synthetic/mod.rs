@@ -32,7 +32,7 @@ pub use mesh_jobs::{MeshJobsParams, SideDistribution};
 /// `{"model": "lublin", "jobs": 5000}`; keys left out take the paper's defaults.
 ///
 /// Unknown keys are rejected: serde hands each parameter struct every key except the
-/// `model` tag, and the structs carry `deny_unknown_fields` (tested in `tests/synthetic.rs`).
+/// `model` tag, and the structs carry `deny_unknown_fields` (tested in `tests/it/synthetic.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SyntheticModel {
