@@ -46,7 +46,7 @@ fn check_golden(name: &str, json: &str) {
     }
     let golden = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(
-        json,
+        json.trim_end(),
         golden.trim_end(),
         "{name} differs from {path}; if the change is intended, rerun with SCHEDLAB_BLESS=1 \
          and review the diff"
