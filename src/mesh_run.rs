@@ -24,6 +24,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::alloc::node::NodeAllocator;
 use crate::alloc::node_allocator::NODE_ALLOCATORS;
 use crate::alloc::{AllocatorKind, NodeAllocatorKind, CONTIGUOUS_ALLOCATORS};
 use crate::base::{Entry, Registered};
@@ -32,8 +33,7 @@ use crate::error::{Engine, Error};
 use crate::limits::Limits;
 use crate::machine::mesh::Submesh;
 use crate::metrics::{JobRecord, Summary};
-use crate::network::flow::simulate_separated;
-use crate::network::flow::{self, FlowConfig, FlowJob, PhaseConfig};
+use crate::network::flow::{FlowConfig, FlowJob, FlowModel, FlowStepper, PhaseConfig};
 pub use crate::network::layout::{
     layout_events, link_loads_at, peak_link_loads, weighted_job_links, JobLayout,
 };
@@ -43,7 +43,7 @@ use crate::network::{IoSide, Network, NetworkConfig};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::run::TraceInput;
 use crate::sim::mesh_engine::MeshSimulation;
-use crate::sim::JobOutcome;
+use crate::sim::{JobOutcome, Progress};
 use crate::workload::shape::{apply_shapes, ShapeReport, ShapeRule};
 use crate::workload::transform::{TransformReport, Transforms};
 use crate::workload::Workload;
@@ -561,103 +561,196 @@ pub struct MeshSimulated {
 }
 
 /// Simulates the prepared `workload` ([`prepare_mesh`]) on `net` ([`mesh_network`]) with the
-/// engine `exp.allocator` selects.
+/// engine `exp.allocator` selects, to the end.
 pub fn simulate_mesh(
     exp: &MeshExperiment,
     net: &Network,
     workload: &Workload,
 ) -> Result<MeshSimulated, Error> {
-    let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
-    let jobs = &workload.jobs;
-    let (outcomes, layouts, engine) = match exp.allocator {
-        MeshAllocatorKind::Contiguous(kind) => {
-            let sim = MeshSimulation::by_kind_with(
-                jobs.clone(),
-                exp.width,
-                exp.height,
-                kind,
-                exp.switch_orientation,
-                exp.policy,
-            )
-            .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?
-            .without_log();
-            let result = sim
-                .run_to_end()
-                .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?;
-            let layouts = result
-                .placements
-                .iter()
-                .zip(&result.outcomes)
-                .enumerate()
-                .map(|(i, (p, o))| JobLayout {
-                    job: i,
-                    start: o.start,
-                    end: o.end,
-                    rect: p.map(rect_of),
-                    nodes: Vec::new(),
-                })
-                .collect::<Vec<_>>();
-            (result.outcomes, layouts, "contiguous")
-        }
-        MeshAllocatorKind::Nodes(kind) => {
-            let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
-            let mut alloc = kind.build(net, exp.seed);
-            let cfg = FlowConfig {
-                traffic_io: exp.network.traffic_io,
-                kappa: exp.network.kappa,
-            };
-            let recs = match (exp.network.phases, exp.network.model) {
-                (Some(p), _) => flow::simulate_phases(net, &fjobs, alloc.as_mut(), p),
-                (None, ContentionModel::Flow) => flow::simulate(net, &fjobs, alloc.as_mut(), cfg),
-                (None, ContentionModel::Separated) => simulate_separated(
-                    net,
-                    &fjobs,
-                    alloc.as_mut(),
-                    SeparatedConfig {
+    let mut alloc = node_allocator(exp, net);
+    let alloc = alloc.as_deref_mut().map(|a| a as &mut dyn NodeAllocator);
+    let mut stepper = MeshStepper::new(exp, net, workload, alloc)?;
+    while !stepper.step_instants(usize::MAX)? {}
+    stepper.finish()
+}
+
+/// The non-contiguous allocator of `exp` built for `net` (`None` for a contiguous one): what
+/// a [`MeshStepper`] borrows.
+pub fn node_allocator(exp: &MeshExperiment, net: &Network) -> Option<Box<dyn NodeAllocator>> {
+    match exp.allocator {
+        MeshAllocatorKind::Contiguous(_) => None,
+        MeshAllocatorKind::Nodes(kind) => Some(kind.build(net, exp.seed)),
+    }
+}
+
+/// A mesh run being simulated, a few instants at a time: the page's worker runs it in slices
+/// (so that it can be cancelled and report progress), [`simulate_mesh`] to the end — the same
+/// instants in the same order either way.
+pub struct MeshStepper<'a> {
+    exp: &'a MeshExperiment,
+    jobs: usize,
+    engine: Stepping<'a>,
+}
+
+/// The engine behind a [`MeshStepper`].
+enum Stepping<'a> {
+    Contiguous(Box<MeshSimulation<Box<dyn crate::policy::mesh::MeshPolicy>>>),
+    Flow(Box<FlowStepper<'a>>),
+}
+
+impl<'a> MeshStepper<'a> {
+    /// The run of the prepared `workload` on `net` under `exp`; `alloc` is
+    /// [`node_allocator`]'s (`None` for a contiguous allocator). Nothing simulated yet.
+    pub fn new(
+        exp: &'a MeshExperiment,
+        net: &'a Network,
+        workload: &Workload,
+        alloc: Option<&'a mut dyn NodeAllocator>,
+    ) -> Result<MeshStepper<'a>, Error> {
+        let jobs = &workload.jobs;
+        let engine = match (exp.allocator, alloc) {
+            (MeshAllocatorKind::Contiguous(kind), _) => {
+                let sim = MeshSimulation::by_kind_with(
+                    jobs.clone(),
+                    exp.width,
+                    exp.height,
+                    kind,
+                    exp.switch_orientation,
+                    exp.policy,
+                )
+                .map_err(|e| Error::simulation(Engine::Mesh, exp.policy.label(), e))?
+                .without_log();
+                Stepping::Contiguous(Box::new(sim))
+            }
+            (MeshAllocatorKind::Nodes(_), Some(alloc)) => {
+                let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
+                let model = match (exp.network.phases, exp.network.model) {
+                    (Some(p), _) => FlowModel::Phases(p),
+                    (None, ContentionModel::Flow) => FlowModel::Fluid(FlowConfig {
+                        traffic_io: exp.network.traffic_io,
+                        kappa: exp.network.kappa,
+                    }),
+                    (None, ContentionModel::Separated) => FlowModel::Separated(SeparatedConfig {
                         traffic_io: exp.network.traffic_io,
                         kappa: exp.network.kappa,
                         compute: exp.network.compute,
-                    },
-                ),
+                    }),
+                };
+                let stepper = FlowStepper::of(net, &fjobs, alloc, model).map_err(|e| {
+                    Error::simulation(Engine::Flow, exp.allocator.label(), e.to_string())
+                })?;
+                Stepping::Flow(Box::new(stepper))
             }
-            .map_err(|e| fail(e.to_string()))?;
-            if recs.len() != jobs.len() {
-                return Err(fail(format!(
-                    "the flow engine finished {} of {} jobs",
-                    recs.len(),
-                    jobs.len()
-                )));
+            (MeshAllocatorKind::Nodes(_), None) => {
+                return Err(Error::simulation(
+                    Engine::Flow,
+                    exp.allocator.label(),
+                    "no node allocator was built for the run".to_string(),
+                ))
             }
-            let outcomes = recs
-                .iter()
-                .map(|r| JobOutcome {
-                    start: r.start,
-                    end: r.end,
-                })
-                .collect();
-            let layouts = recs
-                .into_iter()
-                .enumerate()
-                .map(|(i, r)| JobLayout {
-                    job: i,
-                    start: r.start,
-                    end: r.end,
-                    rect: None,
-                    nodes: r.nodes.iter().map(|&(x, y)| [x, y]).collect(),
-                })
-                .collect();
-            let engine = match (exp.network.phases, exp.network.model) {
-                (None, ContentionModel::Separated) => "separated",
-                _ => "flow",
-            };
-            (outcomes, layouts, engine)
+        };
+        Ok(MeshStepper {
+            exp,
+            jobs: jobs.len(),
+            engine,
+        })
+    }
+
+    fn flow_error(&self, m: String) -> Error {
+        Error::simulation(Engine::Flow, self.exp.allocator.label(), m)
+    }
+
+    fn mesh_error(&self, m: impl fmt::Display) -> Error {
+        Error::simulation(Engine::Mesh, self.exp.policy.label(), m.to_string())
+    }
+
+    /// Processes at most `n` instants; `true` when the run is over.
+    pub fn step_instants(&mut self, n: usize) -> Result<bool, Error> {
+        let stepped = match &mut self.engine {
+            Stepping::Contiguous(sim) => sim.step_instants(n).map_err(|e| e.to_string()),
+            Stepping::Flow(f) => f.step_instants(n).map_err(|e| e.to_string()),
+        };
+        stepped.map_err(|m| match self.engine {
+            Stepping::Contiguous(_) => self.mesh_error(m),
+            Stepping::Flow(_) => self.flow_error(m),
+        })
+    }
+
+    /// Jobs completed and the simulated time so far.
+    pub fn progress(&self) -> Progress {
+        match &self.engine {
+            Stepping::Contiguous(sim) => sim.progress(),
+            Stepping::Flow(f) => f.progress(),
         }
-    };
-    Ok(MeshSimulated {
-        outcomes,
-        layouts,
-        engine,
-    })
+    }
+
+    /// Runs to the end (if not there yet); every job's outcome and layout.
+    pub fn finish(self) -> Result<MeshSimulated, Error> {
+        let exp = self.exp;
+        match self.engine {
+            Stepping::Contiguous(sim) => {
+                let result = sim.run_to_end().map_err(|e| {
+                    Error::simulation(Engine::Mesh, exp.policy.label(), e.to_string())
+                })?;
+                let layouts = result
+                    .placements
+                    .iter()
+                    .zip(&result.outcomes)
+                    .enumerate()
+                    .map(|(i, (p, o))| JobLayout {
+                        job: i,
+                        start: o.start,
+                        end: o.end,
+                        rect: p.map(rect_of),
+                        nodes: Vec::new(),
+                    })
+                    .collect::<Vec<_>>();
+                Ok(MeshSimulated {
+                    outcomes: result.outcomes,
+                    layouts,
+                    engine: "contiguous",
+                })
+            }
+            Stepping::Flow(f) => {
+                let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
+                let recs = (*f).finish().map_err(|e| fail(e.to_string()))?;
+                if recs.len() != self.jobs {
+                    return Err(fail(format!(
+                        "the flow engine finished {} of {} jobs",
+                        recs.len(),
+                        self.jobs
+                    )));
+                }
+                let outcomes = recs
+                    .iter()
+                    .map(|r| JobOutcome {
+                        start: r.start,
+                        end: r.end,
+                    })
+                    .collect();
+                let layouts = recs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, r)| JobLayout {
+                        job: i,
+                        start: r.start,
+                        end: r.end,
+                        rect: None,
+                        nodes: r.nodes.iter().map(|&(x, y)| [x, y]).collect(),
+                    })
+                    .collect();
+                let engine = match (exp.network.phases, exp.network.model) {
+                    (None, ContentionModel::Separated) => "separated",
+                    _ => "flow",
+                };
+                Ok(MeshSimulated {
+                    outcomes,
+                    layouts,
+                    engine,
+                })
+            }
+        }
+    }
 }
 
 /// The metrics of a simulated mesh run ([`simulate_mesh`]): per-job records, the summary, the

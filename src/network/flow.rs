@@ -46,7 +46,7 @@ use super::separated::SeparatedConfig;
 use super::Network;
 use crate::alloc::node_allocator::{Node, NodeAllocator};
 use crate::machine::mesh::{Mesh, Submesh};
-use crate::sim::{Engine, EventQueue, Instance, JobTable, StepReport};
+use crate::sim::{Engine, EventQueue, Instance, JobTable, Progress, StepReport};
 use crate::workload::Job;
 
 /// Parameters of the flow model.
@@ -375,13 +375,7 @@ pub fn simulate(
     alloc: &mut dyn NodeAllocator,
     cfg: FlowConfig,
 ) -> Result<Vec<FlowRecord>, FlowError> {
-    if !(0.0..=1.0).contains(&cfg.traffic_io) {
-        return Err(FlowError::BadConfig("traffic_io must be in [0, 1]"));
-    }
-    if !(cfg.kappa.is_finite() && cfg.kappa >= 0.0) {
-        return Err(FlowError::BadConfig("kappa must be finite and ≥ 0"));
-    }
-    run_model(net, jobs, alloc, cfg, Model::Fluid)
+    FlowStepper::of(net, jobs, alloc, FlowModel::Fluid(cfg))?.finish()
 }
 
 /// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under Liu
@@ -393,14 +387,18 @@ pub fn simulate_phases(
     alloc: &mut dyn NodeAllocator,
     phases: PhaseConfig,
 ) -> Result<Vec<FlowRecord>, FlowError> {
-    phases
-        .validate()
-        .map_err(|_| FlowError::BadConfig("phase model parameter out of range"))?;
-    let cfg = FlowConfig {
-        traffic_io: 0.0,
-        kappa: 0.0,
-    };
-    run_model(net, jobs, alloc, cfg, Model::Phases(phases))
+    FlowStepper::of(net, jobs, alloc, FlowModel::Phases(phases))?.finish()
+}
+
+/// Which model paces a flow-engine run, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FlowModel {
+    /// The fluid mix of this module.
+    Fluid(FlowConfig),
+    /// Liu et al.'s phase model.
+    Phases(PhaseConfig),
+    /// The separated-classes model of [`super::separated`].
+    Separated(SeparatedConfig),
 }
 
 /// How the engine paces the running jobs.
@@ -414,65 +412,134 @@ pub(super) enum Model {
     Separated(SeparatedConfig),
 }
 
-/// The FCFS flow engine under `model` (`cfg` gives ρ and κ of the fluid model).
-pub(super) fn run_model(
-    net: &Network,
-    jobs: &[FlowJob],
-    alloc: &mut dyn NodeAllocator,
-    cfg: FlowConfig,
-    model: Model,
-) -> Result<Vec<FlowRecord>, FlowError> {
-    let (phases, separated) = match model {
-        Model::Fluid => (None, None),
-        Model::Phases(p) => (Some(p), None),
-        Model::Separated(s) => (None, Some(s)),
-    };
-    let mesh =
-        Mesh::new(net.width(), net.height()).map_err(|_| FlowError::BadConfig("mesh size"))?;
-    let n = mesh.size();
-    let mut prev = 0.0;
-    for (i, j) in jobs.iter().enumerate() {
-        if j.size == 0 || j.size > n {
-            return Err(FlowError::BadSize {
-                job: i,
-                size: j.size,
-                nodes: n,
-            });
+/// A flow-engine run stepped a few instants at a time (the page's worker runs a mesh run in
+/// slices so that it can be cancelled); the same instants, in the same order, as a run to the
+/// end.
+pub struct FlowStepper<'a> {
+    engine: Engine<FlowRun<'a>>,
+}
+
+impl<'a> FlowStepper<'a> {
+    /// The run of `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`,
+    /// under `model` (`cfg` gives ρ and κ of the fluid model); nothing simulated yet.
+    pub(super) fn new(
+        net: &'a Network,
+        jobs: &[FlowJob],
+        alloc: &'a mut dyn NodeAllocator,
+        cfg: FlowConfig,
+        model: Model,
+    ) -> Result<FlowStepper<'a>, FlowError> {
+        let (phases, separated) = match model {
+            Model::Fluid => (None, None),
+            Model::Phases(p) => (Some(p), None),
+            Model::Separated(s) => (None, Some(s)),
+        };
+        let mesh =
+            Mesh::new(net.width(), net.height()).map_err(|_| FlowError::BadConfig("mesh size"))?;
+        let n = mesh.size();
+        let mut prev = 0.0;
+        for (i, j) in jobs.iter().enumerate() {
+            if j.size == 0 || j.size > n {
+                return Err(FlowError::BadSize {
+                    job: i,
+                    size: j.size,
+                    nodes: n,
+                });
+            }
+            let ok = j.submit.is_finite()
+                && j.submit >= prev
+                && j.compute.is_finite()
+                && j.compute >= 0.0;
+            if !ok {
+                return Err(FlowError::BadTime { job: i });
+            }
+            prev = j.submit;
         }
-        let ok =
-            j.submit.is_finite() && j.submit >= prev && j.compute.is_finite() && j.compute >= 0.0;
-        if !ok {
-            return Err(FlowError::BadTime { job: i });
-        }
-        prev = j.submit;
+        let engine_jobs = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, j)| Job::new(i as u64, j.submit, j.compute, j.compute, j.size))
+            .collect();
+        let run = FlowRun {
+            net,
+            alloc,
+            rho: cfg.traffic_io,
+            kappa: cfg.kappa,
+            mesh,
+            load_a: vec![0u64; net.link_slots()],
+            load_b: vec![0u64; net.link_slots()],
+            weighted: Vec::new(),
+            link_buffers: LinkBuffers::default(),
+            records: vec![None; jobs.len()],
+            running: Vec::new(),
+            queue_head: 0,
+            arrived: 0,
+            last: 0.0,
+            pending_error: None,
+            phases,
+            separated,
+            disk: 0,
+        };
+        Ok(FlowStepper {
+            engine: Engine::with_instance(engine_jobs, run),
+        })
     }
-    let engine_jobs = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, j)| Job::new(i as u64, j.submit, j.compute, j.compute, j.size))
-        .collect();
-    let run = FlowRun {
-        net,
-        alloc,
-        rho: cfg.traffic_io,
-        kappa: cfg.kappa,
-        mesh,
-        load_a: vec![0u64; net.link_slots()],
-        load_b: vec![0u64; net.link_slots()],
-        weighted: Vec::new(),
-        link_buffers: LinkBuffers::default(),
-        records: vec![None; jobs.len()],
-        running: Vec::new(),
-        queue_head: 0,
-        arrived: 0,
-        last: 0.0,
-        pending_error: None,
-        phases,
-        separated,
-        disk: 0,
-    };
-    let records = Engine::with_instance(engine_jobs, run).run_to_end()?;
-    Ok(records.into_iter().flatten().collect())
+
+    /// The run of `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`,
+    /// under `model`, whose parameters are checked first; nothing simulated yet.
+    pub fn of(
+        net: &'a Network,
+        jobs: &[FlowJob],
+        alloc: &'a mut dyn NodeAllocator,
+        model: FlowModel,
+    ) -> Result<FlowStepper<'a>, FlowError> {
+        match model {
+            FlowModel::Fluid(cfg) => {
+                if !(0.0..=1.0).contains(&cfg.traffic_io) {
+                    return Err(FlowError::BadConfig("traffic_io must be in [0, 1]"));
+                }
+                if !(cfg.kappa.is_finite() && cfg.kappa >= 0.0) {
+                    return Err(FlowError::BadConfig("kappa must be finite and ≥ 0"));
+                }
+                FlowStepper::new(net, jobs, alloc, cfg, Model::Fluid)
+            }
+            FlowModel::Phases(phases) => {
+                phases
+                    .validate()
+                    .map_err(|_| FlowError::BadConfig("phase model parameter out of range"))?;
+                let cfg = FlowConfig {
+                    traffic_io: 0.0,
+                    kappa: 0.0,
+                };
+                FlowStepper::new(net, jobs, alloc, cfg, Model::Phases(phases))
+            }
+            FlowModel::Separated(sep) => {
+                sep.validate()
+                    .map_err(|_| FlowError::BadConfig("separated model parameter out of range"))?;
+                let cfg = FlowConfig {
+                    traffic_io: sep.traffic_io,
+                    kappa: sep.kappa,
+                };
+                FlowStepper::new(net, jobs, alloc, cfg, Model::Separated(sep))
+            }
+        }
+    }
+
+    /// Processes at most `n` instants; `true` when the run is over.
+    pub fn step_instants(&mut self, n: usize) -> Result<bool, FlowError> {
+        self.engine.step_instants(n)
+    }
+
+    /// Jobs completed and the simulated time so far.
+    pub fn progress(&self) -> Progress {
+        self.engine.progress()
+    }
+
+    /// Runs to the end; every job's record, in arrival order.
+    pub fn finish(self) -> Result<Vec<FlowRecord>, FlowError> {
+        let records = self.engine.run_to_end()?;
+        Ok(records.into_iter().flatten().collect())
+    }
 }
 
 /// FCFS on a mesh under the flow model: the [`Instance`] of the flow engine. Completion times
@@ -803,13 +870,7 @@ pub fn simulate_separated(
     alloc: &mut dyn NodeAllocator,
     cfg: SeparatedConfig,
 ) -> Result<Vec<FlowRecord>, FlowError> {
-    cfg.validate()
-        .map_err(|_| FlowError::BadConfig("separated model parameter out of range"))?;
-    let flow = FlowConfig {
-        traffic_io: cfg.traffic_io,
-        kappa: cfg.kappa,
-    };
-    run_model(net, jobs, alloc, flow, Model::Separated(cfg))
+    FlowStepper::of(net, jobs, alloc, FlowModel::Separated(cfg))?.finish()
 }
 
 #[cfg(test)]

@@ -1,17 +1,26 @@
-//! The worker side of the 2D-mesh mode: runs one mesh experiment (Ababneh & Bani-Mohammad §4–5 window-based
-//! scheduling of submeshes, or Mache et al. §3–4 non-contiguous allocation under the contention
-//! model) through [`crate::mesh_run::run_mesh`], exactly as `schedlab mesh` does, and posts a
-//! [`FromWorker::MeshDone`] whose per-job data is cut to [`MAX_MESH_JOBS`] jobs.
-//!
-//! Mesh runs are fast (10,000 jobs in about 0.1 s), so a run is one call; the page runs the
-//! allocators of a comparison one after the other and stops sending them when cancelled.
+//! The worker side of the 2D-mesh mode: runs one mesh experiment (Ababneh & Bani-Mohammad §4–5
+//! window-based scheduling of submeshes, or Mache et al. §3–4 non-contiguous allocation under
+//! the contention model) with the functions `schedlab mesh` uses ([`crate::mesh_run`]), in
+//! slices as the other modes' runs: it yields to the event loop between slices, posts
+//! [`FromWorker::Progress`] at most every 100 ms and stops at a slice boundary when cancelled.
+//! A finished run is a [`FromWorker::MeshDone`] whose per-job data is cut to
+//! [`MAX_MESH_JOBS`] jobs.
 
 use super::protocol::{FromWorker, MeshReport, ToWorker, MAX_MESH_JOBS};
-use super::worker_core::{post, stored_trace};
-use crate::mesh_run::{mesh_jobs_csv, run_mesh, MeshExperiment, MeshRunOutput};
+use super::worker_core::{activate, post, post_outcome, step_in_slices, stored_trace, NamedTrace};
+use crate::limits::Limits;
+use crate::mesh_run::{
+    measure_mesh, mesh_jobs_csv, mesh_network, node_allocator, prepare_mesh, MeshExperiment,
+    MeshRunOutput, MeshStepper,
+};
 use crate::run::TraceInput;
 
-/// Handles a [`ToWorker::RunMesh`] (other messages are ignored).
+/// Instants simulated between two clock readings: few, since one instant of a non-contiguous
+/// allocator on a large mesh can take milliseconds.
+const INSTANTS_PER_CHECK: usize = 8;
+
+/// Handles a [`ToWorker::RunMesh`] (other messages are ignored): makes its `id` the active run
+/// (replacing any other), runs it in slices and posts its outcome.
 pub fn handle(msg: ToWorker) {
     if let ToWorker::RunMesh {
         id,
@@ -20,33 +29,78 @@ pub fn handle(msg: ToWorker) {
         lite,
     } = msg
     {
-        run(id, &experiment, trace.as_deref(), lite);
+        activate(id);
+        wasm_bindgen_futures::spawn_local(async move {
+            let outcome = match stored_trace(trace.as_deref()) {
+                Ok(stored) => run_sliced(id, &experiment, stored, lite, &post).await,
+                Err(e) => Err(e),
+            };
+            post_outcome(id, outcome, |report| FromWorker::MeshDone { id, report });
+        });
     }
 }
 
-/// Runs mesh experiment `exp` (on the stored trace `trace`, if named) and posts the answer.
-pub fn run(id: u32, exp: &MeshExperiment, trace: Option<&str>, lite: bool) {
-    post(&match report(exp, trace, lite) {
-        Ok(report) => FromWorker::MeshDone {
+/// Runs mesh experiment `exp` (on the stored trace, if any) in slices, passing progress to
+/// `report`. `Ok(None)` when cancelled. The numbers are those of
+/// [`crate::mesh_run::run_mesh`].
+pub async fn run_sliced(
+    id: u32,
+    exp: &MeshExperiment,
+    trace: Option<NamedTrace>,
+    lite: bool,
+    report: &dyn Fn(&FromWorker),
+) -> Result<Option<MeshReport>, String> {
+    let t0 = js_sys::Date::now();
+    let input = trace
+        .as_ref()
+        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let (workload, transform, shapes) =
+        prepare_mesh(exp, input, &Limits::DEFAULT).map_err(|e| e.to_string())?;
+    let net = mesh_network(exp).map_err(|e| e.to_string())?;
+    let mut alloc = node_allocator(exp, &net);
+    let mut stepper = MeshStepper::new(
+        exp,
+        &net,
+        &workload,
+        alloc
+            .as_deref_mut()
+            .map(|a| a as &mut dyn crate::alloc::node::NodeAllocator),
+    )
+    .map_err(|e| e.to_string())?;
+    let progress = |s: &MeshStepper<'_>| {
+        let p = s.progress();
+        report(&FromWorker::Progress {
             id,
-            report: Box::new(report),
-        },
-        Err(message) => FromWorker::Error {
-            id: Some(id),
-            message,
-            fatal: false,
-        },
-    });
+            completed: p.completed,
+            total: p.total,
+            sim_time: p.now,
+        });
+    };
+    progress(&stepper);
+    let mut last_progress = js_sys::Date::now();
+    let step = |s: &mut MeshStepper<'_>| {
+        s.step_instants(INSTANTS_PER_CHECK)
+            .map_err(|e| e.to_string())
+    };
+    if !step_in_slices(id, &mut stepper, step, &progress, &mut last_progress).await? {
+        return Ok(None);
+    }
+    progress(&stepper);
+    let run = stepper.finish().map_err(|e| e.to_string())?;
+    let output = measure_mesh(exp, &net, &workload, transform, shapes, run);
+    let mut report = page_report(output, lite);
+    report.wall_ms = js_sys::Date::now() - t0;
+    Ok(Some(report))
 }
 
-/// The report of one mesh run (what [`run`] posts).
+/// The report of one mesh run to the end in one call (the bench message's whole-path timing).
 pub fn report(exp: &MeshExperiment, trace: Option<&str>, lite: bool) -> Result<MeshReport, String> {
     let t0 = js_sys::Date::now();
     let stored = stored_trace(trace)?;
     let input = stored
         .as_ref()
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
-    let output = run_mesh(exp, input).map_err(|e| e.to_string())?;
+    let output = crate::mesh_run::run_mesh(exp, input).map_err(|e| e.to_string())?;
     let mut report = page_report(output, lite);
     report.wall_ms = js_sys::Date::now() - t0;
     Ok(report)

@@ -297,6 +297,37 @@ async function main() {
     await shot(tab, 'mesh-09-bad-link.png');
     await tab.close();
 
+    // A long mesh run (256 × 256, 50,000 jobs, MC-Elongated) opened from a link: the worker
+    // runs it in slices, so progress arrives, the worker answers within 200 ms while it
+    // runs, and Cancel frees it at once for the next run.
+    const big = JSON.parse(badJson);
+    big.experiment.policy = 'fcfs';
+    big.experiment.width = 256;
+    big.experiment.height = 256;
+    big.experiment.workload.synthetic.jobs = 50000;
+    big.allocators = ['mc_elongated'];
+    const bigJson = JSON.stringify(big);
+    const tab4 = await openTab(browser, `${url}#e=${Buffer.from(bigJson).toString('base64url')}.${fnv(bigJson)}`, errors);
+    await tab4.waitForFunction(() => Number(document.querySelector('#mesh-progress').value) > 0, null, { timeout: 60000 });
+    const probe = async () => {
+      const t = Date.now();
+      await Promise.all(tab4.workers().map((w) => w.evaluate(() => 1)));
+      return Date.now() - t;
+    };
+    const during = await probe();
+    check(tab4.workers().length > 0 && during < 200, 'long mesh run: progress arrives and the worker answers within 200 ms while it runs', `${during} ms, ${tab4.workers().length} workers`);
+    const tc = Date.now();
+    await tab4.click('[data-testid="mesh-cancel"]');
+    await probe();
+    const cancelMs = Date.now() - tc;
+    await tab4.waitForFunction(() => document.querySelector('#mesh-mode').dataset.state === 'idle', null, { timeout: 5000 });
+    check(cancelMs < 200, 'long mesh run: Cancel frees the worker within 200 ms', `${cancelMs} ms from the click to the worker's answer`);
+    await tab4.click('[data-testid="mesh-preset-window"]');
+    await tab4.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(tab4, 1, 30000);
+    check((await readTable(tab4)).mpl?.policy === 'Window-240', 'long mesh run: after Cancel the next run finishes');
+    await tab4.close();
+
     // An uploaded trace (the flat mode's upload message): MPL and First Fit on an 8 × 16
     // mesh with the Paragon shape rule, equal to the CLI on the same trace.
     const tracePath = join(TRACES, TRACE_NAME);

@@ -72,6 +72,12 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             }
         }
         FromWorker::MeshDone { id, report } => on_mesh_done(app, id, *report),
+        FromWorker::Progress {
+            id,
+            completed,
+            total,
+            ..
+        } => on_run_progress(app, id, completed, total),
         FromWorker::Error {
             message,
             fatal: true,
@@ -126,8 +132,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 }
             }
         }
-        FromWorker::Progress { .. }
-        | FromWorker::Done { .. }
+        FromWorker::Done { .. }
         | FromWorker::Cancelled { .. }
         | FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
@@ -256,6 +261,23 @@ pub(super) fn send_current(app: &App) {
         }
     };
     app.worker.post(&msg);
+}
+
+/// The run in flight has completed `completed` of its `total` jobs: the bar moves within the
+/// run's share of the batch.
+fn on_run_progress(app: &App, id: u32, completed: usize, total: usize) {
+    let st = app.state.borrow();
+    let Some(b) = st.batch.as_ref().filter(|b| b.id == id) else {
+        return;
+    };
+    let within = if total == 0 {
+        0.0
+    } else {
+        completed as f64 / total as f64
+    };
+    app.ui
+        .progress
+        .set_value((b.at as f64 + within) / b.exps.len().max(1) as f64);
 }
 
 pub(super) fn on_cancel(app: &App) {
