@@ -278,6 +278,21 @@ fn on_run_progress(app: &App, id: u32, completed: usize, total: usize) {
     app.ui
         .progress
         .set_value((b.at as f64 + within) / b.exps.len().max(1) as f64);
+    let what = b
+        .exps
+        .get(b.at)
+        .map(|e| e.allocator.label())
+        .unwrap_or_default();
+    set_progress(
+        app,
+        &format!(
+            "Running {what} ({} of {}): {} of {} jobs done…",
+            b.at + 1,
+            b.exps.len(),
+            format::count(completed as u64),
+            format::count(total as u64)
+        ),
+    );
 }
 
 pub(super) fn on_cancel(app: &App) {
