@@ -33,7 +33,7 @@ use super::header::HeaderBuilder;
 use super::record::SwfRecord;
 use super::scan;
 use crate::limits::{Limits, MAX_HEADER_BYTES};
-use crate::workload::{DropCounts, Job, Workload};
+use crate::workload::{DropCounts, Job, SharedRecord, Workload};
 
 /// How to read a trace.
 #[derive(Clone, Debug, Default)]
@@ -46,6 +46,10 @@ pub struct ReadOptions {
     pub max_bytes: Option<u64>,
     /// Refuse traces with more than this many jobs (kept or dropped).
     pub max_jobs: Option<usize>,
+    /// Leave each job's SWF record out, keeping only the values a run uses (id, submit time,
+    /// run time, estimate, size): for runs that write no SWF output. [`Job::swf_record`]
+    /// rebuilds a record from those values.
+    pub lean: bool,
 }
 
 impl ReadOptions {
@@ -57,6 +61,7 @@ impl ReadOptions {
             lenient,
             max_bytes: Some(limits.max_inflated_bytes),
             max_jobs: Some(limits.max_trace_jobs),
+            lean: false,
         }
     }
 }
@@ -157,7 +162,7 @@ enum Outcome {
     NonpositiveSize,
 }
 
-fn to_job(record: SwfRecord, data_index: u64) -> Outcome {
+fn to_job(record: SwfRecord, data_index: u64, lean: bool) -> Outcome {
     if record.run_time < 0.0 {
         return Outcome::NegativeRuntime;
     }
@@ -188,7 +193,11 @@ fn to_job(record: SwfRecord, data_index: u64) -> Outcome {
         estimate,
         procs,
         shape: None,
-        record: std::sync::Arc::new(record),
+        record: if lean {
+            SharedRecord::none()
+        } else {
+            SharedRecord::new(record)
+        },
     })
 }
 
@@ -242,7 +251,11 @@ impl State<'_> {
     #[inline]
     fn record(&mut self, fields: [f64; 18]) {
         self.good_lines += 1;
-        match to_job(SwfRecord::from_fields(fields), self.data_lines) {
+        match to_job(
+            SwfRecord::from_fields(fields),
+            self.data_lines,
+            self.opts.lean,
+        ) {
             Outcome::Keep(job) => self.jobs.push(job),
             Outcome::NegativeRuntime => self.dropped.negative_runtime += 1,
             Outcome::NonpositiveSize => self.dropped.nonpositive_size += 1,
