@@ -2,7 +2,9 @@
 //! with flate2's pure-Rust `MultiGzDecoder`, so it also builds for wasm32), read in 64 KiB
 //! buffers: plain data lines are parsed in place by the byte scanner ([`super::scan`]), every
 //! other line is copied into a reused line buffer and read in general, with the same results,
-//! line numbers and errors.
+//! line numbers and errors. Natively, gzip input is inflated in the calling thread while a
+//! second thread parses (the same chunks, so the same results and errors); on wasm32 both run
+//! in one thread.
 //!
 //! - `;` lines before the first data line form the header
 //!   ([`SwfHeader`](super::SwfHeader), parsed loosely); `;` lines after data lines are
@@ -85,13 +87,127 @@ pub fn read_swf<R: Read>(mut input: R, opts: &ReadOptions) -> Result<Workload, S
         .map_or(u64::MAX, |limit| limit.saturating_add(1));
     if prefix == [0x1f, 0x8b] {
         let decoder = MultiGzDecoder::new(chained).take(take);
-        parse(BufReader::with_capacity(BUF_BYTES, decoder), opts, true)
+        parse_gzip(decoder, opts)
     } else {
         parse(
             BufReader::with_capacity(BUF_BYTES, chained.take(take)),
             opts,
             false,
         )
+    }
+}
+
+/// Parses decompressed gzip input: on wasm32 (one thread) through a `BufReader` like plain text.
+#[cfg(target_arch = "wasm32")]
+fn parse_gzip<R: Read>(decoder: R, opts: &ReadOptions) -> Result<Workload, SwfError> {
+    parse(BufReader::with_capacity(BUF_BYTES, decoder), opts, true)
+}
+
+/// Parses decompressed gzip input, natively with inflating and parsing overlapped: this thread
+/// inflates (the input need not be `Send`) and hands the text over in the reads a
+/// `BufReader::with_capacity(BUF_BYTES, …)` would make — `BUF_BYTES` at a time, the same
+/// chunks, an error at the same place — to a parsing thread that reads them through
+/// [`Chunks`], so results, line numbers and errors are those of the one-thread reading. At most
+/// [`CHUNKS_AHEAD`] chunks wait; when the parser stops early (an error, a limit) the inflating
+/// stops too. If no thread can be started, the input is read in this thread.
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_gzip<R: Read>(mut decoder: R, opts: &ReadOptions) -> Result<Workload, SwfError> {
+    use std::sync::mpsc::sync_channel;
+    let (tx, rx) = sync_channel::<io::Result<Vec<u8>>>(CHUNKS_AHEAD);
+    std::thread::scope(|scope| {
+        let parser = std::thread::Builder::new()
+            .name("swf-parse".into())
+            .spawn_scoped(scope, move || parse(Chunks::new(rx), opts, true));
+        let Ok(parser) = parser else {
+            return parse(BufReader::with_capacity(BUF_BYTES, decoder), opts, true);
+        };
+        loop {
+            let mut chunk = vec![0u8; BUF_BYTES];
+            let read = loop {
+                match decoder.read(&mut chunk) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    other => break other,
+                }
+            };
+            let sent = match read {
+                Ok(0) => break, // end of input: the parser sees the channel close
+                Ok(n) => {
+                    chunk.truncate(n);
+                    tx.send(Ok(chunk))
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    break;
+                }
+            };
+            if sent.is_err() {
+                break; // the parser has stopped
+            }
+        }
+        drop(tx);
+        match parser.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Chunks of inflated text that may wait for the parsing thread.
+#[cfg(not(target_arch = "wasm32"))]
+const CHUNKS_AHEAD: usize = 4;
+
+/// The parsing thread's reader: the inflating thread's chunks, in order, as a `BufRead`; an
+/// inflating error is returned where it occurred; the closed channel is the end of input.
+#[cfg(not(target_arch = "wasm32"))]
+struct Chunks {
+    rx: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    pos: usize,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Chunks {
+    fn new(rx: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>) -> Chunks {
+        Chunks {
+            rx,
+            chunk: Vec::new(),
+            pos: 0,
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Read for Chunks {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        if let (Some(dst), Some(src)) = (out.get_mut(..n), avail.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl BufRead for Chunks {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.chunk.len() {
+            self.pos = 0;
+            match self.rx.recv() {
+                Ok(Ok(chunk)) => self.chunk = chunk,
+                Ok(Err(e)) => {
+                    self.chunk.clear();
+                    return Err(e);
+                }
+                Err(_) => self.chunk.clear(), // every chunk received: end of input
+            }
+        }
+        Ok(self.chunk.get(self.pos..).unwrap_or(&[]))
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.chunk.len());
     }
 }
 
