@@ -13,7 +13,7 @@ use crate::metrics::{category_stats, job_records, CategoryStat, JobRecord, Summa
 use crate::sim::{SimResult, Simulation, TimelinePoint};
 use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
 use crate::workload::transform::TransformReport;
-use crate::workload::{DropCounts, Workload};
+use crate::workload::{DropCounts, Job, Workload};
 
 /// A trace handed to the runner: a name for messages and a reader (plain or gzip).
 pub struct TraceInput<'a> {
@@ -48,6 +48,17 @@ pub fn load_workload(
     trace: Option<TraceInput<'_>>,
     limits: &Limits,
 ) -> Result<(Workload, Option<u32>), Error> {
+    load(spec, seed, trace, limits, false)
+}
+
+/// [`load_workload`], the trace's SWF records left out when `lean` ([`ReadOptions::lean`]).
+fn load(
+    spec: &WorkloadSpec,
+    seed: u64,
+    trace: Option<TraceInput<'_>>,
+    limits: &Limits,
+    lean: bool,
+) -> Result<(Workload, Option<u32>), Error> {
     match spec {
         WorkloadSpec::Swf(src) => {
             let Some(input) = trace else {
@@ -60,7 +71,10 @@ pub fn load_workload(
                     "the experiment reads the trace {what:?}, which was not supplied"
                 )));
             };
-            let opts = ReadOptions::limited(&input.name, src.lenient, limits);
+            let opts = ReadOptions {
+                lean,
+                ..ReadOptions::limited(&input.name, src.lenient, limits)
+            };
             Ok((read_swf(input.reader, &opts)?, None))
         }
         WorkloadSpec::Synthetic(model) => Ok((model.generate(seed), Some(model.machine_procs()))),
@@ -78,8 +92,27 @@ pub fn prepare_with(
     trace: Option<TraceInput<'_>>,
     limits: &Limits,
 ) -> Result<Prepared, Error> {
+    prepare_as(exp, trace, limits, false)
+}
+
+/// [`prepare_with`] without the trace's SWF records, for a run that writes no SWF output:
+/// about half the memory per job ([`crate::workload::job`]); every other output is the same.
+pub fn prepare_lean(
+    exp: &Experiment,
+    trace: Option<TraceInput<'_>>,
+    limits: &Limits,
+) -> Result<Prepared, Error> {
+    prepare_as(exp, trace, limits, true)
+}
+
+fn prepare_as(
+    exp: &Experiment,
+    trace: Option<TraceInput<'_>>,
+    limits: &Limits,
+    lean: bool,
+) -> Result<Prepared, Error> {
     exp.validate_with(limits)?;
-    let (mut workload, model_procs) = load_workload(&exp.workload, exp.seed, trace, limits)?;
+    let (mut workload, model_procs) = load(&exp.workload, exp.seed, trace, limits, lean)?;
     let transform = exp.transforms.apply(&mut workload);
     let procs = match exp.machine {
         MachineSpec::Flat { procs: Some(p) } => p,
@@ -168,9 +201,25 @@ pub fn describe_drops(d: &DropCounts) -> String {
 
 /// Builds the simulation of a prepared workload under the experiment's policy.
 pub fn simulation(exp: &Experiment, prepared: &Prepared, timeline: bool) -> Simulation {
-    let jobs = prepared.workload.jobs.clone();
-    let policy = exp.policy.build(jobs.len(), prepared.procs);
-    let sim = Simulation::new(jobs, prepared.procs, policy);
+    simulation_of(
+        exp,
+        prepared.workload.jobs.clone(),
+        prepared.procs,
+        timeline,
+    )
+}
+
+/// [`simulation`] that moves the prepared jobs into the simulation instead of copying them,
+/// for a caller that needs them only through the result ([`SimResult::jobs`]); `prepared`
+/// keeps its header, drops and transform report.
+pub fn simulation_taking(exp: &Experiment, prepared: &mut Prepared, timeline: bool) -> Simulation {
+    let jobs = std::mem::take(&mut prepared.workload.jobs);
+    simulation_of(exp, jobs, prepared.procs, timeline)
+}
+
+fn simulation_of(exp: &Experiment, jobs: Vec<Job>, procs: u32, timeline: bool) -> Simulation {
+    let policy = exp.policy.build(jobs.len(), procs);
+    let sim = Simulation::new(jobs, procs, policy);
     if timeline {
         sim.with_timeline()
     } else {
@@ -235,7 +284,7 @@ pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
         .zip(&result.outcomes)
         .filter(|(_, o)| !o.start.is_nan())
         .map(|(job, o)| {
-            let mut r = *job.record;
+            let mut r = job.swf_record();
             r.wait_time = o.start - job.submit;
             r.run_time = o.end - o.start;
             r.submit_time = job.submit;

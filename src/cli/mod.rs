@@ -33,7 +33,7 @@ use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare_with, schedule_records, simulation};
+use crate::run::{finish, prepare_lean, prepare_with, schedule_records, simulation_taking};
 use crate::sim::story;
 use crate::workload::swf::write_swf;
 
@@ -375,7 +375,12 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         &inputs,
     )?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
-    let prepared = prepare_with(&exp, trace, &a.limits.limits())?;
+    // The trace's SWF records are kept only for the SWF output.
+    let mut prepared = if a.swf_out.is_some() {
+        prepare_with(&exp, trace, &a.limits.limits())?
+    } else {
+        prepare_lean(&exp, trace, &a.limits.limits())?
+    };
     let explained_job = match a.explain {
         Some(number) => Some(
             story::job_with_number(&prepared.workload.jobs, number).ok_or_else(|| {
@@ -392,7 +397,8 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         None => None,
     };
     let explain = a.explain.is_some() || a.explain_csv.is_some();
-    let sim = simulation(&exp, &prepared, false);
+    // The simulation takes the jobs (the result gives them back): one copy in memory.
+    let sim = simulation_taking(&exp, &mut prepared, false);
     let sim = if explain {
         sim.with_explanations()
     } else {

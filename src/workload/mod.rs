@@ -10,7 +10,7 @@ pub mod transform;
 
 use serde::{Deserialize, Serialize};
 
-pub use job::Job;
+pub use job::{Job, SharedRecord};
 pub use swf::{SwfHeader, SwfRecord};
 
 /// Jobs removed from a workload, counted by reason (Ababneh & Bani-Mohammad §5.4).
@@ -47,7 +47,11 @@ pub struct Workload {
 impl Workload {
     /// A workload from jobs in any order: sorts stably by submit time.
     pub fn from_jobs(header: SwfHeader, mut jobs: Vec<Job>) -> Workload {
-        jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit));
+        // Traces are usually sorted already: then no sort (whose scratch buffer would be up
+        // to 8 MB) is needed, and a stable sort would change nothing.
+        if !jobs.is_sorted_by(|a, b| a.submit.total_cmp(&b.submit).is_le()) {
+            jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit));
+        }
         Workload {
             header,
             jobs,

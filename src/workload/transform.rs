@@ -176,10 +176,13 @@ impl Transforms {
     }
 }
 
-/// Sets a job's submit time and keeps its SWF record in step.
+/// Sets a job's submit time and keeps its SWF record in step (a job without a record has
+/// nothing to keep in step: its rebuilt record takes the new submit time).
 fn set_submit(job: &mut crate::workload::Job, t: f64) {
     job.submit = t;
-    job.record_mut().submit_time = t;
+    if let Some(r) = job.record.get_mut() {
+        r.submit_time = t;
+    }
 }
 
 /// Load factor LF (Ababneh & Bani-Mohammad §5.5): every submit time is multiplied by 1 / LF (computed as

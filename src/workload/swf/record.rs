@@ -50,7 +50,7 @@ pub struct SwfRecord {
 
 impl SwfRecord {
     /// A record with every field unknown (`-1`).
-    pub fn unknown() -> SwfRecord {
+    pub const fn unknown() -> SwfRecord {
         SwfRecord::from_fields([-1.0; 18])
     }
 
@@ -79,7 +79,7 @@ impl SwfRecord {
     }
 
     /// A record from the fields in file order.
-    pub fn from_fields(f: [f64; 18]) -> SwfRecord {
+    pub const fn from_fields(f: [f64; 18]) -> SwfRecord {
         SwfRecord {
             job_number: f[0],
             submit_time: f[1],
