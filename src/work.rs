@@ -235,6 +235,63 @@ pub fn estimate_mesh_spec(exp: &MeshExperiment) -> Option<WorkEstimate> {
     Some(mesh_estimate(exp.allocator, exp.width, exp.height, jobs))
 }
 
+/// The estimate of a batch of mesh runs, `exp` with each of `allocators` (`exp.allocator`
+/// alone when empty): the sum of the runs' estimates, from the model's job count or, for a
+/// trace, from `trace_jobs` (the jobs read). `None` when the jobs are not known yet. This is
+/// what the page checks before a share link runs by itself.
+pub fn estimate_mesh_batch(
+    exp: &MeshExperiment,
+    allocators: &[MeshAllocatorKind],
+    trace_jobs: Option<usize>,
+) -> Option<WorkEstimate> {
+    let one = |allocator: MeshAllocatorKind| {
+        let mut e = exp.clone();
+        e.allocator = allocator;
+        match (&exp.workload, trace_jobs) {
+            (WorkloadSpec::Swf(_), Some(jobs)) => {
+                Some(mesh_estimate(allocator, exp.width, exp.height, jobs))
+            }
+            (WorkloadSpec::Swf(_), None) => None,
+            _ => estimate_mesh_spec(&e),
+        }
+    };
+    let list: Vec<MeshAllocatorKind> = if allocators.is_empty() {
+        vec![exp.allocator]
+    } else {
+        allocators.to_vec()
+    };
+    let mut total: Option<WorkEstimate> = None;
+    for a in list {
+        let e = one(a)?;
+        total = Some(match total {
+            None => e,
+            Some(t) if e.seconds > t.seconds => WorkEstimate {
+                units: t.units + e.units,
+                seconds: t.seconds + e.seconds,
+                why: e.why,
+            },
+            Some(t) => WorkEstimate {
+                units: t.units + e.units,
+                seconds: t.seconds + e.seconds,
+                why: t.why,
+            },
+        });
+    }
+    total
+}
+
+/// What the page shows instead of starting a share link's run estimated above
+/// [`crate::limits::PAGE_WORK_SECONDS`]; `None` when the link may run by itself.
+pub fn page_hold_message(estimate: &WorkEstimate) -> Option<String> {
+    (estimate.seconds > crate::limits::PAGE_WORK_SECONDS).then(|| {
+        format!(
+            "This run is estimated at {} in this tab ({}); press Run to start it.",
+            estimate.duration(),
+            estimate.why
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +334,36 @@ mod tests {
                 last = s;
             }
         }
+    }
+
+    #[test]
+    fn a_huge_mesh_link_is_held_in_the_page() {
+        let mut exp = crate::mesh_run::preset_contention(0.6);
+        let all = MeshAllocatorKind::all();
+        let small = estimate_mesh_batch(&exp, &all, None).unwrap();
+        assert_eq!(page_hold_message(&small), None);
+        exp.width = 256;
+        exp.height = 256;
+        if let WorkloadSpec::Synthetic(
+            crate::workload::synthetic::SyntheticModel::ExponentialJobs(p),
+        ) = &mut exp.workload
+        {
+            p.jobs = 1_000_000;
+        }
+        let huge = estimate_mesh_batch(&exp, &[], None).unwrap();
+        let text = page_hold_message(&huge).unwrap();
+        assert!(
+            text.starts_with("This run is estimated at about "),
+            "{text}"
+        );
+        assert!(text.ends_with("; press Run to start it."), "{text}");
+        let trace = crate::mesh_run::MeshExperiment {
+            workload: WorkloadSpec::Swf(Default::default()),
+            ..exp.clone()
+        };
+        assert_eq!(estimate_mesh_batch(&trace, &[], None), None);
+        let read = estimate_mesh_batch(&trace, &all[..2], Some(1000)).unwrap();
+        assert!(read.seconds > 0.0);
     }
 
     #[test]

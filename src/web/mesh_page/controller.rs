@@ -24,12 +24,12 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
 pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
     match msg {
         FromWorker::Ready { .. } => {
-            let auto = {
+            let (auto, held) = {
                 let mut st = app.state.borrow_mut();
                 st.ready = true;
-                std::mem::take(&mut st.auto_run)
+                (std::mem::take(&mut st.auto_run), st.held_link.take())
             };
-            set_progress(app, "Ready.");
+            set_progress(app, held.as_deref().unwrap_or("Ready."));
             update_controls(app);
             if auto {
                 on_run(app, BatchKind::Compare);
@@ -51,6 +51,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 }
             }
             let run_link = wanted.is_some() && app.state.borrow().ready;
+            let jobs = info.jobs;
             let mut st = app.state.borrow_mut();
             st.link_trace = None;
             st.pending_trace = None;
@@ -68,7 +69,15 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             update_controls(app);
             if run_link {
                 app.ui.errors.hide();
-                on_run(app, BatchKind::Compare);
+                // The link's runs on the trace just read: held above the page's work bound.
+                let held = read_form(app).ok().and_then(|(base, allocs, _)| {
+                    crate::work::estimate_mesh_batch(&base, &allocs, Some(jobs))
+                        .and_then(|e| crate::work::page_hold_message(&e))
+                });
+                match held {
+                    Some(text) => set_progress(app, &text),
+                    None => on_run(app, BatchKind::Compare),
+                }
             }
         }
         FromWorker::MeshDone { id, report } => on_mesh_done(app, id, *report),
