@@ -828,6 +828,32 @@ fn a_huge_mesh_run_is_refused_before_it_starts() {
     let (code, _, stderr) = schedlab(&["mesh", path, "--max-work", "NaN"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--max-work"), "{stderr}");
+    // `open` of a link (here its envelope file) that would run for hours warns with the
+    // estimate; a small link does not.
+    let envelope = dir.join("huge-envelope.json");
+    let experiment = std::fs::read_to_string(&exp).unwrap();
+    std::fs::write(
+        &envelope,
+        format!(r#"{{"v": 2, "mode": "mesh", "experiment": {experiment}, "allocators": ["mc_elongated", "mpl"]}}"#),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = schedlab(&["open", envelope.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"mode\": \"mesh\""), "{stdout}");
+    assert!(
+        stderr.contains("warning: this link's runs are estimated at about"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-work (default 600 s)"), "{stderr}");
+    let small = dir.join("small-envelope.json");
+    std::fs::write(
+        &small,
+        r#"{"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 100}}, "width": 16, "height": 16, "allocator": "mc_elongated"}, "allocators": ["mc_elongated"]}"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = schedlab(&["open", small.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("estimated"), "{stderr}");
 }
 
 #[test]
