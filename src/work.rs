@@ -292,6 +292,17 @@ pub fn page_hold_message(estimate: &WorkEstimate) -> Option<String> {
     })
 }
 
+/// The time left of a run `fraction` done after `elapsed` seconds, in words (`about 3 min
+/// left`), at the pace so far; `None` until the run has taken 2 s and done 1 %, or when the
+/// values are not numbers (the page's progress label, docs/limits.md).
+pub fn time_left_words(elapsed: f64, fraction: f64) -> Option<String> {
+    if !(elapsed.is_finite() && fraction.is_finite()) || elapsed < 2.0 || fraction < 0.01 {
+        return None;
+    }
+    let left = elapsed * (1.0 - fraction.min(1.0)) / fraction;
+    Some(format!("{} left", crate::limits::duration_words(left)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,5 +385,12 @@ mod tests {
         assert_eq!(crate::limits::duration_words(40.0), "about 40 s");
         assert_eq!(crate::limits::duration_words(2400.0), "about 40 min");
         assert_eq!(crate::limits::duration_words(3.0 * 3600.0), "about 3 h");
+        assert_eq!(time_left_words(1.0, 0.5), None);
+        assert_eq!(time_left_words(10.0, 0.001), None);
+        assert_eq!(time_left_words(10.0, f64::NAN), None);
+        assert_eq!(
+            time_left_words(60.0, 0.25).as_deref(),
+            Some("about 3 min left")
+        );
     }
 }

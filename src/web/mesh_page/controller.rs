@@ -249,19 +249,8 @@ pub(super) fn send_current(app: &App) {
         let Some(e) = b.exps.get(b.at) else {
             return;
         };
-        let what = match b.kind {
-            BatchKind::Compare => e.allocator.label(),
-            BatchKind::Sweep => format!(
-                "{} at ρ = {} %",
-                e.allocator.label(),
-                format::fixed(e.network.traffic_io * 100.0, 0)
-            ),
-        };
         app.ui.progress.set_value(b.at as f64 / b.exps.len() as f64);
-        set_progress(
-            app,
-            &format!("Running {what} ({} of {})…", b.at + 1, b.exps.len()),
-        );
+        set_progress(app, &running_label(b, e, None));
         ToWorker::RunMesh {
             id: b.id,
             experiment: Box::new(e.clone()),
@@ -284,9 +273,35 @@ fn on_run_progress(app: &App, id: u32, completed: usize, total: usize) {
     } else {
         completed as f64 / total as f64
     };
-    app.ui
-        .progress
-        .set_value((b.at as f64 + within) / b.exps.len().max(1) as f64);
+    let fraction = (b.at as f64 + within) / b.exps.len().max(1) as f64;
+    app.ui.progress.set_value(fraction);
+    // The time left, from the batch's pace so far (shown once it is worth saying).
+    let elapsed = (now_ms() - b.t0) / 1000.0;
+    if let (Some(left), Some(e)) = (
+        crate::work::time_left_words(elapsed, fraction),
+        b.exps.get(b.at),
+    ) {
+        set_progress(app, &running_label(b, e, Some(&left)));
+    }
+}
+
+/// "Running MC-Elongated (2 of 6)…", with the time left when known.
+fn running_label(b: &Batch, e: &MeshExperiment, left: Option<&str>) -> String {
+    let what = match b.kind {
+        BatchKind::Compare => e.allocator.label(),
+        BatchKind::Sweep => format!(
+            "{} at ρ = {} %",
+            e.allocator.label(),
+            format::fixed(e.network.traffic_io * 100.0, 0)
+        ),
+    };
+    let mut text = format!("Running {what} ({} of {})…", b.at + 1, b.exps.len());
+    if let Some(left) = left {
+        text.push(' ');
+        text.push_str(left);
+        text.push_str("; Cancel stops it.");
+    }
+    text
 }
 
 pub(super) fn on_cancel(app: &App) {
