@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::config::ConfigError;
 use crate::grid::{GridError, GridRunError};
+use crate::limits::WorkExceeded;
 use crate::sim::mesh_engine::MeshSimError;
 use crate::sim::SimError;
 use crate::workload::swf::SwfError;
@@ -33,6 +34,9 @@ pub enum Error {
         key: String,
         message: String,
     },
+    /// The run's estimated work is above the work bound (`--max-work`, docs/limits.md): refused
+    /// before it starts.
+    TooMuchWork(WorkExceeded),
     /// The reader of our output went away (`schedlab … | head -c1`): not a failure, the
     /// command stops quietly.
     ClosedPipe,
@@ -134,6 +138,7 @@ impl fmt::Display for Error {
                 key,
                 message,
             } => write!(f, "{source}: {key}: {message}"),
+            Error::TooMuchWork(e) => write!(f, "{e}"),
             Error::ClosedPipe => write!(f, "output closed by its reader"),
         }
     }
@@ -144,6 +149,12 @@ impl std::error::Error for Error {}
 impl From<ConfigError> for Error {
     fn from(e: ConfigError) -> Self {
         Error::Config(e)
+    }
+}
+
+impl From<WorkExceeded> for Error {
+    fn from(e: WorkExceeded) -> Self {
+        Error::TooMuchWork(e)
     }
 }
 

@@ -27,6 +27,7 @@ pub mod share;
 pub mod sim;
 pub mod sweep;
 pub mod timing;
+pub mod work;
 pub mod workload;
 
 #[cfg(not(target_arch = "wasm32"))]

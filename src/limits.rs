@@ -76,6 +76,121 @@ pub const MAX_EXERCISE_TEXT: usize = 20_000;
 /// meant to be followed by hand, and a page runs them all when it opens one.
 pub const MAX_EXERCISE_JOBS: usize = 1_000;
 
+/// Longest estimated run, in seconds, the command line starts without `--max-work`
+/// ([`WorkEstimate`], `crate::work`): ten minutes on the calibration machine.
+pub const MAX_WORK_SECONDS: f64 = 600.0;
+/// Longest estimated run, in seconds, a share link starts by itself in the page (a browser tab
+/// runs the simulator about as fast as the native build, and a link should open at once);
+/// above it the page shows the estimate and waits for Run.
+pub const PAGE_WORK_SECONDS: f64 = 60.0;
+
+/// What a run will cost before it starts (`crate::work`): abstract work units, the seconds
+/// they take at the calibration rate (docs/limits.md, "Work bounds"), and in words what
+/// dominates the cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkEstimate {
+    /// Abstract work units (the model's operations; see `crate::work`).
+    pub units: f64,
+    /// `units` at the calibration rate: seconds of one core of the calibration machine.
+    pub seconds: f64,
+    /// What dominates the cost, in words (`conservative backfilling under overload: …`).
+    pub why: String,
+}
+
+impl WorkEstimate {
+    /// `seconds` in words: `about 40 s`, `about 12 min`, `about 3 h`.
+    pub fn duration(&self) -> String {
+        duration_words(self.seconds)
+    }
+}
+
+/// A duration in seconds as the estimates say it: `under a second`, `about 40 s`, `about 12
+/// min`, `about 3 h`, `about 5 days`.
+pub fn duration_words(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds >= 1e9 {
+        return "more than 30 years".to_string();
+    }
+    if seconds < 1.0 {
+        "under a second".to_string()
+    } else if seconds < 90.0 {
+        format!("about {:.0} s", seconds)
+    } else if seconds < 90.0 * 60.0 {
+        format!("about {:.0} min", seconds / 60.0)
+    } else if seconds < 48.0 * 3600.0 {
+        format!("about {:.0} h", seconds / 3600.0)
+    } else {
+        format!("about {:.0} days", seconds / 86400.0)
+    }
+}
+
+/// A run whose [`WorkEstimate`] is above the work bound in force: refused before it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkExceeded {
+    /// The estimate.
+    pub estimate: WorkEstimate,
+    /// The bound in force, in seconds.
+    pub max_seconds: f64,
+    /// The CLI flag that raises it (`--max-work`), `None` in the page.
+    pub flag: Option<&'static str>,
+}
+
+impl fmt::Display for WorkExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "this run is estimated at {} on this machine ({}), above the limit max_work = {} s",
+            self.estimate.duration(),
+            self.estimate.why,
+            echo_number(self.max_seconds)
+        )?;
+        if let Some(flag) = self.flag {
+            write!(
+                f,
+                "; raise {flag} (seconds) to run it, e.g. {flag} {}",
+                echo_number(suggested_bound(self.estimate.seconds))
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for WorkExceeded {}
+
+/// A round bound above `seconds` (twice the estimate, rounded up to a power of ten's 1, 2 or 5
+/// multiple): what the refusal suggests.
+fn suggested_bound(seconds: f64) -> f64 {
+    let want = (seconds * 2.0).max(1.0);
+    if !want.is_finite() || want > 1e15 {
+        return 1e15;
+    }
+    let mut step = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if step * m >= want {
+                return step * m;
+            }
+        }
+        step *= 10.0;
+    }
+}
+
+/// `Err` when `estimate` is above `max_seconds` (`flag`: the CLI flag that raises it).
+pub fn check_work(
+    estimate: &WorkEstimate,
+    max_seconds: f64,
+    flag: Option<&'static str>,
+) -> Result<(), WorkExceeded> {
+    if estimate.seconds > max_seconds {
+        Err(WorkExceeded {
+            estimate: estimate.clone(),
+            max_seconds,
+            flag,
+        })
+    } else {
+        Ok(())
+    }
+}
+
 /// The limits one run uses: the defaults above, or raised by a CLI flag. A sweep plan made
 /// with other limits records them (`sweep-plan.json`), hence serde.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

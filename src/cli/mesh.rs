@@ -9,11 +9,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::streams::{emit_line, open_trace};
-use super::{io_err, write_file, LimitArgs};
+use super::{io_err, write_file, LimitArgs, WorkArgs};
 use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::mesh_run::{
-    mesh_jobs_csv, run_mesh_with, ContentionModel, MeshAllocatorKind, MeshExperiment,
+    measure_mesh, mesh_jobs_csv, mesh_network, prepare_mesh, simulate_mesh, ContentionModel,
+    MeshAllocatorKind, MeshExperiment,
 };
 use crate::policy::mesh::MeshPolicyKind;
 
@@ -47,6 +48,8 @@ pub struct MeshArgs {
     pub report: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub work: WorkArgs,
 }
 
 fn key_err(key: &str, message: String) -> Error {
@@ -98,8 +101,19 @@ pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
         &[a.jobs_csv.as_deref(), a.report.as_deref()],
         &inputs,
     )?;
+    // A synthetic model is estimated from its job count before it is generated (a 10^6-job
+    // model on a 256 × 256 mesh is refused at once), then every run from its prepared jobs.
+    a.work.max_seconds()?;
+    if let Some(estimate) = crate::work::estimate_mesh_spec(&exp) {
+        a.work.check(&estimate)?;
+    }
+    let limits = a.limits.limits();
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
-    let out = run_mesh_with(&exp, trace, &a.limits.limits())?;
+    let (workload, transform, shapes) = prepare_mesh(&exp, trace, &limits)?;
+    a.work.check(&crate::work::estimate_mesh(&exp, &workload))?;
+    let net = mesh_network(&exp)?;
+    let run = simulate_mesh(&exp, &net, &workload)?;
+    let out = measure_mesh(&exp, &net, &workload, transform, shapes, run);
     if let Some(path) = &a.jobs_csv {
         let csv = mesh_jobs_csv(&out);
         write_file(path, |w| w.write_all(csv.as_bytes()))?;

@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub use limit_args::LimitArgs;
+pub use limit_args::{LimitArgs, WorkArgs};
 pub use streams::io_err;
 use streams::{emit_line, open_trace, warn};
 
@@ -254,6 +254,8 @@ pub struct RunArgs {
     pub explain_csv: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub work: WorkArgs,
 }
 
 /// Entry point: parses arguments, runs, returns the process exit code.
@@ -374,6 +376,7 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         ],
         &inputs,
     )?;
+    a.work.max_seconds()?;
     let trace = trace_path.as_deref().map(open_trace).transpose()?;
     // The trace's SWF records are kept only for the SWF output.
     let mut prepared = if a.swf_out.is_some() {
@@ -381,6 +384,11 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     } else {
         prepare_lean(&exp, trace, &a.limits.limits())?
     };
+    a.work.check(&crate::work::estimate_flat(
+        &exp,
+        &prepared.workload,
+        prepared.procs,
+    ))?;
     let explained_job = match a.explain {
         Some(number) => Some(
             story::job_with_number(&prepared.workload.jobs, number).ok_or_else(|| {

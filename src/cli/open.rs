@@ -146,5 +146,21 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
         }
         warn(&note);
     }
+    // A link that would run for hours says so before anyone runs it (docs/limits.md, "Work
+    // bounds"); the page holds it too.
+    if let Envelope::Mesh(s) = &env {
+        if let Some(e) = crate::work::estimate_mesh_batch(&s.experiment, &s.allocators, None) {
+            if e.seconds > crate::limits::MAX_WORK_SECONDS {
+                warn(&format!(
+                    "warning: this link's runs are estimated at {} on this machine ({}); \
+                     `schedlab mesh` refuses a run estimated above --max-work (default {} s) \
+                     and the page does not start it by itself",
+                    e.duration(),
+                    e.why,
+                    crate::limits::echo_number(crate::limits::MAX_WORK_SECONDS)
+                ));
+            }
+        }
+    }
     Ok(())
 }

@@ -297,9 +297,11 @@ async function main() {
     await shot(tab, 'mesh-09-bad-link.png');
     await tab.close();
 
-    // A long mesh run (256 × 256, 50,000 jobs, MC-Elongated) opened from a link: the worker
-    // runs it in slices, so progress arrives, the worker answers within 200 ms while it
-    // runs, and Cancel frees it at once for the next run.
+    // A long mesh run (256 × 256, 50,000 jobs, MC-Elongated) opened from a link: estimated
+    // above the page's work bound (60 s), so the link does not start it — the progress label
+    // shows the estimate and Run stays enabled (docs/limits.md, "Work bounds"). Started with
+    // Run, the worker runs it in slices, so progress arrives, the worker answers within
+    // 200 ms while it runs, and Cancel frees it at once for the next run.
     const big = JSON.parse(badJson);
     big.experiment.policy = 'fcfs';
     big.experiment.width = 256;
@@ -308,6 +310,12 @@ async function main() {
     big.allocators = ['mc_elongated'];
     const bigJson = JSON.stringify(big);
     const tab4 = await openTab(browser, `${url}#e=${Buffer.from(bigJson).toString('base64url')}.${fnv(bigJson)}`, errors);
+    await tab4.waitForFunction(() => /press Run to start it/.test(document.querySelector('[data-testid="mesh-progress-label"]').textContent), null, { timeout: 60000 });
+    const held = await tab4.textContent('[data-testid="mesh-progress-label"]');
+    check(/^This run is estimated at about \d+ (min|h) in this tab/.test(held) && /MC-Elongated/.test(held)
+      && await tab4.isEnabled('[data-testid="mesh-run"]') && Object.keys(await readTable(tab4)).length === 0,
+    'long mesh link: not started by itself; the estimate shown, Run enabled', held);
+    await tab4.click('[data-testid="mesh-run"]');
     await tab4.waitForFunction(() => Number(document.querySelector('#mesh-progress').value) > 0, null, { timeout: 60000 });
     const probe = async () => {
       const t = Date.now();

@@ -787,3 +787,176 @@ fn sweep_plan_never_writes_through_a_symlink() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// The time budget (docs/limits.md, "Work bounds"): a run whose estimate is above `--max-work`
+/// is refused before it starts, naming the flag and the estimate.
+#[test]
+fn a_huge_mesh_run_is_refused_before_it_starts() {
+    let dir = temp_dir("cli-work-mesh");
+    let exp = dir.join("huge.json");
+    // 10^6 jobs on 256 × 256 with MC-Elongated would run for hours: refused from the model's
+    // job count, before a job is generated.
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 1000000}},
+            "width": 256, "height": 256, "allocator": "mc_elongated", "seed": 1}"#,
+    )
+    .unwrap();
+    let path = exp.to_str().unwrap();
+    let (code, stdout, stderr) = schedlab(&["mesh", path]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("this run is estimated at about"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(" h on this machine"), "{stderr}");
+    assert!(stderr.contains("MC-Elongated"), "{stderr}");
+    assert!(stderr.contains("raise --max-work"), "{stderr}");
+    assert!(stderr.contains("max_work = 600 s"), "{stderr}");
+    // A smaller bound refuses a smaller run; a bound that is not a number of seconds is an
+    // error naming the flag.
+    let (code, _, stderr) = schedlab(&["mesh", path, "--allocator", "mpl", "--max-work", "1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("max_work = 1 s"), "{stderr}");
+    let (code, _, stderr) = schedlab(&["mesh", path, "--max-work=-1"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--max-work: must be a number of seconds ≥ 0 (got -1)"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = schedlab(&["mesh", path, "--max-work", "NaN"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--max-work"), "{stderr}");
+    // `open` of a link (here its envelope file) that would run for hours warns with the
+    // estimate; a small link does not.
+    let envelope = dir.join("huge-envelope.json");
+    let experiment = std::fs::read_to_string(&exp).unwrap();
+    std::fs::write(
+        &envelope,
+        format!(r#"{{"v": 2, "mode": "mesh", "experiment": {experiment}, "allocators": ["mc_elongated", "mpl"]}}"#),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = schedlab(&["open", envelope.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"mode\": \"mesh\""), "{stdout}");
+    assert!(
+        stderr.contains("warning: this link's runs are estimated at about"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-work (default 600 s)"), "{stderr}");
+    let small = dir.join("small-envelope.json");
+    std::fs::write(
+        &small,
+        r#"{"v": 2, "mode": "mesh", "experiment": {"workload": {"synthetic": {"model": "exponential_jobs", "jobs": 100}}, "width": 16, "height": 16, "allocator": "mc_elongated"}, "allocators": ["mc_elongated"]}"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = schedlab(&["open", small.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("estimated"), "{stderr}");
+}
+
+#[test]
+fn conservative_under_overload_is_refused_with_the_reason() {
+    let dir = temp_dir("cli-work-flat");
+    // 4,000 jobs submitted within seconds (load factor 1000): conservative's moves grow with
+    // the square of the queue; the estimate says so.
+    let exp = dir.join("overload.json");
+    std::fs::write(
+        &exp,
+        r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 4000, "estimate_factor": 3}},
+            "transforms": {"load_factor": 1000}, "policy": "conservative", "seed": 42}"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = schedlab(&["run", exp.to_str().unwrap(), "--max-work", "0.01"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("conservative backfilling under overload"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("square of the queue"), "{stderr}");
+    assert!(stderr.contains("raise --max-work"), "{stderr}");
+
+    // KTH at load factor 5 (28,475 jobs, offered load 3.5): estimated at minutes.
+    let kth = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+    ));
+    if !kth.exists() {
+        eprintln!("skipped the KTH case: {} is absent", kth.display());
+        return;
+    }
+    let (code, stdout, stderr) = schedlab(&[
+        "run",
+        "--swf",
+        kth.to_str().unwrap(),
+        "--policy",
+        "conservative",
+        "--load-factor",
+        "5",
+        "--max-work",
+        "30",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("this run is estimated at about"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("min on this machine"), "{stderr}");
+    assert!(stderr.contains("square of the queue"), "{stderr}");
+    assert!(stderr.contains("raise --max-work"), "{stderr}");
+}
+
+#[test]
+fn small_runs_are_never_refused() {
+    use schedlab::config::Experiment;
+    use schedlab::limits::{MAX_WORK_SECONDS, PAGE_WORK_SECONDS};
+    use schedlab::mesh_run::{
+        prepare_mesh, preset_binary_tree, preset_contention, preset_window, MeshAllocatorKind,
+    };
+    use schedlab::work::{estimate_flat, estimate_mesh, estimate_mesh_spec};
+    // The default experiment (and the golden one) by the binary, under the default bound.
+    let golden = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/default_experiment.json"
+    );
+    let (code, _, stderr) = schedlab(&["run", golden]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(golden).unwrap();
+    let mut experiments = vec![schedlab::config::parse_json::<Experiment>(&text).unwrap()];
+    // The default Lublin–Feitelson model (10,000 jobs) under every policy.
+    for policy in schedlab::policy::PolicyKind::ALL {
+        experiments.push(Experiment::new(
+            schedlab::config::WorkloadSpec::Synthetic(Default::default()),
+            policy,
+        ));
+    }
+    for exp in experiments {
+        let prepared = schedlab::run::prepare(&exp, None).unwrap();
+        let e = estimate_flat(&exp, &prepared.workload, prepared.procs);
+        assert!(e.seconds < 1.0, "{e:?}");
+    }
+    // Every mesh preset with every allocator: under a second, far below the page's bound.
+    for preset in [
+        preset_window(),
+        preset_contention(0.6),
+        preset_binary_tree(),
+    ] {
+        for allocator in MeshAllocatorKind::all() {
+            let mut exp = preset.clone();
+            exp.allocator = allocator;
+            if !allocator.is_contiguous() {
+                exp.policy = schedlab::policy::mesh::MeshPolicyKind::Fcfs;
+            }
+            let spec = estimate_mesh_spec(&exp).unwrap();
+            assert!(spec.seconds < 1.0, "{spec:?}");
+            let Ok((workload, _, _)) = prepare_mesh(&exp, None, &Default::default()) else {
+                continue;
+            };
+            let e = estimate_mesh(&exp, &workload);
+            assert!(e.seconds < 1.0 && e.seconds <= spec.seconds, "{e:?}");
+        }
+    }
+    const { assert!(PAGE_WORK_SECONDS <= MAX_WORK_SECONDS) };
+}

@@ -44,6 +44,7 @@ fn run_args(experiment: PathBuf) -> RunArgs {
         explain: None,
         explain_csv: None,
         limits: Default::default(),
+        work: Default::default(),
     }
 }
 
@@ -339,6 +340,7 @@ fn mesh_preset_form_runs_what_the_cli_runs() {
             jobs_csv: None,
             report: None,
             limits: Default::default(),
+            work: Default::default(),
             switch_orientation: false,
             network_model: None,
         })
@@ -644,6 +646,7 @@ fn mesh_cli_sets_the_contention_model() {
         jobs_csv: None,
         report: None,
         limits: Default::default(),
+        work: Default::default(),
         switch_orientation: false,
         network_model: m.map(str::to_string),
     };

@@ -49,6 +49,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("grid", 7),
     ("share", 7),
     ("registry", 7),
+    ("work", 7),
     ("envelope", 8),
     ("exercise", 8),
     ("form", 8),

@@ -24,12 +24,12 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
 pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
     match msg {
         FromWorker::Ready { .. } => {
-            let auto = {
+            let (auto, held) = {
                 let mut st = app.state.borrow_mut();
                 st.ready = true;
-                std::mem::take(&mut st.auto_run)
+                (std::mem::take(&mut st.auto_run), st.held_link.take())
             };
-            set_progress(app, "Ready.");
+            set_progress(app, held.as_deref().unwrap_or("Ready."));
             update_controls(app);
             if auto {
                 on_run(app, BatchKind::Compare);
@@ -51,6 +51,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 }
             }
             let run_link = wanted.is_some() && app.state.borrow().ready;
+            let jobs = info.jobs;
             let mut st = app.state.borrow_mut();
             st.link_trace = None;
             st.pending_trace = None;
@@ -68,7 +69,15 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             update_controls(app);
             if run_link {
                 app.ui.errors.hide();
-                on_run(app, BatchKind::Compare);
+                // The link's runs on the trace just read: held above the page's work bound.
+                let held = read_form(app).ok().and_then(|(base, allocs, _)| {
+                    crate::work::estimate_mesh_batch(&base, &allocs, Some(jobs))
+                        .and_then(|e| crate::work::page_hold_message(&e))
+                });
+                match held {
+                    Some(text) => set_progress(app, &text),
+                    None => on_run(app, BatchKind::Compare),
+                }
             }
         }
         FromWorker::MeshDone { id, report } => on_mesh_done(app, id, *report),
@@ -240,19 +249,8 @@ pub(super) fn send_current(app: &App) {
         let Some(e) = b.exps.get(b.at) else {
             return;
         };
-        let what = match b.kind {
-            BatchKind::Compare => e.allocator.label(),
-            BatchKind::Sweep => format!(
-                "{} at ρ = {} %",
-                e.allocator.label(),
-                format::fixed(e.network.traffic_io * 100.0, 0)
-            ),
-        };
         app.ui.progress.set_value(b.at as f64 / b.exps.len() as f64);
-        set_progress(
-            app,
-            &format!("Running {what} ({} of {})…", b.at + 1, b.exps.len()),
-        );
+        set_progress(app, &running_label(b, e, None));
         ToWorker::RunMesh {
             id: b.id,
             experiment: Box::new(e.clone()),
@@ -275,24 +273,39 @@ fn on_run_progress(app: &App, id: u32, completed: usize, total: usize) {
     } else {
         completed as f64 / total as f64
     };
-    app.ui
-        .progress
-        .set_value((b.at as f64 + within) / b.exps.len().max(1) as f64);
-    let what = b
-        .exps
-        .get(b.at)
-        .map(|e| e.allocator.label())
-        .unwrap_or_default();
-    set_progress(
-        app,
-        &format!(
-            "Running {what} ({} of {}): {} of {} jobs done…",
-            b.at + 1,
-            b.exps.len(),
+    let fraction = (b.at as f64 + within) / b.exps.len().max(1) as f64;
+    app.ui.progress.set_value(fraction);
+    // The time left, from the batch's pace so far (shown once it is worth saying).
+    let elapsed = (now_ms() - b.t0) / 1000.0;
+    if let Some(e) = b.exps.get(b.at) {
+        let left = crate::work::time_left_words(elapsed, fraction);
+        let mut text = running_label(b, e, left.as_deref());
+        text.push_str(&format!(
+            " {} of {} jobs done.",
             format::count(completed as u64),
             format::count(total as u64)
+        ));
+        set_progress(app, &text);
+    }
+}
+
+/// "Running MC-Elongated (2 of 6)…", with the time left when known.
+fn running_label(b: &Batch, e: &MeshExperiment, left: Option<&str>) -> String {
+    let what = match b.kind {
+        BatchKind::Compare => e.allocator.label(),
+        BatchKind::Sweep => format!(
+            "{} at ρ = {} %",
+            e.allocator.label(),
+            format::fixed(e.network.traffic_io * 100.0, 0)
         ),
-    );
+    };
+    let mut text = format!("Running {what} ({} of {})…", b.at + 1, b.exps.len());
+    if let Some(left) = left {
+        text.push(' ');
+        text.push_str(left);
+        text.push_str("; Cancel stops it.");
+    }
+    text
 }
 
 pub(super) fn on_cancel(app: &App) {

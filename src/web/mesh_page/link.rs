@@ -57,11 +57,16 @@ pub(super) fn open_fragment(app: &Rc<App>) {
                 ));
                 return;
             }
+            // A run estimated above the page's work bound is not started by the link: the
+            // estimate is shown and Run stays enabled (docs/limits.md, "Work bounds").
+            let held = crate::work::estimate_mesh_batch(&share.experiment, &share.allocators, None)
+                .and_then(|e| crate::work::page_hold_message(&e));
             let ready = app.state.borrow().ready;
-            if ready {
-                on_run(app, BatchKind::Compare);
-            } else {
-                app.state.borrow_mut().auto_run = true;
+            match (held, ready) {
+                (Some(text), true) => set_progress(app, &text),
+                (Some(text), false) => app.state.borrow_mut().held_link = Some(text),
+                (None, true) => on_run(app, BatchKind::Compare),
+                (None, false) => app.state.borrow_mut().auto_run = true,
             }
         }
         Err(m) => {

@@ -309,6 +309,9 @@ struct State {
     pending_trace: Option<String>,
     /// A share link waiting for the worker.
     auto_run: bool,
+    /// A share link held by the page's work bound ([`crate::limits::PAGE_WORK_SECONDS`]): the
+    /// estimate shown, once the worker is ready, instead of running it.
+    held_link: Option<String>,
     /// The trace a share link names (file name, SHA-256), until the matching file is uploaded.
     link_trace: Option<(String, Option<String>)>,
     geo: Geometry,
