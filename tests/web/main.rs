@@ -6,6 +6,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod web_determinism;
 mod web_exercise;
+mod web_golden;
 mod web_grid;
 mod web_mesh;
 mod web_moldable;
