@@ -297,6 +297,29 @@ async function main() {
     await shot(tab, 'mesh-09-bad-link.png');
     await tab.close();
 
+    // The largest mesh a link may ask for (256 × 256, 10^6 jobs, MC-Elongated): held with its
+    // estimate, nothing generated or simulated until Run.
+    {
+      const huge = JSON.parse(badJson);
+      huge.experiment.policy = 'fcfs';
+      huge.experiment.width = 256;
+      huge.experiment.height = 256;
+      huge.experiment.workload.synthetic.jobs = 1000000;
+      huge.allocators = ['mc_elongated'];
+      const hugeJson = JSON.stringify(huge);
+      const tab5 = await openTab(browser, `${url}#e=${Buffer.from(hugeJson).toString('base64url')}.${fnv(hugeJson)}`, errors);
+      await tab5.waitForFunction(() => /press Run to start it/.test(document.querySelector('[data-testid="mesh-progress-label"]').textContent), null, { timeout: 60000 });
+      const label = await tab5.textContent('[data-testid="mesh-progress-label"]');
+      await tab5.waitForTimeout(1000);
+      check(/^This run is estimated at about \d+ h in this tab/.test(label)
+        && await tab5.isEnabled('[data-testid="mesh-run"]')
+        && await tab5.evaluate(() => document.querySelector('#mesh-mode').dataset.state) === 'idle'
+        && Number(await tab5.evaluate(() => document.querySelector('#mesh-progress').value)) === 0,
+      'a 256 × 256, 10^6-job mesh link shows its estimate (hours) and does not start by itself', label);
+      await shot(tab5, 'mesh-10-held-link.png');
+      await tab5.close();
+    }
+
     // A long mesh run (256 × 256, 50,000 jobs, MC-Elongated) opened from a link: estimated
     // above the page's work bound (60 s), so the link does not start it — the progress label
     // shows the estimate and Run stays enabled (docs/limits.md, "Work bounds"). Started with
