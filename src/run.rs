@@ -2,7 +2,10 @@
 //! under the policy, compute the metrics. The CLI and the web worker both go through here,
 //! which is what makes their numbers identical.
 
+use std::collections::HashMap;
 use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -15,10 +18,12 @@ use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
 use crate::workload::transform::TransformReport;
 use crate::workload::{DropCounts, Job, Workload};
 
-/// A trace handed to the runner: a name for messages and a reader (plain or gzip).
+/// A trace handed to the runner: a name for messages and a reader (plain or gzip); with
+/// `cache`, the parsed form of the same content is shared by every run that reads it.
 pub struct TraceInput<'a> {
     pub name: String,
     pub reader: Box<dyn Read + 'a>,
+    pub cache: Option<CachedTrace>,
 }
 
 impl<'a> TraceInput<'a> {
@@ -27,8 +32,56 @@ impl<'a> TraceInput<'a> {
         TraceInput {
             name: name.to_string(),
             reader: Box::new(bytes),
+            cache: None,
         }
     }
+}
+
+/// Parsed traces kept by content, so that the runs of one process that read the same trace
+/// (the points of a sweep) parse it once. A run takes a copy of the parsed jobs, so a cached
+/// trace gives exactly the workload a fresh parse would.
+#[derive(Debug, Default)]
+pub struct TraceCache {
+    parsed: Mutex<HashMap<String, Arc<Workload>>>,
+    hits: AtomicUsize,
+}
+
+impl TraceCache {
+    /// How many reads the cache answered without parsing.
+    pub fn hits(&self) -> usize {
+        self.hits.load(Ordering::Relaxed)
+    }
+}
+
+/// A trace's identity in a [`TraceCache`]: the cache and the SHA-256 of the trace's bytes.
+#[derive(Clone, Debug)]
+pub struct CachedTrace {
+    pub cache: Arc<TraceCache>,
+    pub sha256: String,
+}
+
+/// Reads `input` under `opts`, through its cache when it has one: the key is the content, the
+/// name (errors name the trace) and every read option, so a hit gives what parsing would.
+fn read_trace(input: TraceInput<'_>, opts: &ReadOptions) -> Result<Workload, Error> {
+    let Some(c) = input.cache else {
+        return Ok(read_swf(input.reader, opts)?);
+    };
+    let key = format!("{}\u{0}{opts:?}", c.sha256);
+    let found = c
+        .cache
+        .parsed
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&key).cloned());
+    if let Some(w) = found {
+        c.cache.hits.fetch_add(1, Ordering::Relaxed);
+        return Ok(Workload::clone(&w));
+    }
+    let w = read_swf(input.reader, opts)?;
+    if let Ok(mut m) = c.cache.parsed.lock() {
+        m.insert(key, Arc::new(w.clone()));
+    }
+    Ok(w)
 }
 
 /// A workload ready to simulate on a machine of `procs` processors.
@@ -75,7 +128,7 @@ fn load(
                 lean,
                 ..ReadOptions::limited(&input.name, src.lenient, limits)
             };
-            Ok((read_swf(input.reader, &opts)?, None))
+            Ok((read_trace(input, &opts)?, None))
         }
         WorkloadSpec::Synthetic(model) => Ok((model.generate(seed), Some(model.machine_procs()))),
     }
@@ -291,4 +344,61 @@ pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
             r
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{SwfSource, WorkloadSpec};
+    use crate::policy::PolicyKind;
+
+    const TRACE: &str = "; MaxProcs: 8\n\
+        1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n\
+        2 5 0 30 8 -1 -1 8 40 -1 1 1 1 -1 1 -1 -1 -1\n\
+        3 6 0 5 2 -1 -1 2 5 -1 1 1 1 -1 1 -1 -1 -1\n";
+
+    fn input(cache: &Arc<TraceCache>, name: &str) -> TraceInput<'static> {
+        TraceInput {
+            name: name.into(),
+            reader: Box::new(TRACE.as_bytes()),
+            cache: Some(CachedTrace {
+                cache: Arc::clone(cache),
+                sha256: "same-content".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_cached_trace_is_parsed_once_and_gives_what_a_parse_gives() {
+        let mut exp = Experiment::for_trace("t.swf", PolicyKind::Easy);
+        let cache = Arc::new(TraceCache::default());
+        let fresh = prepare(
+            &exp,
+            Some(TraceInput::from_bytes("t.swf", TRACE.as_bytes())),
+        );
+        let first = prepare(&exp, Some(input(&cache, "t.swf")));
+        let second = prepare(&exp, Some(input(&cache, "t.swf")));
+        assert_eq!(cache.hits(), 1);
+        let (fresh, first, second) = (fresh.unwrap(), first.unwrap(), second.unwrap());
+        assert_eq!(first.workload, fresh.workload);
+        assert_eq!(second.workload, fresh.workload);
+        assert_eq!(second.procs, 8);
+        // Another name (errors name the trace) or other read options: parsed again.
+        prepare(&exp, Some(input(&cache, "u.swf"))).unwrap();
+        if let WorkloadSpec::Swf(SwfSource { lenient, .. }) = &mut exp.workload {
+            *lenient = true;
+        }
+        prepare(&exp, Some(input(&cache, "t.swf"))).unwrap();
+        assert_eq!(cache.hits(), 1);
+        // A transform applies to the run's own copy, never to the cached jobs.
+        exp.transforms.first_jobs = Some(1);
+        let cut = prepare(&exp, Some(input(&cache, "t.swf"))).unwrap();
+        assert_eq!(cut.workload.jobs.len(), 1);
+        let again = prepare(&exp, Some(input(&cache, "t.swf"))).unwrap();
+        assert_eq!(cache.hits(), 3);
+        assert_eq!(again.workload.jobs.len(), 1);
+        exp.transforms.first_jobs = None;
+        let all = prepare(&exp, Some(input(&cache, "t.swf"))).unwrap();
+        assert_eq!(all.workload.jobs.len(), 3);
+    }
 }

@@ -52,6 +52,7 @@ pub fn open_trace(path: &Path) -> Result<TraceInput<'static>, Error> {
     Ok(TraceInput {
         name: path.display().to_string(),
         reader: Box::new(BufReader::new(f)),
+        cache: None,
     })
 }
 

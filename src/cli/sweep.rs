@@ -7,6 +7,7 @@
 //! prints.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
@@ -14,6 +15,7 @@ use super::output_guard::{owned_dir, refuse_if_input, write_text};
 use super::streams::{io_err, open_trace, read_document, warn};
 use super::LimitArgs;
 use crate::error::Error;
+use crate::run::{CachedTrace, TraceCache, TraceInput};
 use crate::sweep::plan::{
     parallel_script, parse_points, point_file, slurm_script, LOGS_DIR, MANIFEST, POINTS_DIR,
     RESULTS_DIR,
@@ -308,6 +310,9 @@ pub fn run_dir(
     let points_dir = dir.join(POINTS_DIR);
     let results_dir = dir.join(RESULTS_DIR);
     mkdir(&results_dir)?;
+    // Points that read the same trace share its parsed form (one parse per trace and set of
+    // read options, not one per point); results are those of a fresh parse.
+    let cache = Arc::new(TraceCache::default());
     let did = crate::reproduce::parallel::par_map(&selected, jobs, |&n| {
         let result_path = results_dir.join(point_file(n));
         let status = PointStatus::judge(&m, n, read_result(&result_path).as_deref());
@@ -325,7 +330,7 @@ pub fn run_dir(
                 point_path.display()
             ))
         } else {
-            match run_point(&text, &mut |p| open_trace(Path::new(p)), &limits) {
+            match run_point(&text, &mut |p| cached_trace(Path::new(p), &cache), &limits) {
                 Ok(metrics) => Outcome::Metrics(metrics),
                 Err(e) => Outcome::Failed(e.to_string()),
             }
@@ -388,4 +393,32 @@ pub fn merge_dir(dir: &Path, csv: Option<&Path>, json: Option<&Path>) -> Result<
     write(&csv, &merged.csv)?;
     write(&json, &merged.json)?;
     Ok(merged)
+}
+
+/// Opens a point's trace with its content's SHA-256 (read in chunks, never held whole), so
+/// that `cache` parses it once.
+fn cached_trace(path: &Path, cache: &Arc<TraceCache>) -> Result<TraceInput<'static>, Error> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buf).map_err(|e| io_err(path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(buf.get(..n).unwrap_or_default());
+    }
+    let sha256 = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut input = open_trace(path)?;
+    input.cache = Some(CachedTrace {
+        cache: Arc::clone(cache),
+        sha256,
+    });
+    Ok(input)
 }

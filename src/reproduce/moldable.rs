@@ -301,6 +301,7 @@ fn load(path: &Path) -> Result<PreparedMoldable, Error> {
     let input = TraceInput {
         name: path.display().to_string(),
         reader: Box::new(std::io::BufReader::new(f)),
+        cache: None,
     };
     prepare_moldable(&exp, Some(input), &Limits::DEFAULT)
 }

@@ -99,6 +99,7 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
             let trace = TraceInput {
                 name: path.display().to_string(),
                 reader: Box::new(std::io::BufReader::new(f)),
+                cache: None,
             };
             let label = path
                 .file_name()
