@@ -275,7 +275,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             ui.progress.set_max(total.max(1) as f64);
             ui.progress.set_value(completed as f64);
             let policy = b.runs[b.index].0;
-            ui.progress_label.set_text_content(Some(&format!(
+            let mut text = format!(
                 "{} ({} of {}): {} / {} jobs · simulated time {}",
                 policy_short(policy),
                 b.index + 1,
@@ -283,7 +283,16 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 format::count(completed as u64),
                 format::count(total as u64),
                 format::duration(sim_time)
-            )));
+            );
+            // The time left of the batch at its pace so far, once that is worth saying.
+            let within = completed as f64 / total.max(1) as f64;
+            let fraction = (b.index as f64 + within) / b.runs.len().max(1) as f64;
+            let elapsed = (js_sys::Date::now() - b.started) / 1000.0;
+            if let Some(left) = crate::work::time_left_words(elapsed, fraction) {
+                text.push_str(" · ");
+                text.push_str(&left);
+            }
+            ui.progress_label.set_text_content(Some(&text));
         }
         FromWorker::Done { id, report } => on_done(app, id, *report),
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
