@@ -76,8 +76,14 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
             };
             app.ui.progress.set_value(frac);
             let config = CONFIGURATIONS.get(run).copied().unwrap_or(Sharing::Single);
+            let left = crate::work::time_left_words(
+                (js_sys::Date::now() - app.state.borrow().started_ms) / 1000.0,
+                frac,
+            )
+            .map(|l| format!(" · {l}"))
+            .unwrap_or_default();
             app.ui.progress_label.set_text_content(Some(&format!(
-                "{} ({} of {}): {} of {} jobs · grid time {}",
+                "{} ({} of {}): {} of {} jobs · grid time {}{left}",
                 sharing_label(config),
                 run + 1,
                 CONFIGURATIONS.len(),
@@ -280,6 +286,7 @@ pub(super) fn on_run(app: &Rc<GridApp>) {
         let mut st = app.state.borrow_mut();
         st.next_id += 1;
         st.running = Some(st.next_id);
+        st.started_ms = js_sys::Date::now();
         st.run_exp = Some(exp.clone());
         st.last_time = 0.0;
         st.last_run = 0;

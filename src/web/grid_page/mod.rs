@@ -63,6 +63,8 @@ struct State {
     ready: bool,
     next_id: u32,
     running: Option<u32>,
+    /// `Date.now()` when the run in progress started (milliseconds): its time left.
+    started_ms: f64,
     /// The experiment of the run in progress.
     run_exp: Option<GridExperiment>,
     name: Option<String>,

@@ -78,8 +78,14 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             };
             app.ui.progress.set_value(frac);
             let per_run = (total / runs.max(1)).max(1);
+            let left = crate::work::time_left_words(
+                (js_sys::Date::now() - app.state.borrow().started_ms) / 1000.0,
+                frac,
+            )
+            .map(|l| format!(" · {l}"))
+            .unwrap_or_default();
             app.ui.progress_label.set_text_content(Some(&format!(
-                "Run {} of {}: {} of {} jobs · simulated time {}",
+                "Run {} of {}: {} of {} jobs · simulated time {}{left}",
                 (completed / per_run + 1).min(runs),
                 runs,
                 format::count((completed % per_run) as u64),
@@ -238,6 +244,7 @@ pub(super) fn on_run(app: &Rc<App>) {
         let mut st = app.state.borrow_mut();
         st.next_id += 1;
         st.running = Some(st.next_id);
+        st.started_ms = js_sys::Date::now();
         st.run_share = Some(share.clone());
         st.base = Some(share.clone());
         st.next_id

@@ -52,6 +52,8 @@ struct State {
     ready: bool,
     next_id: u32,
     running: Option<u32>,
+    /// `Date.now()` when the run in progress started (milliseconds): its time left.
+    started_ms: f64,
     /// The experiment the form edits (what it does not show is kept from here).
     base: Option<MoldableShare>,
     /// The experiment of the run in progress.
