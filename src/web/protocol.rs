@@ -47,6 +47,10 @@ pub enum ToWorker {
         experiment: Box<Experiment>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trace: Option<String>,
+        /// A work bound in seconds (a share link's run, which starts by itself): a run
+        /// estimated above it is not simulated but answered by [`FromWorker::Held`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_work: Option<f64>,
     },
     /// Stop run `id` (any run when `None`) at its next slice boundary.
     Cancel {
@@ -171,6 +175,9 @@ pub enum FromWorker {
     Done { id: u32, report: Box<RunReport> },
     /// Run `id` stopped on request.
     Cancelled { id: u32 },
+    /// Run `id` was not started: its work estimate is above the `max_work` it was sent with;
+    /// `message` says how long it would take and why.
+    Held { id: u32, message: String },
     /// The file asked for by [`ToWorker::Export`].
     Exported {
         id: u32,

@@ -61,12 +61,22 @@ fn on_message(ev: MessageEvent) {
             id,
             experiment,
             trace,
+            max_work,
         } => {
             // A new run replaces any run still going.
             activate(id);
             wasm_bindgen_futures::spawn_local(async move {
                 let outcome = match stored_trace(trace.as_deref()) {
-                    Ok(input) => run_sliced(id, &experiment, input, &post).await,
+                    Ok(stored) => {
+                        if let Some(message) =
+                            max_work.and_then(|m| held(&experiment, stored.as_ref(), m))
+                        {
+                            cancel(Some(id));
+                            post(&FromWorker::Held { id, message });
+                            return;
+                        }
+                        run_sliced(id, &experiment, stored, &post).await
+                    }
                     Err(e) => Err(e),
                 };
                 post_outcome(id, outcome, |report| FromWorker::Done { id, report });
@@ -99,4 +109,24 @@ fn on_message(ev: MessageEvent) {
             },
         }),
     }
+}
+
+/// The words that hold a run whose work estimate is above `max_seconds` (a share link's run,
+/// which would otherwise start by itself), or `None` when it may run. The workload is
+/// prepared once for the estimate (docs/limits.md, "Work bounds").
+fn held(
+    exp: &crate::config::Experiment,
+    trace: Option<&NamedTrace>,
+    max_seconds: f64,
+) -> Option<String> {
+    let input = trace.map(|(name, bytes)| crate::run::TraceInput::from_bytes(name, bytes));
+    let prepared = crate::run::prepare(exp, input).ok()?;
+    let estimate = crate::work::estimate_flat(exp, &prepared.workload, prepared.procs);
+    (estimate.seconds > max_seconds).then(|| {
+        format!(
+            "This run is estimated at {} in this tab ({}); press Run to start it.",
+            estimate.duration(),
+            estimate.why
+        )
+    })
 }

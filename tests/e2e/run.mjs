@@ -260,6 +260,27 @@ async function main() {
         check(JSON.stringify(tOld) === JSON.stringify(table), 'old #x= share link: opens, same table',
           `${JSON.stringify(tOld)} vs ${JSON.stringify(table)}`);
         await tabOld.close();
+        // A link to a run far above the page's work bound (200,000 jobs under conservative
+        // backfilling at load factor 5): not started by itself; the estimate is shown and
+        // Run stays enabled (docs/limits.md, "Work bounds").
+        const heavy = JSON.parse(Buffer.from(link2.split('#e=')[1].split('.')[0], 'base64url').toString());
+        heavy.experiment.workload.synthetic.jobs = 200000;
+        heavy.experiment.transforms = { ...(heavy.experiment.transforms ?? {}), load_factor: 5 };
+        heavy.experiment.policy = 'conservative';
+        heavy.policies = ['conservative'];
+        const heavyJson = JSON.stringify(heavy);
+        let hh = 0x811c9dc5;
+        for (const b of Buffer.from(heavyJson)) hh = Math.imul(hh ^ b, 0x01000193) >>> 0;
+        const tabHeavy = await openTab(browser, `${url}#e=${Buffer.from(heavyJson).toString('base64url')}.${hh.toString(16).padStart(8, '0')}`, pageErrors);
+        await tabHeavy.waitForFunction(() => /press Run to start it/.test(document.querySelector('#progress-label').textContent), null, { timeout: 120000 });
+        const heldLabel = await tabHeavy.textContent('#progress-label');
+        check(/^This run is estimated at about \d+ (min|h|days) in this tab \(.*conservative backfilling under overload/.test(heldLabel)
+          && await tabHeavy.evaluate(() => document.body.dataset.state) === 'idle'
+          && await tabHeavy.isEnabled('[data-testid="run"]')
+          && (await tabHeavy.$$('[data-testid="results"] tbody tr')).length === 0,
+        'a flat link far above the work bound is held with its estimate; Run enabled', heldLabel);
+        await shot(tabHeavy, '02h-held-link.png');
+        await tabHeavy.close();
       }
 
       // Damaged and future-version links: error shown, page usable.

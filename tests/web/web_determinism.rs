@@ -125,11 +125,13 @@ fn protocol_messages_round_trip() {
             id: 7,
             experiment: Box::new(exp.clone()),
             trace: None,
+            max_work: None,
         },
         ToWorker::Run {
             id: 8,
             experiment: Box::new(exp.clone()),
             trace: Some("x.swf".into()),
+            max_work: Some(60.0),
         },
         ToWorker::Cancel { id: Some(7) },
         ToWorker::Cancel { id: None },
@@ -197,6 +199,11 @@ fn protocol_messages_round_trip() {
             }),
         },
         FromWorker::Cancelled { id: 7 },
+        FromWorker::Held {
+            id: 8,
+            message: "This run is estimated at about 3 h in this tab (…); press Run to start it."
+                .into(),
+        },
         FromWorker::Exported {
             id: 7,
             format: ExportFormat::Swf,

@@ -143,6 +143,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         }
         FromWorker::Done { .. }
         | FromWorker::Cancelled { .. }
+        | FromWorker::Held { .. }
         | FromWorker::Exported { .. }
         | FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }

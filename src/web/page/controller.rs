@@ -295,6 +295,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             ui.progress_label.set_text_content(Some(&text));
         }
         FromWorker::Done { id, report } => on_done(app, id, *report),
+        FromWorker::Held { id, message } => on_held(app, id, &message),
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
         FromWorker::GridProgress { .. }
         | FromWorker::GridDone { .. }
@@ -366,6 +367,21 @@ pub(super) fn on_cancel(app: &App) {
     }
 }
 
+/// A share link's run that the worker did not start (its estimate is above the page's work
+/// bound): the batch ends, the label says how long it would take, and Run starts it.
+fn on_held(app: &App, id: u32, message: &str) {
+    {
+        let mut st = app.state.borrow_mut();
+        if st.batch.as_ref().map(|b| b.id) != Some(id) {
+            return;
+        }
+        st.batch = None;
+    }
+    app.ui.progress.set_value(0.0);
+    app.ui.progress_label.set_text_content(Some(message));
+    update_controls(app);
+}
+
 pub(super) fn on_run(app: &Rc<App>) {
     if is_busy(app) || !app.state.borrow().ready {
         return;
@@ -393,6 +409,7 @@ pub(super) fn on_run(app: &Rc<App>) {
         id: batch.id,
         experiment: Box::new(batch.runs[0].1.clone()),
         trace: batch.trace.clone(),
+        max_work: batch.max_work,
     };
     app.ui.progress.set_value(0.0);
     app.ui.progress_label.set_text_content(Some(&format!(
@@ -472,6 +489,8 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
         next: 0,
         finished: 0,
         started: js_sys::Date::now(),
+        // A share link's batch starts by itself: its runs are held above the page's work bound.
+        max_work: std::mem::take(&mut st.from_link).then_some(crate::limits::PAGE_WORK_SECONDS),
     })
 }
 
@@ -520,6 +539,7 @@ pub(super) fn on_done(app: &Rc<App>, id: u32, report: RunReport) {
                 id: b.id,
                 experiment: Box::new(b.runs[b.index].1.clone()),
                 trace: b.trace.clone(),
+                max_work: b.max_work,
             })
         } else {
             None

@@ -187,8 +187,13 @@ pub(super) fn maybe_auto_run(app: &Rc<App>) {
             && st.wanted_trace.is_none()
     };
     if go {
-        app.state.borrow_mut().auto_run = false;
+        {
+            let mut st = app.state.borrow_mut();
+            st.auto_run = false;
+            st.from_link = true;
+        }
         on_run(app);
+        app.state.borrow_mut().from_link = false;
     }
 }
 

@@ -294,6 +294,9 @@ struct Batch {
     finished: usize,
     /// `Date.now()` when the batch started (milliseconds).
     started: f64,
+    /// The work bound of the batch's runs in seconds: a share link's batch, which starts by
+    /// itself, is held above [`crate::limits::PAGE_WORK_SECONDS`] (docs/limits.md).
+    max_work: Option<f64>,
 }
 
 /// A worker of the sweep pool: ready once it said so (and, with a trace, once the trace is
@@ -320,6 +323,8 @@ struct State {
     wanted_trace: Option<(String, Option<String>)>,
     /// Run as soon as the worker and the trace are ready (a share link was opened).
     auto_run: bool,
+    /// The next batch is a share link's, started by itself (see `Batch::max_work`).
+    from_link: bool,
     /// Fragment of the last share link written into the address bar.
     fragment: String,
     /// Runs of the results on screen that the worker can export: run id and policy.

@@ -119,6 +119,7 @@ pub(super) fn dispatch(app: &App, i: usize) {
             id,
             experiment: Box::new(b.runs[index].1.clone()),
             trace: b.trace.clone(),
+            max_work: None,
         }
     };
     if let Some(w) = app.pool.borrow().get(i) {
@@ -156,7 +157,8 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         | FromWorker::GridDone { .. }
         | FromWorker::MeshDone { .. }
         | FromWorker::MoldableDone { .. }
-        | FromWorker::ExerciseDone { .. } => {}
+        | FromWorker::ExerciseDone { .. }
+        | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {
