@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use super::protocol::{FromWorker, ToWorker};
+use super::protocol::{FromWorker, RunReport, ToWorker};
 pub use super::worker_core::*;
 use super::worker_core::{load_trace, scope, ACTIVE};
 
@@ -67,19 +67,25 @@ fn on_message(ev: MessageEvent) {
             activate(id);
             wasm_bindgen_futures::spawn_local(async move {
                 let outcome = match stored_trace(trace.as_deref()) {
-                    Ok(stored) => {
-                        if let Some(message) =
-                            max_work.and_then(|m| held(&experiment, stored.as_ref(), m))
-                        {
-                            cancel(Some(id));
-                            post(&FromWorker::Held { id, message });
-                            return;
-                        }
-                        run_sliced(id, &experiment, stored, &post).await
-                    }
+                    Ok(stored) => run_bounded(id, &experiment, stored, max_work, &post).await,
                     Err(e) => Err(e),
                 };
-                post_outcome(id, outcome, |report| FromWorker::Done { id, report });
+                match outcome {
+                    Ok(Bounded::Held(message)) => {
+                        cancel(Some(id));
+                        post(&FromWorker::Held { id, message });
+                    }
+                    Ok(Bounded::Ran(outcome)) => {
+                        post_outcome(id, Ok(outcome.map(|r| *r)), |report| FromWorker::Done {
+                            id,
+                            report,
+                        })
+                    }
+                    Err(e) => post_outcome::<RunReport>(id, Err(e), |report| FromWorker::Done {
+                        id,
+                        report,
+                    }),
+                }
             });
         }
         ToWorker::Cancel { id } => cancel(id),
@@ -109,24 +115,4 @@ fn on_message(ev: MessageEvent) {
             },
         }),
     }
-}
-
-/// The words that hold a run whose work estimate is above `max_seconds` (a share link's run,
-/// which would otherwise start by itself), or `None` when it may run. The workload is
-/// prepared once for the estimate (docs/limits.md, "Work bounds").
-fn held(
-    exp: &crate::config::Experiment,
-    trace: Option<&NamedTrace>,
-    max_seconds: f64,
-) -> Option<String> {
-    let input = trace.map(|(name, bytes)| crate::run::TraceInput::from_bytes(name, bytes));
-    let prepared = crate::run::prepare(exp, input).ok()?;
-    let estimate = crate::work::estimate_flat(exp, &prepared.workload, prepared.procs);
-    (estimate.seconds > max_seconds).then(|| {
-        format!(
-            "This run is estimated at {} in this tab ({}); press Run to start it.",
-            estimate.duration(),
-            estimate.why
-        )
-    })
 }

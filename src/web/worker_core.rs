@@ -300,6 +300,29 @@ pub async fn run_sliced(
     trace: Option<NamedTrace>,
     report: &dyn Fn(&FromWorker),
 ) -> Result<Option<RunReport>, String> {
+    match run_bounded(id, exp, trace, None, report).await? {
+        Bounded::Ran(outcome) => Ok(outcome.map(|r| *r)),
+        Bounded::Held(message) => Err(message),
+    }
+}
+
+/// How a run sent with a work bound ended: run (finished, or `None` when cancelled), or held
+/// before it was simulated, with the words that say why.
+pub enum Bounded {
+    Ran(Option<Box<RunReport>>),
+    Held(String),
+}
+
+/// [`run_sliced`] with a work bound in seconds (a share link's run, which starts by itself): a
+/// run whose estimate from the prepared workload is above `max_work` is not simulated
+/// (docs/limits.md, "Work bounds").
+pub async fn run_bounded(
+    id: u32,
+    exp: &Experiment,
+    trace: Option<NamedTrace>,
+    max_work: Option<f64>,
+    report: &dyn Fn(&FromWorker),
+) -> Result<Bounded, String> {
     let t0 = now_ms();
     let stored = trace;
     let input = stored
@@ -315,6 +338,16 @@ pub async fn run_sliced(
                 format::count(u64::from(p)),
                 format::count(too_large as u64)
             ));
+        }
+    }
+    if let Some(max_seconds) = max_work {
+        let estimate = crate::work::estimate_flat(exp, &prepared.workload, prepared.procs);
+        if estimate.seconds > max_seconds {
+            return Ok(Bounded::Held(format!(
+                "This run is estimated at {} in this tab ({}); press Run to start it.",
+                estimate.duration(),
+                estimate.why
+            )));
         }
     }
     let mut sim = run::simulation(exp, &prepared, true);
@@ -338,7 +371,7 @@ pub async fn run_sliced(
             .map_err(|e| e.to_string())
     };
     if !step_in_slices(id, &mut sim, step, &progress, &mut last_progress).await? {
-        return Ok(None);
+        return Ok(Bounded::Ran(None));
     }
     progress(&sim);
     let result = sim.into_result();
@@ -353,7 +386,7 @@ pub async fn run_sliced(
         }
     });
     report.wall_ms = now_ms() - t0;
-    Ok(Some(report))
+    Ok(Bounded::Ran(Some(Box::new(report))))
 }
 
 /// What the page gets of a finished run (`wall_ms` left at 0): its metrics `output` without

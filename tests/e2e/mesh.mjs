@@ -299,15 +299,20 @@ async function main() {
 
     // The largest mesh a link may ask for (256 × 256, 10^6 jobs, MC-Elongated): held with its
     // estimate, nothing generated or simulated until Run.
+    // The link of a 256 × 256 MC-Elongated FCFS run of `jobs` jobs (the contention preset's
+    // envelope otherwise).
+    const largeMeshLink = (jobs) => {
+      const env = JSON.parse(badJson);
+      env.experiment.policy = 'fcfs';
+      env.experiment.width = 256;
+      env.experiment.height = 256;
+      env.experiment.workload.synthetic.jobs = jobs;
+      env.allocators = ['mc_elongated'];
+      const json = JSON.stringify(env);
+      return `${url}#e=${Buffer.from(json).toString('base64url')}.${fnv(json)}`;
+    };
     {
-      const huge = JSON.parse(badJson);
-      huge.experiment.policy = 'fcfs';
-      huge.experiment.width = 256;
-      huge.experiment.height = 256;
-      huge.experiment.workload.synthetic.jobs = 1000000;
-      huge.allocators = ['mc_elongated'];
-      const hugeJson = JSON.stringify(huge);
-      const tab5 = await openTab(browser, `${url}#e=${Buffer.from(hugeJson).toString('base64url')}.${fnv(hugeJson)}`, errors);
+      const tab5 = await openTab(browser, largeMeshLink(1000000), errors);
       await tab5.waitForFunction(() => /press Run to start it/.test(document.querySelector('[data-testid="mesh-progress-label"]').textContent), null, { timeout: 60000 });
       const label = await tab5.textContent('[data-testid="mesh-progress-label"]');
       await tab5.waitForTimeout(1000);
@@ -325,14 +330,7 @@ async function main() {
     // shows the estimate and Run stays enabled (docs/limits.md, "Work bounds"). Started with
     // Run, the worker runs it in slices, so progress arrives, the worker answers within
     // 200 ms while it runs, and Cancel frees it at once for the next run.
-    const big = JSON.parse(badJson);
-    big.experiment.policy = 'fcfs';
-    big.experiment.width = 256;
-    big.experiment.height = 256;
-    big.experiment.workload.synthetic.jobs = 50000;
-    big.allocators = ['mc_elongated'];
-    const bigJson = JSON.stringify(big);
-    const tab4 = await openTab(browser, `${url}#e=${Buffer.from(bigJson).toString('base64url')}.${fnv(bigJson)}`, errors);
+    const tab4 = await openTab(browser, largeMeshLink(50000), errors);
     await tab4.waitForFunction(() => /press Run to start it/.test(document.querySelector('[data-testid="mesh-progress-label"]').textContent), null, { timeout: 60000 });
     const held = await tab4.textContent('[data-testid="mesh-progress-label"]');
     check(/^This run is estimated at about \d+ (min|h) in this tab/.test(held) && /MC-Elongated/.test(held)
