@@ -5,9 +5,10 @@
 
 use std::fmt;
 
-use crate::config::ConfigError;
-use crate::grid::{GridError, GridRunError};
+use crate::grid::GridError;
 use crate::limits::WorkExceeded;
+use crate::modes::flat::spec::ConfigError;
+use crate::modes::grid::GridRunError;
 use crate::sim::mesh_engine::MeshSimError;
 use crate::sim::SimError;
 use crate::workload::swf::SwfError;

@@ -5,28 +5,21 @@
 
 pub mod alloc;
 pub mod base;
-pub mod config;
-pub mod envelope;
 pub mod error;
 pub mod exercise;
 pub mod form;
 pub mod grid;
 pub mod limits;
 pub mod machine;
-pub mod mesh_run;
-pub mod mesh_share;
 pub mod metrics;
-pub mod moldable_run;
+pub mod modes;
 pub mod network;
 pub mod policy;
 pub mod registry;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reproduce;
-pub mod run;
-pub mod share;
 pub mod sim;
 pub mod sweep;
-pub mod timing;
 pub mod work;
 pub mod workload;
 

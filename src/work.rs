@@ -31,9 +31,9 @@
 //! says "on this machine" only as an order of magnitude and the bound is generous.
 
 use crate::alloc::node_allocator::NodeAllocatorKind;
-use crate::config::{Experiment, WorkloadSpec};
 use crate::limits::WorkEstimate;
-use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use crate::modes::flat::spec::{Experiment, WorkloadSpec};
+use crate::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment};
 use crate::policy::PolicyKind;
 use crate::workload::Workload;
 
@@ -213,7 +213,7 @@ pub fn mesh_estimate(
     }
 }
 
-/// The estimate of a mesh run of `exp` on its prepared `workload` ([`crate::mesh_run::prepare_mesh`]).
+/// The estimate of a mesh run of `exp` on its prepared `workload` ([`crate::modes::mesh::run::prepare_mesh`]).
 pub fn estimate_mesh(exp: &MeshExperiment, workload: &Workload) -> WorkEstimate {
     mesh_estimate(exp.allocator, exp.width, exp.height, workload.jobs.len())
 }
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_huge_mesh_link_is_held_in_the_page() {
-        let mut exp = crate::mesh_run::preset_contention(0.6);
+        let mut exp = crate::modes::mesh::presets::preset_contention(0.6);
         let all = MeshAllocatorKind::all();
         let small = estimate_mesh_batch(&exp, &all, None).unwrap();
         assert_eq!(page_hold_message(&small), None);
@@ -368,7 +368,7 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("; press Run to start it."), "{text}");
-        let trace = crate::mesh_run::MeshExperiment {
+        let trace = crate::modes::mesh::spec::MeshExperiment {
             workload: WorkloadSpec::Swf(Default::default()),
             ..exp.clone()
         };

@@ -13,10 +13,11 @@ use clap::Args;
 
 use super::streams::{emit, emit_line, io_err, warn};
 use super::LimitArgs;
-use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::grid::view::{percent_of, run_comparison_with, sharing_label, GridComparison};
-use crate::grid::{GridExperiment, Sharing};
+use crate::grid::Sharing;
+use crate::modes::flat::spec::{SwfSource, WorkloadSpec};
+use crate::modes::grid::run::{percent_of, run_comparison_with, sharing_label, GridComparison};
+use crate::modes::grid::GridExperiment;
 
 /// `schedlab grid`.
 #[derive(Args, Debug)]
@@ -34,8 +35,8 @@ pub struct GridArgs {
 pub fn grid_command(a: &GridArgs) -> Result<(), Error> {
     let path = &a.experiment;
     let limits = a.limits.limits();
-    let text = super::open::experiment_text(path, crate::envelope::Mode::Grid, &limits)?;
-    let exp: GridExperiment = crate::config::parse_json(&text)?;
+    let text = super::open::experiment_text(path, crate::modes::Mode::Grid, &limits)?;
+    let exp: GridExperiment = crate::modes::flat::spec::parse_json(&text)?;
     exp.validate_with(&limits)?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut paths = Vec::with_capacity(exp.sites.len());

@@ -5,9 +5,9 @@
 
 use clap::Args;
 
-use crate::config::ConfigError;
 use crate::error::Error;
 use crate::limits::{check_work, echo_number, Limits, WorkEstimate, MAX_WORK_SECONDS};
+use crate::modes::flat::spec::ConfigError;
 
 /// Flags that raise (or lower) the limits of one run.
 #[derive(Args, Debug, Clone, Default)]

@@ -1,4 +1,4 @@
-//! `schedlab mesh EXP.json`: one 2D-mesh experiment ([`crate::mesh_run`]; Ababneh & Bani-Mohammad's
+//! `schedlab mesh EXP.json`: one 2D-mesh experiment ([`crate::modes::mesh::run`]; Ababneh & Bani-Mohammad's
 //! contiguous allocation and window scheduling, or Mache et al.'s non-contiguous allocation under
 //! the contention model). Prints `{"summary": …, "mesh": …}` as JSON — the numbers the web
 //! app's 2D-mesh mode shows — and optionally writes the per-job CSV and the full report.
@@ -10,12 +10,12 @@ use clap::Args;
 
 use super::streams::{emit_line, open_trace};
 use super::{io_err, write_file, LimitArgs, WorkArgs};
-use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::mesh_run::{
-    measure_mesh, mesh_jobs_csv, mesh_network, prepare_mesh, simulate_mesh, ContentionModel,
-    MeshAllocatorKind, MeshExperiment,
+use crate::modes::flat::spec::{ConfigError, SwfSource, WorkloadSpec};
+use crate::modes::mesh::run::{
+    measure_mesh, mesh_jobs_csv, mesh_network, prepare_mesh, simulate_mesh,
 };
+use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
 
 /// `schedlab mesh`.
@@ -61,12 +61,9 @@ fn key_err(key: &str, message: String) -> Error {
 
 /// Reads the experiment file and applies the overrides.
 pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option<PathBuf>), Error> {
-    let text = super::open::experiment_text(
-        &a.experiment,
-        crate::envelope::Mode::Mesh,
-        &a.limits.limits(),
-    )?;
-    let mut exp: MeshExperiment = crate::config::parse_json(&text)?;
+    let text =
+        super::open::experiment_text(&a.experiment, crate::modes::Mode::Mesh, &a.limits.limits())?;
+    let mut exp: MeshExperiment = crate::modes::flat::spec::parse_json(&text)?;
     if let Some(s) = &a.allocator {
         exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;
     }

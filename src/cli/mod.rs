@@ -29,11 +29,13 @@ use streams::{emit_line, open_trace, warn};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::metrics::JobRecord;
+use crate::modes::flat::run::{
+    finish, prepare_lean, prepare_with, schedule_records, simulation_taking,
+};
+use crate::modes::flat::spec::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare_lean, prepare_with, schedule_records, simulation_taking};
 use crate::sim::story;
 use crate::workload::swf::write_swf;
 
@@ -141,7 +143,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
     });
     let key = a.key.as_deref().unwrap_or_default();
     let Some(paper) = crate::base::papers::paper(key) else {
-        return Err(Error::Config(crate::config::ConfigError {
+        return Err(Error::Config(crate::modes::flat::spec::ConfigError {
             key: "key".into(),
             message: format!(
                 "no reproduction for {:?} (available: {}; `schedlab reproduce --list`)",
@@ -160,7 +162,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 .map(crate::grid::LocalPolicy::parse)
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|message| {
-                    Error::Config(crate::config::ConfigError {
+                    Error::Config(crate::modes::flat::spec::ConfigError {
                         key: "policies".into(),
                         message,
                     })
@@ -183,12 +185,14 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
         "mc-elongated" => {
             let model = match a.model.as_deref() {
                 None => crate::reproduce::mc_elongated::MODEL,
-                Some(m) => crate::mesh_run::ContentionModel::parse(m).map_err(|message| {
-                    Error::Config(crate::config::ConfigError {
-                        key: "model".into(),
-                        message,
-                    })
-                })?,
+                Some(m) => {
+                    crate::modes::mesh::spec::ContentionModel::parse(m).map_err(|message| {
+                        Error::Config(crate::modes::flat::spec::ConfigError {
+                            key: "model".into(),
+                            message,
+                        })
+                    })?
+                }
             };
             reproduce_mc_elongated::reproduce(&reproduce_mc_elongated::McElongatedReproOptions {
                 json: a.json,
@@ -308,9 +312,8 @@ fn capped(message: &str) -> String {
 pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>), Error> {
     let (mut exp, mut trace_path) = match (&a.experiment, &a.swf) {
         (Some(path), _) => {
-            let text =
-                open::experiment_text(path, crate::envelope::Mode::Flat, &a.limits.limits())?;
-            let exp: Experiment = crate::config::parse_json(&text)?;
+            let text = open::experiment_text(path, crate::modes::Mode::Flat, &a.limits.limits())?;
+            let exp: Experiment = crate::modes::flat::spec::parse_json(&text)?;
             let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let trace = match &exp.workload {
                 WorkloadSpec::Swf(SwfSource { path: Some(p), .. }) => Some(base.join(p)),
@@ -323,7 +326,7 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
             (exp, None)
         }
         (None, None) => {
-            return Err(Error::Config(crate::config::ConfigError {
+            return Err(Error::Config(crate::modes::flat::spec::ConfigError {
                 key: String::new(),
                 message: "give an experiment file or --swf PATH".into(),
             }))
@@ -338,7 +341,7 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
     }
     if let Some(p) = &a.policy {
         exp.policy = PolicyKind::parse(p).map_err(|message| {
-            Error::Config(crate::config::ConfigError {
+            Error::Config(crate::modes::flat::spec::ConfigError {
                 key: "policy".into(),
                 message,
             })
@@ -392,7 +395,7 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
     let explained_job = match a.explain {
         Some(number) => Some(
             story::job_with_number(&prepared.workload.jobs, number).ok_or_else(|| {
-                Error::Config(crate::config::ConfigError {
+                Error::Config(crate::modes::flat::spec::ConfigError {
                     key: "explain".into(),
                     message: format!(
                         "no job number {number} among the {} simulated jobs (dropped jobs are not \

@@ -1,5 +1,5 @@
 //! `schedlab moldable EXP.json [--strategy a,b,…]`: one moldable experiment
-//! ([`crate::moldable_run`], Srinivasan et al. §2–5) — the rigid workload made moldable, each strategy
+//! ([`crate::modes::moldable::run`], Srinivasan et al. §2–5) — the rigid workload made moldable, each strategy
 //! run and compared with rigid conservative backfilling. Prints a JSON summary: per strategy
 //! the core summary, the mean turnaround per weight category and the % change against rigid
 //! conservative (overall and per category). Reads envelopes of mode `moldable` too.
@@ -10,9 +10,10 @@ use clap::Args;
 
 use super::streams::{emit_line, open_trace};
 use super::LimitArgs;
-use crate::config::{ConfigError, SwfSource, WorkloadSpec};
 use crate::error::Error;
-use crate::moldable_run::{run_moldable_with, MoldableExperiment};
+use crate::modes::flat::spec::{ConfigError, SwfSource, WorkloadSpec};
+use crate::modes::moldable::run::run_moldable_with;
+use crate::modes::moldable::spec::MoldableExperiment;
 use crate::policy::moldable::MoldableStrategyKind;
 
 /// `schedlab moldable`.
@@ -49,18 +50,18 @@ pub fn parse_strategies(s: &str) -> Result<Vec<MoldableStrategyKind>, Error> {
 pub fn moldable_command(a: &MoldableArgs) -> Result<(), Error> {
     let text = super::open::experiment_text(
         &a.experiment,
-        crate::envelope::Mode::Moldable,
+        crate::modes::Mode::Moldable,
         &a.limits.limits(),
     )?;
-    let exp: MoldableExperiment = crate::config::parse_json(&text)?;
+    let exp: MoldableExperiment = crate::modes::flat::spec::parse_json(&text)?;
     let mut strategies = match &a.strategy {
         Some(s) => parse_strategies(s)?,
         None => Vec::new(),
     };
     if strategies.is_empty() && a.strategy.is_none() {
         // An envelope names the strategies it compares.
-        if let Ok(Some(crate::envelope::Envelope::Moldable(s))) =
-            crate::envelope::Envelope::from_document_with(
+        if let Ok(Some(crate::modes::envelope::Envelope::Moldable(s))) =
+            crate::modes::envelope::Envelope::from_document_with(
                 &super::streams::read_document(&a.experiment)?,
                 &a.limits.limits(),
             )

@@ -2,18 +2,18 @@
 //! (`#e=`, or the old `#x=`/`#m=`/`#g=`) or an envelope file becomes the mode's experiment file
 //! and the command that runs it, so that a link reproduces natively. `run`, `mesh` and `grid`
 //! read envelope files of their mode through [`experiment_text`]. Implements no paper section
-//! (the experiment envelope, [`crate::envelope`]).
+//! (the experiment envelope, [`crate::modes::envelope`]).
 
-use crate::config::ExperimentFile;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::streams::{emit_line, read_document, warn};
-use crate::config::ConfigError;
-use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
 use crate::limits::Limits;
+use crate::modes::envelope::Envelope;
+use crate::modes::flat::spec::ConfigError;
+use crate::modes::Mode;
 
 /// `schedlab open`.
 #[derive(Args, Debug)]
@@ -69,17 +69,7 @@ pub(crate) fn envelope_of(arg: &str) -> Result<Envelope, Error> {
 /// The JSON of the mode's experiment inside an envelope (the first run's, for a comparison),
 /// a mesh run's validated under `limits`.
 fn mode_experiment_json(env: &Envelope, limits: &Limits) -> Result<String, Error> {
-    Ok(match env {
-        Envelope::Flat(s) => s.experiment.to_json(),
-        Envelope::Mesh(s) => s
-            .experiments_with(limits)
-            .map_err(|m| config_err("", m))?
-            .first()
-            .map(|e| e.to_json())
-            .unwrap_or_default(),
-        Envelope::Grid(s) => s.experiment.to_json(),
-        Envelope::Moldable(s) => s.experiment.to_json(),
-    })
+    Ok(env.experiment(limits)?.experiment_json())
 }
 
 /// The experiment text of the file at `path` for a command of `mode`: an envelope of that
@@ -128,21 +118,8 @@ pub fn open_command(a: &OpenArgs) -> Result<(), Error> {
             env.mode().command(),
             out.display()
         );
-        match &env {
-            Envelope::Flat(s) if s.policies().len() > 1 || s.sweep.is_some() => note.push_str(
-                " (the link compares several policies or load factors: add --policy for each)",
-            ),
-            Envelope::Mesh(s) if s.allocators.len() > 1 => {
-                note.push_str(" (the link compares several allocators: add --allocator for each)")
-            }
-            Envelope::Moldable(s) if s.strategies.len() > 1 => {
-                let names: Vec<&str> = s.strategies.iter().map(|k| k.as_str()).collect();
-                note.push_str(&format!(
-                    " (the link compares several strategies: add --strategy {})",
-                    names.join(",")
-                ))
-            }
-            _ => {}
+        if let Some(hint) = env.link().compared_hint() {
+            note.push_str(&format!(" ({hint})"));
         }
         warn(&note);
     }

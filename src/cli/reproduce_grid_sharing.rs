@@ -458,7 +458,7 @@ fn print_tables(
             t.name(),
             w.procs,
             opt(w.header_jobs.map(|x| x as f64), 0),
-            crate::run::describe_drops(&w.dropped),
+            crate::modes::flat::run::describe_drops(&w.dropped),
             w.read,
             w.removed_before_monday,
             w.kept(),

@@ -4,7 +4,7 @@
 
 use super::streams::emit;
 use crate::error::Error;
-use crate::mesh_run::ContentionModel;
+use crate::modes::mesh::spec::ContentionModel;
 use crate::reproduce::mc_elongated::{
     self, paper_spread, spread, McElongatedReproOutput, SdscPart, COMPUTE, KAPPA, RATIOS,
     REPLICATIONS, SDSC_DAYS, SDSC_RATIOS, SDSC_TRACE, SEED, STRATEGIES, TABLE2, TARGET_UTIL,

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::limits::{self, MAX_DOCUMENT_BYTES};
-use crate::run::TraceInput;
+use crate::modes::flat::run::TraceInput;
 
 /// An I/O error on `path`.
 pub fn io_err(path: &Path, e: impl std::fmt::Display) -> Error {

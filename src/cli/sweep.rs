@@ -15,7 +15,7 @@ use super::output_guard::{owned_dir, refuse_if_input, write_text};
 use super::streams::{io_err, open_trace, read_document, warn};
 use super::LimitArgs;
 use crate::error::Error;
-use crate::run::{CachedTrace, TraceCache, TraceInput};
+use crate::modes::flat::run::{CachedTrace, TraceCache, TraceInput};
 use crate::sweep::plan::{
     parallel_script, parse_points, point_file, slurm_script, LOGS_DIR, MANIFEST, POINTS_DIR,
     RESULTS_DIR,

@@ -194,7 +194,7 @@ impl AnswersFile {
 
     /// Reads an answers file; the error names `source` and the key.
     pub fn from_json(text: &str, source: &str) -> Result<Self, String> {
-        let file: AnswersFile = crate::config::parse_json(text)
+        let file: AnswersFile = crate::modes::flat::spec::parse_json(text)
             .map_err(|e| format!("{source}: {}: {}", e.key, e.message))?;
         if file.format != ANSWERS_FORMAT {
             return Err(format!(

@@ -1,6 +1,6 @@
 //! Exercises: a small JSON format for teaching the papers' ideas on tiny
 //! workloads — a title, a Markdown text, one or more named experiments (each an experiment
-//! envelope of [`crate::envelope`]), inline SWF workloads small enough to follow by hand, and
+//! envelope of [`crate::modes::envelope`]), inline SWF workloads small enough to follow by hand, and
 //! questions whose correct answers are **computed by running the simulation**
 //! ([`Exercise::solve`]), so an exercise can never state a wrong answer. The format is
 //! documented in `docs/exercises.md`.
@@ -18,7 +18,7 @@
 //!   e.g. `questions[2].tolerance`; sizes bounded by the `MAX_EXERCISE_*` limits of
 //!   [`crate::limits`]);
 //! * [`Exercise::solve`] runs every experiment once through the library functions of the CLI
-//!   ([`crate::run`], [`crate::mesh_run`], [`crate::grid::spec`]) and computes each question's
+//!   ([`crate::modes::flat::run`], [`crate::modes::mesh::run`], [`crate::modes::grid::spec`]) and computes each question's
 //!   correct value or options; an answer the file states that disagrees is an error;
 //! * [`check`] judges a student's answer against a [`Solution`];
 //! * a teacher publishes an exercise as a file or as a link (`#ex=`, [`Exercise::to_fragment`],
@@ -39,11 +39,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::envelope::{Envelope, Mode};
 use crate::limits::{
     Limits, MAX_EXERCISE_BYTES, MAX_EXERCISE_JOBS, MAX_EXERCISE_OPTIONS, MAX_EXERCISE_QUESTIONS,
     MAX_EXERCISE_RUNS, MAX_EXERCISE_TEXT,
 };
+use crate::modes::envelope::Envelope;
 
 pub use solve::{
     check, number as format_number, Answer, Expected, FlatRun, RunRequest, RunResult, RunSpec,
@@ -227,7 +227,7 @@ pub struct Exercise {
 }
 
 /// Prefix of an exercise link's fragment (after `#`): `#ex=` + base64url(JSON) + `.` +
-/// checksum, the codec of every share link ([`crate::share::pack_fragment`]).
+/// checksum, the codec of every share link ([`crate::modes::flat::link::pack_fragment`]).
 pub const EXERCISE_PREFIX: &str = "ex=";
 
 /// Longest exercise fragment accepted: the base64url of [`MAX_EXERCISE_BYTES`] and a checksum.
@@ -261,7 +261,7 @@ impl Exercise {
                 ),
             ));
         }
-        let mut ex: Exercise = crate::config::parse_json(text)
+        let mut ex: Exercise = crate::modes::flat::spec::parse_json(text)
             .map_err(|e| fail(if e.key == "." { String::new() } else { e.key }, e.message))?;
         ex.validate().map_err(|(k, m)| fail(k, m))?;
         Ok(ex)
@@ -274,7 +274,7 @@ impl Exercise {
 
     /// The fragment of a link that opens this exercise (without `#`): `ex=…`.
     pub fn to_fragment(&self) -> String {
-        crate::share::pack_fragment(EXERCISE_PREFIX, &self.to_json())
+        crate::modes::flat::link::pack_fragment(EXERCISE_PREFIX, &self.to_json())
     }
 
     /// Reads a link's fragment (with or without `#`): `Ok(None)` when it is no exercise link;
@@ -286,9 +286,12 @@ impl Exercise {
             key: String::new(),
             message,
         };
-        let Some((text, checksum_ok)) =
-            crate::share::unpack_fragment(fragment, EXERCISE_PREFIX, MAX_EXERCISE_FRAGMENT)
-                .map_err(fail)?
+        let Some((text, checksum_ok)) = crate::modes::flat::link::unpack_fragment(
+            fragment,
+            EXERCISE_PREFIX,
+            MAX_EXERCISE_FRAGMENT,
+        )
+        .map_err(fail)?
         else {
             return Ok(None);
         };
@@ -417,12 +420,6 @@ impl Exercise {
                         )
                     }
                 }
-            }
-            if env.mode() == Mode::Moldable {
-                return err(
-                    &format!("{key}.mode"),
-                    "moldable runs are not supported in exercises (flat, mesh or grid)".into(),
-                );
             }
             envelopes.push((name, env));
         }
@@ -640,39 +637,22 @@ fn check_metric(key: &str, metric: &str, job: Option<u64>) -> Result<(), (String
 
 /// The SWF sources of an envelope: (key path inside the envelope, workload `name`).
 fn workload_names(env: &Envelope) -> Vec<(String, Option<String>)> {
-    use crate::config::WorkloadSpec;
-    let of = |key: String, w: &WorkloadSpec| match w {
-        WorkloadSpec::Swf(s) => Some((
-            key,
-            if s.path.is_some() {
-                None
-            } else {
-                s.name.clone()
-            },
-        )),
-        WorkloadSpec::Synthetic(_) => None,
+    use crate::modes::flat::spec::WorkloadSpec;
+    let Ok(exp) = env.experiment(&crate::limits::Limits::DEFAULT) else {
+        return Vec::new();
     };
-    match env {
-        Envelope::Flat(s) => of("experiment.workload.swf".into(), &s.experiment.workload)
-            .into_iter()
-            .collect(),
-        Envelope::Mesh(s) => of("experiment.workload.swf".into(), &s.experiment.workload)
-            .into_iter()
-            .collect(),
-        Envelope::Grid(s) => s
-            .experiment
-            .sites
-            .iter()
-            .enumerate()
-            .filter_map(|(i, site)| {
-                of(
-                    format!("experiment.sites[{i}].workload.swf"),
-                    &site.workload,
-                )
-            })
-            .collect(),
-        Envelope::Moldable(s) => of("experiment.workload.swf".into(), &s.experiment.workload)
-            .into_iter()
-            .collect(),
-    }
+    exp.workloads()
+        .into_iter()
+        .filter_map(|(key, w)| match w {
+            WorkloadSpec::Swf(s) => Some((
+                format!("{key}.swf"),
+                if s.path.is_some() {
+                    None
+                } else {
+                    s.name.clone()
+                },
+            )),
+            WorkloadSpec::Synthetic(_) => None,
+        })
+        .collect()
 }

@@ -7,19 +7,19 @@
 //! the per-job records and decision explanations its step-by-step replay needs.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{
     exercise_limits, ErrorKind, Exercise, ExerciseError, Measure, Pick, Question, QuestionKind,
 };
-use crate::base::{Explanation, Registered};
-use crate::envelope::Envelope;
 use crate::error::Error;
-use crate::metrics::JobRecord;
-use crate::run::TraceInput;
+use crate::modes::envelope::Envelope;
+pub use crate::modes::flat::report::FlatRun;
+use crate::modes::flat::run::TraceInput;
+use crate::modes::flat::spec::WorkloadSpec;
+use crate::modes::SimOptions;
 
 /// The correct answer of one question, computed from the runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -163,17 +163,6 @@ pub fn check(question: &Question, solution: &Solution, answer: &Answer) -> Verdi
     }
 }
 
-/// A flat run as the page's replay needs it (`sim::replay::Replay::new`): the machine, the
-/// policy, every job's record in arrival order and the decision explanations.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FlatRun {
-    pub procs: u32,
-    /// The policy's name (`easy`).
-    pub policy: String,
-    pub jobs: Vec<JobRecord>,
-    pub explanations: Vec<Explanation>,
-}
-
 /// One run of an exercise, done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
@@ -209,7 +198,7 @@ impl Exercise {
     /// that fails or a metric it does not have, of kind [`ErrorKind::Run`].
     pub fn solve(&self, source: &str) -> Result<Vec<Solution>, ExerciseError> {
         self.solve_with(source, &mut BTreeMap::new(), &mut |env| {
-            let spec = RunSpec::of(env).ok_or("moldable runs are not supported in exercises")?;
+            let spec = RunSpec(env.clone());
             let workloads = spec
                 .workload_names()
                 .into_iter()
@@ -245,19 +234,14 @@ impl Exercise {
     pub fn run_requests(&self) -> Vec<RunRequest> {
         self.envelopes()
             .iter()
-            .filter_map(|(name, env)| {
-                let spec = match env {
-                    Envelope::Flat(s) => RunSpec::Flat(Box::new(s.experiment.clone())),
-                    Envelope::Mesh(s) => RunSpec::Mesh(Box::new(s.experiment.clone())),
-                    Envelope::Grid(s) => RunSpec::Grid(Box::new(s.experiment.clone())),
-                    Envelope::Moldable(_) => return None,
-                };
+            .map(|(name, env)| {
+                let spec = RunSpec(env.clone());
                 let workloads = spec
                     .workload_names()
                     .into_iter()
                     .filter_map(|w| self.workload_text(&w).map(|t| (w, t)))
                     .collect();
-                Some(RunRequest {
+                RunRequest {
                     name: name.clone(),
                     key: if self.experiment.is_some() {
                         "experiment".to_string()
@@ -266,7 +250,7 @@ impl Exercise {
                     },
                     spec,
                     workloads,
-                })
+                }
             })
             .collect()
     }
@@ -481,82 +465,39 @@ pub struct RunRequest {
     pub workloads: Vec<(String, String)>,
 }
 
-/// The experiment of one run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunSpec {
-    Flat(Box<crate::config::Experiment>),
-    Mesh(Box<crate::mesh_run::MeshExperiment>),
-    Grid(Box<crate::grid::GridExperiment>),
+/// The experiment of one run: an envelope of any mode, carried to the worker as its JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec(pub Envelope);
+
+impl Serialize for RunSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v: Value = serde_json::from_str(&self.0.to_json()).unwrap_or(Value::Null);
+        v.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunSpec, D::Error> {
+        let v = Value::deserialize(d)?;
+        Envelope::from_json(&v.to_string())
+            .map(RunSpec)
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 impl RunSpec {
-    /// The experiment of `env` (`None` for a moldable one).
-    fn of(env: &Envelope) -> Option<RunSpec> {
-        Some(match env {
-            Envelope::Flat(s) => RunSpec::Flat(Box::new(s.experiment.clone())),
-            Envelope::Mesh(s) => RunSpec::Mesh(Box::new(s.experiment.clone())),
-            Envelope::Grid(s) => RunSpec::Grid(Box::new(s.experiment.clone())),
-            Envelope::Moldable(_) => return None,
-        })
-    }
-
     /// The names of the inline workloads it reads.
     fn workload_names(&self) -> Vec<String> {
-        let name = |w: &crate::config::WorkloadSpec| match w {
-            crate::config::WorkloadSpec::Swf(s) => s.name.clone(),
-            crate::config::WorkloadSpec::Synthetic(_) => None,
+        let Ok(exp) = self.0.experiment(&exercise_limits()) else {
+            return Vec::new();
         };
-        match self {
-            RunSpec::Flat(e) => name(&e.workload).into_iter().collect(),
-            RunSpec::Mesh(e) => name(&e.workload).into_iter().collect(),
-            RunSpec::Grid(e) => e.sites.iter().filter_map(|s| name(&s.workload)).collect(),
-        }
-    }
-
-    /// What it runs, in words: `EASY backfilling on 4 processors`, `First Fit · FCFS on a 4 × 4
-    /// mesh`, `2 grid sites, job sharing, EASY`.
-    pub fn title(&self) -> String {
-        match self {
-            RunSpec::Flat(exp) => match exp.machine {
-                crate::config::MachineSpec::Flat { procs: Some(p) } => {
-                    format!("{} on {p} processors", exp.policy.entry().label)
-                }
-                _ => exp.policy.entry().label.to_string(),
-            },
-            RunSpec::Mesh(exp) => {
-                let policy = if exp.allocator.is_contiguous() {
-                    format!(" · {}", exp.policy.label())
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{}{policy} on a {} × {} mesh",
-                    exp.allocator.label(),
-                    exp.width,
-                    exp.height
-                )
-            }
-            RunSpec::Grid(exp) => {
-                let sharing = match exp.sharing {
-                    crate::grid::Sharing::Single => "single sites",
-                    crate::grid::Sharing::JobSharing => "job sharing",
-                };
-                let policy = match exp.policy {
-                    crate::grid::LocalPolicy::Easy => "EASY",
-                    crate::grid::LocalPolicy::Conservative => "conservative",
-                };
-                format!("{} grid sites, {sharing}, {policy}", exp.sites.len())
-            }
-        }
-    }
-
-    fn mode(&self) -> &'static str {
-        match self {
-            RunSpec::Flat(_) => "flat",
-            RunSpec::Mesh(_) => "mesh",
-            RunSpec::Grid(_) => "grid",
-        }
+        exp.workloads()
+            .into_iter()
+            .filter_map(|(_, w)| match w {
+                WorkloadSpec::Swf(s) => s.name.clone(),
+                WorkloadSpec::Synthetic(_) => None,
+            })
+            .collect()
     }
 }
 
@@ -564,11 +505,16 @@ impl RunRequest {
     /// Simulates the run through the functions of the CLI (flat runs with their decision
     /// explanations and replay data); the error says why it could not be done.
     pub fn run(&self) -> Result<RunResult, String> {
+        let exp = self
+            .spec
+            .0
+            .experiment(&exercise_limits())
+            .map_err(|e| e.to_string())?;
         match simulate(&self.spec, &self.workloads, true).map_err(|e| e.to_string())? {
             Simulated::Done(results, flat) => Ok(RunResult {
                 name: self.name.clone(),
-                mode: self.spec.mode().to_string(),
-                title: self.spec.title(),
+                mode: exp.mode().to_string(),
+                title: exp.title(),
                 results,
                 flat,
             }),
@@ -586,84 +532,29 @@ fn simulate(
     explain: bool,
 ) -> Result<Simulated, Error> {
     let limits = exercise_limits();
-    let trace_text = |w: &crate::config::WorkloadSpec| -> Option<(String, &str)> {
-        match w {
-            crate::config::WorkloadSpec::Swf(s) => {
-                let name = s.name.clone()?;
-                let text = workloads
+    let exp = spec.0.experiment(&limits)?;
+    let mut traces = |w: &WorkloadSpec| {
+        Ok(match w {
+            WorkloadSpec::Swf(s) => s.name.as_ref().and_then(|name| {
+                workloads
                     .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, t)| t.as_str())?;
-                Some((name, text))
-            }
-            crate::config::WorkloadSpec::Synthetic(_) => None,
-        }
+                    .find(|(n, _)| n == name)
+                    .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()))
+            }),
+            WorkloadSpec::Synthetic(_) => None,
+        })
     };
-    // Every result type serialises to JSON (plain numbers and strings).
-    let to_value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-    match spec {
-        RunSpec::Flat(exp) => {
-            let text = trace_text(&exp.workload);
-            let trace = text
-                .as_ref()
-                .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
-            let prepared = crate::run::prepare_with(exp, trace, &limits)?;
-            let sim = crate::run::simulation(exp, &prepared, false);
-            let sim = if explain {
-                sim.with_explanations()
-            } else {
-                sim
-            };
-            let mut result = sim.run_to_end()?;
-            let out = crate::run::finish(&result, &prepared);
-            let value = json!({
-                "summary": to_value(serde_json::to_value(&out.summary)),
-                "procs": out.procs,
-                "late_starts": out.late_starts,
-                "jobs": to_value(serde_json::to_value(&out.jobs)),
-            });
-            let flat = explain.then(|| FlatRun {
-                procs: out.procs,
-                policy: out.policy.clone(),
-                explanations: std::mem::take(&mut result.explanations),
-                jobs: out.jobs,
-            });
-            Ok(Simulated::Done(value, flat))
-        }
-        RunSpec::Mesh(exp) => {
-            let text = trace_text(&exp.workload);
-            let trace = text
-                .as_ref()
-                .map(|(n, t)| TraceInput::from_bytes(n, t.as_bytes()));
-            let out = crate::mesh_run::run_mesh_with(exp, trace, &limits)?;
-            Ok(Simulated::Done(
-                json!({
-                    "summary": to_value(serde_json::to_value(&out.summary)),
-                    "mesh": to_value(serde_json::to_value(&out.mesh)),
-                    "jobs": to_value(serde_json::to_value(&out.jobs)),
-                }),
-                None,
-            ))
-        }
-        RunSpec::Grid(exp) => {
-            let traces: Vec<Option<(String, Box<dyn Read + '_>)>> = exp
-                .sites
-                .iter()
-                .map(|site| {
-                    trace_text(&site.workload)
-                        .map(|(n, t)| (n, Box::new(t.as_bytes()) as Box<dyn Read + '_>))
-                })
-                .collect();
-            let out = crate::grid::spec::run_grid(exp, traces)?;
-            if let Some(v) = out.violations.first() {
-                return Ok(Simulated::Refused(format!("grid invariant violated: {v}")));
-            }
-            Ok(Simulated::Done(
-                to_value(serde_json::to_value(&out.metrics)),
-                None,
-            ))
-        }
+    let options = SimOptions {
+        timeline: false,
+        explain,
+    };
+    let report = exp.run(&mut traces, &limits, options)?;
+    if let Some(m) = report.refused() {
+        return Ok(Simulated::Refused(m));
     }
+    let values = report.values();
+    let flat = if explain { report.replay() } else { None };
+    Ok(Simulated::Done(values, flat))
 }
 
 /// A run's results (with a flat run's replay data when asked for), or why they cannot be used.

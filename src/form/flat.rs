@@ -5,8 +5,8 @@
 use super::format;
 use super::sweep::{Sweep, SweepAxis};
 use super::{lenient_number, FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
-use crate::config::ExperimentFile;
-use crate::config::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
+use crate::modes::flat::spec::ExperimentFile;
+use crate::modes::flat::spec::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 use crate::workload::transform::Transforms;
@@ -55,7 +55,7 @@ pub struct FlatFields {
     pub seed: String,
     /// `#sweep-from`, `#sweep-to`, `#sweep-step` when "Sweep" is ticked.
     pub sweep: Option<[String; 3]>,
-    /// `#sweep-axis`: the key swept ([`crate::share::SweepAxis::key`]; empty: load factor).
+    /// `#sweep-axis`: the key swept ([`crate::modes::flat::link::SweepAxis::key`]; empty: load factor).
     pub sweep_axis: String,
     /// `#load-factor`.
     pub load_factor: String,
@@ -87,7 +87,7 @@ pub struct FlatBatch {
 pub fn share_state(
     runs: &[(PolicyKind, Experiment)],
     sweep: Option<Sweep>,
-) -> Option<crate::share::ShareState> {
+) -> Option<crate::modes::flat::link::ShareState> {
     let (_, first) = runs.first()?;
     let mut policies: Vec<PolicyKind> = Vec::new();
     for (p, _) in runs {
@@ -95,7 +95,7 @@ pub fn share_state(
             policies.push(*p);
         }
     }
-    Some(crate::share::ShareState::new(first.clone(), policies).with_sweep(sweep))
+    Some(crate::modes::flat::link::ShareState::new(first.clone(), policies).with_sweep(sweep))
 }
 
 /// Reads the model-parameter texts over `base`; a value that cannot be read names its key.

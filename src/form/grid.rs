@@ -4,10 +4,11 @@
 
 use super::format;
 use super::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
-use crate::config::ExperimentFile;
-use crate::config::WorkloadSpec;
-use crate::grid::spec::GRID_FORMAT_VERSION;
-use crate::grid::{GridExperiment, LocalPolicy, Sharing, SiteSpec};
+use crate::grid::{LocalPolicy, Sharing};
+use crate::modes::flat::spec::ExperimentFile;
+use crate::modes::flat::spec::WorkloadSpec;
+use crate::modes::grid::spec::GRID_FORMAT_VERSION;
+use crate::modes::grid::{GridExperiment, SiteSpec};
 use crate::workload::synthetic::SyntheticModel;
 
 /// One row of the site editor, as typed.

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
-use crate::config::{ConfigError, WorkloadSpec};
-use crate::mesh_run::{preset_window, ContentionModel, MeshAllocatorKind, MeshExperiment};
+use crate::modes::flat::spec::{ConfigError, WorkloadSpec};
+use crate::modes::mesh::presets::preset_window;
+use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
 use crate::workload::synthetic::{ExponentialJobsParams, MeshJobsParams, SyntheticModel};

@@ -42,8 +42,8 @@ pub struct TraceFacts {
 impl TraceFacts {
     /// The workload that reads this upload, by name and SHA-256 (`lenient`: skip malformed
     /// lines).
-    pub fn workload(&self, lenient: bool) -> crate::config::WorkloadSpec {
-        crate::config::WorkloadSpec::Swf(crate::config::SwfSource {
+    pub fn workload(&self, lenient: bool) -> crate::modes::flat::spec::WorkloadSpec {
+        crate::modes::flat::spec::WorkloadSpec::Swf(crate::modes::flat::spec::SwfSource {
             path: None,
             name: Some(self.name.clone()),
             sha256: Some(self.sha256.clone()),

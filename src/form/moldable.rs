@@ -5,8 +5,9 @@
 //! rigid conservative backfilling). Errors name the field's element; no web dependency.
 
 use super::{number, FieldError, TraceFacts};
-use crate::config::{MachineSpec, WorkloadSpec};
-use crate::moldable_run::{MoldableExperiment, MoldableShare, MAX_STRATEGIES};
+use crate::modes::flat::spec::{MachineSpec, WorkloadSpec};
+use crate::modes::moldable::link::MoldableShare;
+use crate::modes::moldable::spec::{MoldableExperiment, MAX_STRATEGIES};
 use crate::policy::moldable::MoldableStrategyKind;
 use crate::workload::moldable::MoldableModel;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
@@ -214,7 +215,7 @@ pub fn read(
 }
 
 /// A configuration error of the experiment as an error of the form's field.
-pub fn config_error(e: &crate::config::ConfigError) -> FieldError {
+pub fn config_error(e: &crate::modes::flat::spec::ConfigError) -> FieldError {
     let (field, name) = match e.key.as_str() {
         "model.downey.sigma" => ("moldable-sigma", "σ"),
         "model.downey.range_factor" => ("moldable-rf", "Range factor RF"),

@@ -1,10 +1,10 @@
 //! The flat mode's sweep: `from`, `from + step`, …, up to `to` (inclusive) of one axis — the
 //! load factor, the seed or the synthetic workload's jobs ([`SweepAxis`]). Share links carry
-//! it ([`crate::share::Sweep`], defined with the `#x=` envelope); the flat form
+//! it ([`crate::modes::flat::link::Sweep`], defined with the `#x=` envelope); the flat form
 //! ([`super::flat`]) expands it into its runs, an error naming the input at fault; and
 //! [`sweep_file`] writes it as a sweep file for `schedlab sweep plan`.
 
-pub use crate::share::{Sweep, SweepAxis, SweepError, MAX_SWEEP_POINTS};
+pub use crate::modes::flat::link::{Sweep, SweepAxis, SweepError, MAX_SWEEP_POINTS};
 
 use super::FieldError;
 
@@ -19,7 +19,7 @@ impl From<SweepError> for FieldError {
 /// axis when several policies are compared, then the sweep's axis (`load_factor`, `seed` or
 /// `jobs`, whole numbers for the last two) listing its points, one replication. What the
 /// page's "Download sweep file" link holds.
-pub fn sweep_file(state: &crate::share::ShareState) -> Result<String, FieldError> {
+pub fn sweep_file(state: &crate::modes::flat::link::ShareState) -> Result<String, FieldError> {
     use serde_json::{json, Value};
     let policies = state.policies();
     let mut exp = state.experiment.clone();
@@ -40,7 +40,10 @@ pub fn sweep_file(state: &crate::share::ShareState) -> Result<String, FieldError
         };
         axes.push(json!({"key": sweep.axis.key(), "values": values}));
     }
-    let base = crate::envelope::Envelope::Flat(crate::share::ShareState::new(exp, Vec::new()));
+    let base = crate::modes::envelope::Envelope::Flat(crate::modes::flat::link::ShareState::new(
+        exp,
+        Vec::new(),
+    ));
     let base: Value = serde_json::from_str(&base.to_json()).unwrap_or(Value::Null);
     let file = json!({
         "version": crate::sweep::SWEEP_VERSION,
@@ -55,9 +58,9 @@ pub fn sweep_file(state: &crate::share::ShareState) -> Result<String, FieldError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Experiment, WorkloadSpec};
+    use crate::modes::flat::link::ShareState;
+    use crate::modes::flat::spec::{Experiment, WorkloadSpec};
     use crate::policy::PolicyKind;
-    use crate::share::ShareState;
     use crate::sweep::SweepSpec;
     use crate::workload::synthetic::SyntheticModel;
 

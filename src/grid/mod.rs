@@ -13,13 +13,10 @@
 //! - [`invariants`]: per-site invariants, and every job runs exactly once on exactly one site;
 //! - [`metrics`]: §V eq. 1–7 per site and overall, squashed area by local hour and weekday,
 //!   the migration matrix;
-//! - [`spec`]: a grid experiment as JSON (sites with trace or synthetic workloads), run in one
-//!   call;
 //! - [`paper`]: the configurations of Table III and the paper's numbers (Tables II, IV–VI);
-//! - [`view`]: single vs job sharing compared (what the web app's Grid mode and `schedlab grid`
-//!   show), site clocks, the grid share link's envelope.
 //!
-//! The choices the paper leaves open are documented in `docs/grid.md`.
+//! The grid experiment (its JSON, the single-vs-sharing comparison, its link) is the grid mode,
+//! [`crate::modes::grid`]. The choices the paper leaves open are documented in `docs/grid.md`.
 
 pub mod align;
 pub mod dispatch;
@@ -29,8 +26,6 @@ pub mod local;
 pub mod metrics;
 pub mod paper;
 pub mod site;
-pub mod spec;
-pub mod view;
 
 pub use align::{align_workload, AlignedWorkload};
 pub use dispatch::{choose_site, Offer};
@@ -38,4 +33,3 @@ pub use engine::{GridResult, GridSimulation, GridStep};
 pub use local::LocalPolicy;
 pub use metrics::{GridMetrics, SiteMetrics};
 pub use site::{GridError, Sharing, Site};
-pub use spec::{run_grid, GridExperiment, GridOutput, GridRunError, SiteSpec};

@@ -114,7 +114,7 @@ pub struct RunMeasures {
 }
 
 fn err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
+    Error::Config(crate::modes::flat::spec::ConfigError {
         key: "reproduce binary-tree".into(),
         message,
     })

@@ -12,7 +12,7 @@
 //! three-month trace is not published separately): jobs larger than the 352-node mesh dropped,
 //! run time as computation time, ratios 100 / 75 / 50 / 25 / 0 % I/O (§4.2: increments of 25 %
 //! for the SDSC workload), arrivals sped up by a load factor calibrated (with MC-Elongated) to
-//! 65 % utilisation. It runs through [`crate::mesh_run`], the path of the app's 2D-mesh mode.
+//! 65 % utilisation. It runs through [`crate::modes::mesh::run`], the path of the app's 2D-mesh mode.
 //! The paper prints no numbers for it ("very similar" to Table 2), so `paper` is null.
 
 use std::collections::BTreeMap;
@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::alloc::NodeAllocatorKind;
 use crate::error::Error;
-use crate::mesh_run::ContentionModel;
+use crate::modes::mesh::spec::ContentionModel;
 use crate::network::flow::simulate_separated;
 use crate::network::flow::{simulate, summarize, FlowConfig, FlowJob, FlowSummary};
 use crate::network::separated::SeparatedConfig;
@@ -40,7 +40,7 @@ pub const SDSC_RATIOS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 pub const RATIOS: [f64; 6] = [1.0, 0.8, 0.6, 0.4, 0.2, 0.0];
 
 /// The strategies of Table 2, in the paper's row order.
-pub use crate::mesh_run::MC_ELONGATED_STRATEGIES as STRATEGIES;
+pub use crate::modes::mesh::presets::MC_ELONGATED_STRATEGIES as STRATEGIES;
 
 /// Table 2: (mean service time, rank) per strategy (rows as [`STRATEGIES`]) and ratio.
 pub const TABLE2: [[(f64, u32); 6]; 6] = [
@@ -100,9 +100,9 @@ pub const KAPPA: f64 = 0.001;
 /// The contention model of the reproduction by default (the
 /// separated-classes model, as the app's preset; `--model flow` gives the flow model's
 /// results).
-pub const MODEL: ContentionModel = crate::mesh_run::MC_ELONGATED_MODEL;
+pub const MODEL: ContentionModel = crate::modes::mesh::presets::MC_ELONGATED_MODEL;
 /// σ of the separated-classes model: no computation term (service time is network time).
-pub const COMPUTE: f64 = crate::mesh_run::MC_ELONGATED_COMPUTE;
+pub const COMPUTE: f64 = crate::modes::mesh::presets::MC_ELONGATED_COMPUTE;
 /// Target utilisation of the interarrival calibration.
 pub const TARGET_UTIL: f64 = 0.65;
 /// Workload seed.
@@ -127,7 +127,7 @@ pub struct Row {
 }
 
 fn err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
+    Error::Config(crate::modes::flat::spec::ConfigError {
         key: "reproduce mc-elongated".into(),
         message,
     })
@@ -410,7 +410,7 @@ pub fn table2_rows(sweep: &BTreeMap<usize, (f64, Vec<FlowSummary>)>) -> Vec<Row>
 }
 
 /// One ratio of the SDSC experiment: (load factor, outputs per strategy).
-pub type SdscRatio = (f64, Vec<crate::mesh_run::MeshRunOutput>);
+pub type SdscRatio = (f64, Vec<crate::modes::mesh::run::MeshRunOutput>);
 
 /// The Workload II stand-in: its results, or why it did not run.
 pub enum SdscPart {
@@ -473,13 +473,15 @@ fn sdsc_experiment(
     kind: NodeAllocatorKind,
     rho: f64,
     load_factor: f64,
-) -> crate::mesh_run::MeshExperiment {
-    use crate::mesh_run::{MeshAllocatorKind, MeshExperiment, MeshNetworkSpec};
+) -> crate::modes::mesh::spec::MeshExperiment {
+    use crate::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment, MeshNetworkSpec};
     let mut exp = MeshExperiment {
-        workload: crate::config::WorkloadSpec::Swf(crate::config::SwfSource {
-            path: Some(SDSC_TRACE.into()),
-            ..Default::default()
-        }),
+        workload: crate::modes::flat::spec::WorkloadSpec::Swf(
+            crate::modes::flat::spec::SwfSource {
+                path: Some(SDSC_TRACE.into()),
+                ..Default::default()
+            },
+        ),
         allocator: MeshAllocatorKind::Nodes(kind),
         network: MeshNetworkSpec {
             traffic_io: rho,
@@ -491,7 +493,7 @@ fn sdsc_experiment(
             },
             ..MeshNetworkSpec::default()
         },
-        ..crate::mesh_run::preset_contention(rho)
+        ..crate::modes::mesh::presets::preset_contention(rho)
     };
     exp.name = Some("Mache et al. Workload II stand-in".into());
     exp.transforms.time_window = Some(crate::workload::transform::TimeWindow {
@@ -508,11 +510,13 @@ fn sdsc_run(
     kind: NodeAllocatorKind,
     rho: f64,
     load_factor: f64,
-) -> Result<crate::mesh_run::MeshRunOutput, Error> {
+) -> Result<crate::modes::mesh::run::MeshRunOutput, Error> {
     let exp = sdsc_experiment(model, kind, rho, load_factor);
-    crate::mesh_run::run_mesh(
+    crate::modes::mesh::run::run_mesh(
         &exp,
-        Some(crate::run::TraceInput::from_bytes(SDSC_TRACE, bytes)),
+        Some(crate::modes::flat::run::TraceInput::from_bytes(
+            SDSC_TRACE, bytes,
+        )),
     )
 }
 
@@ -608,20 +612,20 @@ mod tests {
     fn the_preset_runs_the_reproductions_settings() {
         let net = Network::mc_elongated();
         assert_eq!(
-            crate::mesh_run::MC_ELONGATED_INTERARRIVALS.map(|p| p.0),
+            crate::modes::mesh::presets::MC_ELONGATED_INTERARRIVALS.map(|p| p.0),
             [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
         );
-        for (r, &(rho, ia)) in crate::mesh_run::MC_ELONGATED_INTERARRIVALS
+        for (r, &(rho, ia)) in crate::modes::mesh::presets::MC_ELONGATED_INTERARRIVALS
             .iter()
             .enumerate()
         {
-            let exp = crate::mesh_run::preset_contention(rho);
+            let exp = crate::modes::mesh::presets::preset_contention(rho);
             assert_eq!(exp.network.model, MODEL);
             assert_eq!(exp.network.kappa, KAPPA);
             assert_eq!(exp.network.compute, COMPUTE);
             assert_eq!(exp.network.traffic_io, rho);
             assert_eq!(exp.seed, SEED);
-            let crate::config::WorkloadSpec::Synthetic(
+            let crate::modes::flat::spec::WorkloadSpec::Synthetic(
                 crate::workload::synthetic::SyntheticModel::ExponentialJobs(p),
             ) = &exp.workload
             else {

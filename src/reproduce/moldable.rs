@@ -25,17 +25,17 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::base::Registered;
-use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::metrics::CATEGORY_COUNT;
-use crate::moldable_run::{
-    change, measure, prepare_moldable, simulate, Change, MoldableExperiment, MoldableOutput,
-    PreparedMoldable,
+use crate::modes::flat::run::TraceInput;
+use crate::modes::flat::spec::{SwfSource, WorkloadSpec};
+use crate::modes::moldable::run::{
+    change, measure, prepare_moldable, simulate, Change, MoldableOutput, PreparedMoldable,
 };
+use crate::modes::moldable::spec::MoldableExperiment;
 use crate::policy::moldable::MoldableStrategyKind as K;
 use crate::reproduce::parallel::par_map;
-use crate::run::TraceInput;
 use crate::workload::moldable::MoldableModel;
 use crate::workload::transform::scale_load;
 

@@ -38,7 +38,7 @@ where
         .into_iter()
         .map(|slot| {
             slot.into_inner().ok().flatten().unwrap_or_else(|| {
-                Err(Error::Config(crate::config::ConfigError {
+                Err(Error::Config(crate::modes::flat::spec::ConfigError {
                     key: String::new(),
                     message: "a worker thread panicked".into(),
                 }))

@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use crate::alloc::AllocatorKind;
 use crate::error::Error;
-use crate::mesh_run::WINDOW_SWITCH_ORIENTATION;
+use crate::modes::mesh::presets::WINDOW_SWITCH_ORIENTATION;
 use crate::policy::mesh::MeshPolicyKind;
 use crate::reproduce::stats::{ci_ranks, MeanCi};
 use crate::sim::mesh_engine::MeshSimulation;
@@ -477,7 +477,7 @@ pub fn reproduce(o: &WindowReproOptions) -> Result<WindowReproOutput, Error> {
         })
         .collect();
     if figures.is_empty() && traces.is_empty() {
-        return Err(Error::Config(crate::config::ConfigError {
+        return Err(Error::Config(crate::modes::flat::spec::ConfigError {
             key: "only".into(),
             message: "no window figure matches (fig2 … fig11, fig15 … fig18, synthetic, traces)"
                 .into(),

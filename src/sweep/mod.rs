@@ -1,5 +1,5 @@
 //! Parameter sweeps beyond one machine: a sweep file — a base experiment of any mode
-//! (the envelope of [`crate::envelope`]) plus axes of values and a replication count — is
+//! (the envelope of [`crate::modes::envelope`]) plus axes of values and a replication count — is
 //! expanded into numbered, self-contained point files (one experiment each), run anywhere
 //! (locally on every core, under GNU parallel or as a Slurm job array), and the points'
 //! result files are merged into one CSV / JSON table. Implements no paper section: it is the

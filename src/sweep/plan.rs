@@ -98,7 +98,7 @@ impl Manifest {
             file: file.to_string(),
             message,
         };
-        let m: Manifest = crate::config::parse_json(text).map_err(|e| {
+        let m: Manifest = crate::modes::flat::spec::parse_json(text).map_err(|e| {
             bad(format!(
                 "not a sweep plan ({}{}{}); make one with `schedlab sweep plan`",
                 e.key,

@@ -18,25 +18,21 @@
 //! point is never taken for this one's; a cut, edited or foreign file fails
 //! [`PointResult::from_text`] and is run again.
 
-use std::fmt;
-
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checksum64;
 use super::spec::check_experiment;
-use crate::config::{ConfigError, SwfSource, WorkloadSpec};
-use crate::envelope::{Envelope, Mode};
 use crate::error::Error;
-use crate::grid::view::run_comparison_with;
 use crate::limits::Limits;
-use crate::mesh_run::run_mesh_with;
-use crate::moldable_run::{run_moldable_with, MoldableReport};
-use crate::run::{finish, prepare_with, simulation, TraceInput};
+use crate::modes::envelope::Envelope;
+use crate::modes::flat::run::TraceInput;
+use crate::modes::flat::spec::{ConfigError, SwfSource, WorkloadSpec};
+use crate::modes::Mode;
+use crate::modes::SimOptions;
 
 /// Metric names and values, in order.
-pub type Metrics = Vec<(String, Value)>;
+pub use crate::modes::flatten::Metrics;
 
 /// What a point's run gave.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,178 +145,11 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Resul
             _ => point_err(m),
         }
     })?;
-    let mut out = Vec::new();
-    match env {
-        Envelope::Flat(s) => {
-            let exp = s.experiment;
-            let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let prepared = prepare_with(&exp, trace, limits)?;
-            let result = simulation(&exp, &prepared, false).run_to_end()?;
-            flatten("", &finish(&result, &prepared).summary, &mut out);
-        }
-        Envelope::Mesh(s) => {
-            let exp = s
-                .experiments_with(limits)
-                .map_err(|message| {
-                    Error::Config(ConfigError {
-                        key: "experiment".into(),
-                        message,
-                    })
-                })?
-                .into_iter()
-                .next()
-                .ok_or_else(|| {
-                    Error::Config(ConfigError {
-                        key: "allocators".into(),
-                        message: "empty".into(),
-                    })
-                })?;
-            let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let r = run_mesh_with(&exp, trace, limits)?;
-            flatten("", &r.summary, &mut out);
-            flatten("mesh", &r.mesh, &mut out);
-        }
-        Envelope::Moldable(s) => {
-            let exp = s.experiment;
-            let trace = swf_path(&exp.workload).map(&mut *open).transpose()?;
-            let report = run_moldable_with(&exp, &[], trace, limits)?;
-            moldable_metrics(&report, &mut out);
-        }
-        Envelope::Grid(s) => {
-            let exp = s.experiment;
-            let mut first_error = None;
-            let cmp = run_comparison_with(
-                &exp,
-                |i| {
-                    let p = exp.sites.get(i).and_then(|site| swf_path(&site.workload))?;
-                    match open(p) {
-                        Ok(t) => Some((t.name, t.reader)),
-                        Err(e) => {
-                            first_error.get_or_insert(e);
-                            None
-                        }
-                    }
-                },
-                limits,
-            );
-            if let Some(e) = first_error {
-                return Err(e);
-            }
-            for r in &cmp?.runs {
-                let p = r.sharing.as_str();
-                flatten(p, &r.metrics.overall, &mut out);
-                out.push((format!("{p}.migrated"), Value::from(r.metrics.migrated)));
-                out.push((format!("{p}.violations"), Value::from(r.violations.len())));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// A moldable point's metrics: its strategy's core summary, `mean_procs_ratio`, then the %
-/// change of mean turnaround against rigid conservative backfilling, overall
-/// (`change.overall_pct`) and per weight category (`change.category_0_pct` … `_9_pct`, null
-/// where the category has no job) — what `schedlab moldable` prints as
-/// `change_vs_rigid_conservative`.
-fn moldable_metrics(report: &MoldableReport, out: &mut Metrics) {
-    let Some(run) = report.runs.first() else {
-        return;
-    };
-    flatten("", &run.output.summary, out);
-    out.push((
-        "mean_procs_ratio".into(),
-        Value::from(run.output.mean_procs_ratio),
-    ));
-    out.push((
-        "change.overall_pct".into(),
-        Value::from(run.change.overall_pct),
-    ));
-    for (k, c) in run.change.categories_pct.iter().enumerate() {
-        out.push((format!("change.category_{k}_pct"), Value::from(*c)));
-    }
-}
-
-/// Appends the leaves of `value`'s JSON as (`prefix.key`, value), in field order.
-fn flatten<T: Serialize>(prefix: &str, value: &T, out: &mut Metrics) {
-    let Ok(text) = serde_json::to_string(value) else {
-        return;
-    };
-    let mut de = serde_json::Deserializer::from_str(&text);
-    let _ = Flatten {
-        prefix: prefix.to_string(),
-        out,
-    }
-    .deserialize(&mut de);
-}
-
-/// Walks JSON in document order (serde_json's `Value` would sort the keys).
-struct Flatten<'a> {
-    prefix: String,
-    out: &'a mut Metrics,
-}
-
-impl<'de> DeserializeSeed<'de> for Flatten<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl Flatten<'_> {
-    fn leaf(self, v: Value) {
-        self.out.push((self.prefix, v));
-    }
-}
-
-impl<'de> Visitor<'de> for Flatten<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("JSON")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let out = self.out;
-        while let Some(k) = map.next_key::<String>()? {
-            let prefix = if self.prefix.is_empty() {
-                k
-            } else {
-                format!("{}.{k}", self.prefix)
-            };
-            map.next_value_seed(Flatten {
-                prefix,
-                out: &mut *out,
-            })?;
-        }
-        Ok(())
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        let v = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
-        self.leaf(v);
-        Ok(())
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.leaf(Value::from(v));
-        Ok(())
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.leaf(Value::from(v));
-        Ok(())
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.leaf(Value::from(v));
-        Ok(())
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-        self.leaf(Value::from(v));
-        Ok(())
-    }
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.leaf(Value::from(v));
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.leaf(Value::Null);
-        Ok(())
-    }
+    let mut traces = |w: &WorkloadSpec| swf_path(w).map(&mut *open).transpose();
+    let report = env
+        .experiment(limits)?
+        .run(&mut traces, limits, SimOptions::default())?;
+    Ok(report.metrics())
 }
 
 #[cfg(test)]
@@ -352,29 +181,5 @@ mod tests {
             outcome: Outcome::Failed("no trace".into()),
         };
         assert_eq!(PointResult::from_text(&f.to_text()), Ok(f));
-    }
-
-    #[test]
-    fn flatten_keeps_field_order() {
-        #[derive(Serialize)]
-        struct S {
-            b: u32,
-            a: f64,
-            c: Inner,
-        }
-        #[derive(Serialize)]
-        struct Inner {
-            z: &'static str,
-            y: Vec<u8>,
-        }
-        let mut out = Vec::new();
-        let s = S {
-            b: 1,
-            a: 0.5,
-            c: Inner { z: "x", y: vec![1] },
-        };
-        flatten("p", &s, &mut out);
-        let names: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(names, ["p.b", "p.a", "p.c.z", "p.c.y"]);
     }
 }

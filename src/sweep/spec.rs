@@ -20,12 +20,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::SweepError;
-use crate::config::{parse_json, ConfigError, Experiment};
-use crate::envelope::{Envelope, Mode, ENVELOPE_VERSION};
-use crate::grid::spec::GridExperiment;
 use crate::limits::{Limits, MAX_SWEEP_FILE_POINTS};
-use crate::mesh_run::MeshExperiment;
-use crate::moldable_run::MoldableExperiment;
+use crate::modes::envelope::{Envelope, ENVELOPE_VERSION};
+use crate::modes::flat::spec::{parse_json, ConfigError};
+use crate::modes::Mode;
 
 /// Version of the sweep file this build reads and writes.
 pub const SWEEP_VERSION: u32 = 1;
@@ -105,17 +103,12 @@ pub fn replica_seed(seed: u64, r: u64) -> u64 {
 /// The path of an axis key in the mode's experiment: a few short names, else the dotted key
 /// itself (`network.kappa`, `sites.0.procs`).
 fn resolve(mode: Mode, key: &str) -> Vec<String> {
-    let full = match (mode, key) {
-        (Mode::Flat | Mode::Mesh | Mode::Moldable, "load_factor") => "transforms.load_factor",
-        (Mode::Flat | Mode::Mesh | Mode::Moldable, "trace") => "workload.swf.path",
-        (Mode::Flat | Mode::Mesh | Mode::Moldable, "jobs") => "workload.synthetic.jobs",
-        (Mode::Flat | Mode::Moldable, "procs") => "machine.flat.procs",
-        (Mode::Moldable, "sigma") => "model.downey.sigma",
-        (Mode::Moldable, "range_factor") => "model.downey.range_factor",
-        (Mode::Mesh, "traffic_io") => "network.traffic_io",
-        (Mode::Mesh, "kappa") => "network.kappa",
-        _ => key,
-    };
+    let full = mode
+        .entry()
+        .axes
+        .iter()
+        .find(|(short, _)| *short == key)
+        .map_or(key, |(_, full)| full);
     full.split('.').map(str::to_string).collect()
 }
 
@@ -502,14 +495,7 @@ impl SweepSpec {
 /// user never wrote).
 pub fn check_experiment(mode: Mode, exp: &Value, limits: &Limits) -> Result<(), ConfigError> {
     let text = exp.to_string();
-    let checked = match mode {
-        Mode::Flat => parse_json::<Experiment>(&text).and_then(|e| e.validate_with(limits)),
-        Mode::Mesh => parse_json::<MeshExperiment>(&text).and_then(|e| e.validate_with(limits)),
-        Mode::Grid => parse_json::<GridExperiment>(&text).and_then(|e| e.validate_with(limits)),
-        Mode::Moldable => {
-            parse_json::<MoldableExperiment>(&text).and_then(|e| e.validate_with(limits))
-        }
-    };
+    let checked = (mode.entry().check)(&text, limits);
     checked.map_err(|mut e| {
         if let Some(at) = e.message.rfind(" at line ") {
             let tail = &e.message[at + " at line ".len()..];
@@ -525,11 +511,7 @@ pub fn check_experiment(mode: Mode, exp: &Value, limits: &Limits) -> Result<(), 
 /// the experiment that names the one run, and that key's default: a point's envelope lists
 /// its experiment's own, and a sweep's base may leave the list out.
 fn one_run_list(mode: Mode) -> Option<(&'static str, &'static str, &'static str)> {
-    match mode {
-        Mode::Mesh => Some(("allocators", "allocator", "mpl")),
-        Mode::Moldable => Some(("strategies", "strategy", "combined")),
-        Mode::Flat | Mode::Grid => None,
-    }
+    mode.entry().compared
 }
 
 /// The trace paths of a mode's experiment JSON (flat and mesh: `workload.swf.path`; grid:
@@ -538,10 +520,10 @@ fn trace_paths(mode: Mode, exp: &mut Value) -> Vec<&mut Value> {
     fn swf_path(w: &mut Value) -> Option<&mut Value> {
         w.get_mut("workload")?.get_mut("swf")?.get_mut("path")
     }
-    match mode {
-        Mode::Flat | Mode::Mesh | Mode::Moldable => swf_path(exp).into_iter().collect(),
-        Mode::Grid => match exp.get_mut("sites") {
-            Some(Value::Array(sites)) => sites.iter_mut().filter_map(swf_path).collect(),
+    match mode.entry().workloads_in {
+        None => swf_path(exp).into_iter().collect(),
+        Some(list) => match exp.get_mut(list) {
+            Some(Value::Array(items)) => items.iter_mut().filter_map(swf_path).collect(),
             _ => Vec::new(),
         },
     }
@@ -574,55 +556,7 @@ fn base_experiment(base: Value, limits: &Limits) -> Result<(Mode, Value), (Strin
     }
     let text = Value::Object(map).to_string();
     let env = Envelope::from_json_with(&text, limits).map_err(|m| ("base".to_string(), m))?;
-    let one = |key: &str, axis: &str| {
-        Err((
-            format!("base.{key}"),
-            format!(
-                "a sweep point runs one experiment: make the {key} an axis \
-                 ({{\"key\": \"{axis}\", \"values\": […]}}) instead"
-            ),
-        ))
-    };
-    let exp = match &env {
-        Envelope::Flat(s) => {
-            if s.policies().len() > 1 {
-                return one("policies", "policy");
-            }
-            if s.sweep.is_some() {
-                return Err((
-                    "base.sweep".into(),
-                    "make the load factors an axis ({\"key\": \"load_factor\", \"from\": …, \
-                     \"to\": …, \"step\": …}) instead"
-                        .into(),
-                ));
-            }
-            let mut e = s.experiment.clone();
-            e.policy = s.policies().first().copied().unwrap_or(e.policy);
-            serde_json::to_value(e)
-        }
-        Envelope::Mesh(s) => {
-            if s.allocators.len() > 1 {
-                return one("allocators", "allocator");
-            }
-            let e = s
-                .experiments_with(limits)
-                .map_err(|m| ("base".to_string(), m))?
-                .into_iter()
-                .next()
-                .ok_or_else(|| ("base.allocators".to_string(), "empty".to_string()))?;
-            serde_json::to_value(e)
-        }
-        Envelope::Grid(s) => serde_json::to_value(&s.experiment),
-        Envelope::Moldable(s) => {
-            if s.strategies.len() > 1 {
-                return one("strategies", "strategy");
-            }
-            let mut e = s.experiment.clone();
-            e.strategy = s.strategies.first().copied().unwrap_or(e.strategy);
-            serde_json::to_value(e)
-        }
-    }
-    .map_err(|e| ("base".to_string(), e.to_string()))?;
+    let exp = env.link().single_experiment(limits)?;
     Ok((env.mode(), exp))
 }
 

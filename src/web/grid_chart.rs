@@ -8,8 +8,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::grid::metrics::GridMetrics;
-use crate::grid::view::{sharing_label, GridComparison};
 use crate::grid::Sharing;
+use crate::modes::grid::run::{sharing_label, GridComparison};
 
 const FONT: &str = "sans-serif";
 

@@ -1,11 +1,11 @@
 //! The worker side of the Grid mode (Ernemann et al. §III–V): runs a grid experiment in every
 //! configuration of [`CONFIGURATIONS`] — each site on its own ("Trace_single", §IV-B), then with
-//! job sharing (§III-C) — through the same steps as [`crate::grid::view::run_comparison`] and
+//! job sharing (§III-C) — through the same steps as [`crate::modes::grid::run::run_comparison`] and
 //! `schedlab grid`, in slices of about [`SLICE_MS`] like [`super::worker_core::run_sliced`]: it yields
 //! to the event loop between slices, stops at a slice boundary when cancelled and posts
 //! [`FromWorker::GridProgress`] at most every [`PROGRESS_MS`].
 
-use crate::config::ExperimentFile;
+use crate::modes::flat::spec::ExperimentFile;
 use std::io::Read;
 
 use super::protocol::{FromWorker, GridReport};
@@ -13,11 +13,12 @@ use super::worker_core::{
     activate, is_active, post, post_outcome, step_in_slices, stored_trace, yield_to_event_loop,
     NamedTrace,
 };
-use crate::config::WorkloadSpec;
 use crate::grid::metrics::GridMetrics;
-use crate::grid::spec::prepare_sites;
-use crate::grid::view::{GridComparison, GridRunReport, CONFIGURATIONS};
-use crate::grid::{GridExperiment, GridSimulation};
+use crate::grid::GridSimulation;
+use crate::modes::flat::spec::WorkloadSpec;
+use crate::modes::grid::run::{GridComparison, GridRunReport, CONFIGURATIONS};
+use crate::modes::grid::spec::prepare_sites;
+use crate::modes::grid::GridExperiment;
 
 /// Instants simulated between two clock readings.
 const INSTANTS_PER_CHECK: usize = 256;
@@ -59,7 +60,7 @@ fn site_traces(exp: &GridExperiment, traces: &[String]) -> Result<Vec<Option<Nam
 }
 
 /// Runs `exp` in every configuration in slices, passing progress to `report`. `Ok(None)` when
-/// cancelled. The numbers are those of [`crate::grid::view::run_comparison`].
+/// cancelled. The numbers are those of [`crate::modes::grid::run::run_comparison`].
 pub async fn run_grid_sliced(
     id: u32,
     exp: &GridExperiment,

@@ -8,7 +8,7 @@
 //! heatmap: every directed link carrying messages at that instant a short bar between its two
 //! nodes (eastbound above westbound, northbound right of southbound), coloured by its load
 //! ([`crate::network::heat`]: all-to-all communication and writes to the I/O nodes weighted by
-//! the run's traffic ratio ρ, as in [`crate::mesh_run::link_loads_at`]) on a scale from 0 to the
+//! the run's traffic ratio ρ, as in [`crate::modes::mesh::run::link_loads_at`]) on a scale from 0 to the
 //! run's peak, with the legend on the right.
 
 use plotters::prelude::*;
@@ -21,7 +21,8 @@ use super::protocol::MeshReport;
 use crate::alloc::compactness::{tree_view, TreeView};
 use crate::alloc::node_allocator::IoLayout;
 use crate::machine::mesh::{Mesh, Submesh};
-use crate::mesh_run::{JobLayout, MeshExperiment, MeshJobRecord};
+use crate::modes::mesh::run::{JobLayout, MeshJobRecord};
+use crate::modes::mesh::spec::MeshExperiment;
 use crate::network::heat::{css_hex, heat_colour, job_colour, loads_at, running_waiting, Timeline};
 use crate::network::{Dir, Network};
 
@@ -95,7 +96,7 @@ impl RunView {
                 .map(|j| (j.record.submit, j.record.start, j.record.end)),
         );
         let peak = if report.truncated {
-            crate::mesh_run::peak_link_loads(&net, &layouts, rho).0
+            crate::modes::mesh::run::peak_link_loads(&net, &layouts, rho).0
         } else {
             out.mesh.max_link_load
         };
@@ -515,7 +516,7 @@ impl RunView {
 /// The time unit of an experiment's workload: the Ababneh & Bani-Mohammad model is in abstract time units.
 pub fn time_unit(exp: &MeshExperiment) -> &'static str {
     match &exp.workload {
-        crate::config::WorkloadSpec::Synthetic(
+        crate::modes::flat::spec::WorkloadSpec::Synthetic(
             crate::workload::synthetic::SyntheticModel::MeshJobs(_),
         ) => "time units",
         _ => "s",

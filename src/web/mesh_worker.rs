@@ -1,6 +1,6 @@
 //! The worker side of the 2D-mesh mode: runs one mesh experiment (Ababneh & Bani-Mohammad §4–5
 //! window-based scheduling of submeshes, or Mache et al. §3–4 non-contiguous allocation under
-//! the contention model) with the functions `schedlab mesh` uses ([`crate::mesh_run`]), in
+//! the contention model) with the functions `schedlab mesh` uses ([`crate::modes::mesh::run`]), in
 //! slices as the other modes' runs: it yields to the event loop between slices, posts
 //! [`FromWorker::Progress`] at most every 100 ms and stops at a slice boundary when cancelled.
 //! A finished run is a [`FromWorker::MeshDone`] whose per-job data is cut to
@@ -9,11 +9,12 @@
 use super::protocol::{FromWorker, MeshReport, ToWorker, MAX_MESH_JOBS};
 use super::worker_core::{activate, post, post_outcome, step_in_slices, stored_trace, NamedTrace};
 use crate::limits::Limits;
-use crate::mesh_run::{
-    measure_mesh, mesh_jobs_csv, mesh_network, node_allocator, prepare_mesh, MeshExperiment,
-    MeshRunOutput, MeshStepper,
+use crate::modes::flat::run::TraceInput;
+use crate::modes::mesh::run::{
+    measure_mesh, mesh_jobs_csv, mesh_network, node_allocator, prepare_mesh, MeshRunOutput,
+    MeshStepper,
 };
-use crate::run::TraceInput;
+use crate::modes::mesh::spec::MeshExperiment;
 
 /// Instants simulated between two clock readings: few, since one instant of a non-contiguous
 /// allocator on a large mesh can take milliseconds.
@@ -42,7 +43,7 @@ pub fn handle(msg: ToWorker) {
 
 /// Runs mesh experiment `exp` (on the stored trace, if any) in slices, passing progress to
 /// `report`. `Ok(None)` when cancelled. The numbers are those of
-/// [`crate::mesh_run::run_mesh`].
+/// [`crate::modes::mesh::run::run_mesh`].
 pub async fn run_sliced(
     id: u32,
     exp: &MeshExperiment,
@@ -100,7 +101,7 @@ pub fn report(exp: &MeshExperiment, trace: Option<&str>, lite: bool) -> Result<M
     let input = stored
         .as_ref()
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
-    let output = crate::mesh_run::run_mesh(exp, input).map_err(|e| e.to_string())?;
+    let output = crate::modes::mesh::run::run_mesh(exp, input).map_err(|e| e.to_string())?;
     let mut report = page_report(output, lite);
     report.wall_ms = js_sys::Date::now() - t0;
     Ok(report)

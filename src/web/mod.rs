@@ -7,7 +7,7 @@
 //!   the pure [`crate::form`] (tested natively).
 //! * [`chart`] — the result charts (plotters on `<canvas>`).
 //! * [`worker`] — the simulation worker (`worker` binary): runs experiments in slices through
-//!   [`crate::run`], exactly as the CLI does.
+//!   [`crate::modes::flat::run`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid / Moldable jobs / Exercises tabs.

@@ -43,7 +43,7 @@ pub fn mode_of_fragment(hash: &str) -> Option<&'static str> {
     {
         return Some("exercises");
     }
-    crate::envelope::Envelope::mode_of_fragment(hash).map(crate::envelope::Mode::as_str)
+    crate::modes::envelope::Envelope::mode_of_fragment(hash).map(crate::modes::Mode::as_str)
 }
 
 /// Wires the tab buttons and opens the mode of the current URL fragment.

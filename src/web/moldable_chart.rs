@@ -12,7 +12,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::chart::{both, plot_gantt_bands, short_number, GanttLayout, PixelRanges, PlotArea};
 use crate::base::Registered;
 use crate::metrics::{CategoryStat, JobRecord};
-use crate::moldable_run::{MoldJobRecord, MoldableReport};
+use crate::modes::moldable::run::{MoldJobRecord, MoldableReport};
 use crate::policy::moldable::MoldableStrategyKind;
 
 const FONT: &str = "sans-serif";
@@ -108,7 +108,7 @@ fn plot_changes<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(err)?;
     let groups = groups(report);
     let ng = groups.len();
-    let value = |r: &crate::moldable_run::StrategyRun, g: Option<usize>| -> Option<f64> {
+    let value = |r: &crate::modes::moldable::run::StrategyRun, g: Option<usize>| -> Option<f64> {
         match g {
             None => Some(r.change.overall_pct),
             Some(k) => r.change.categories_pct.get(k).copied().flatten(),

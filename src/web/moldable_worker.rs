@@ -1,5 +1,5 @@
 //! The worker side of the moldable mode (Srinivasan et al. §2–5): prepares the experiment's workload
-//! once ([`crate::moldable_run::prepare_moldable`], as `schedlab moldable` does), then runs
+//! once ([`crate::modes::moldable::run::prepare_moldable`], as `schedlab moldable` does), then runs
 //! rigid conservative backfilling (the reference) and every strategy asked for, one after the
 //! other, each in slices (as the flat mode's runs): it
 //! yields to the event loop between slices, stops at a slice boundary when cancelled and
@@ -11,11 +11,11 @@ use super::worker_core::{activate, is_active, post, post_outcome, step_in_slices
 use super::worker_core::{yield_to_event_loop, NamedTrace};
 use crate::form::moldable::MAX_GANTT_JOBS;
 use crate::limits::Limits;
-use crate::moldable_run::{
-    checked, prepare_moldable, simulation, Comparison, MoldableShare, MAX_STRATEGIES,
-};
+use crate::modes::flat::run::TraceInput;
+use crate::modes::moldable::link::MoldableShare;
+use crate::modes::moldable::run::{checked, prepare_moldable, simulation, Comparison};
+use crate::modes::moldable::spec::MAX_STRATEGIES;
 use crate::policy::moldable::MoldableStrategyKind;
-use crate::run::TraceInput;
 use crate::sim::moldable_engine::MoldableSimulation;
 
 /// Instants simulated between two clock readings.
@@ -38,7 +38,7 @@ pub fn start(id: u32, share: MoldableShare, trace: Option<String>) {
 }
 
 /// Runs the comparison of `share` in slices, passing progress to `report`. `Ok(None)` when
-/// cancelled. The numbers are those of [`crate::moldable_run::run_moldable_with`].
+/// cancelled. The numbers are those of [`crate::modes::moldable::run::run_moldable_with`].
 pub async fn run_sliced(
     id: u32,
     share: &MoldableShare,

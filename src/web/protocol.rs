@@ -14,15 +14,17 @@
 use serde::{Deserialize, Serialize};
 
 use crate::base::Explanation;
-use crate::config::Experiment;
 use crate::exercise::{RunRequest, RunResult};
-use crate::grid::view::GridComparison;
-use crate::grid::GridExperiment;
-use crate::mesh_run::{MeshExperiment, MeshRunOutput};
 use crate::metrics::JobRecord;
-use crate::moldable_run::{MoldSchedule, MoldableReport, MoldableShare};
-use crate::run::RunOutput;
-use crate::timing::PhaseTimes;
+use crate::modes::flat::report::RunOutput;
+use crate::modes::flat::spec::Experiment;
+use crate::modes::grid::run::GridComparison;
+use crate::modes::grid::GridExperiment;
+use crate::modes::mesh::run::MeshRunOutput;
+use crate::modes::mesh::spec::MeshExperiment;
+use crate::modes::moldable::link::MoldableShare;
+use crate::modes::moldable::run::{MoldSchedule, MoldableReport};
+use crate::modes::timing::PhaseTimes;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
@@ -61,7 +63,7 @@ pub enum ToWorker {
     /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
     Export { id: u32, format: ExportFormat },
     /// Grid mode: run a grid experiment in every configuration of
-    /// [`crate::grid::view::CONFIGURATIONS`] (single sites, then job sharing). `traces` names
+    /// [`crate::modes::grid::run::CONFIGURATIONS`] (single sites, then job sharing). `traces` names
     /// the traces sent earlier that its SWF sites read (`workload.swf.name`); answered by
     /// [`FromWorker::GridProgress`] messages, then [`FromWorker::GridDone`],
     /// [`FromWorker::Cancelled`] or [`FromWorker::Error`] with the same `id`.
@@ -71,7 +73,7 @@ pub enum ToWorker {
         #[serde(default)]
         traces: Vec<String>,
     },
-    /// Run one 2D-mesh experiment ([`crate::mesh_run::run_mesh`], as `schedlab mesh` does);
+    /// Run one 2D-mesh experiment ([`crate::modes::mesh::run::run_mesh`], as `schedlab mesh` does);
     /// answered by [`FromWorker::MeshDone`] or [`FromWorker::Error`] with the same `id`.
     /// `trace` names a trace sent earlier. `lite` leaves the per-job data out of the report
     /// (traffic-ratio sweeps need only the summary).
@@ -85,7 +87,7 @@ pub enum ToWorker {
     },
     /// Moldable mode: make the workload of `share.experiment` moldable and run rigid
     /// conservative backfilling and every strategy of `share.strategies`
-    /// ([`crate::moldable_run`], as `schedlab moldable` does), in slices; answered by
+    /// ([`crate::modes::moldable::run`], as `schedlab moldable` does), in slices; answered by
     /// [`FromWorker::Progress`] (jobs completed over every run), then
     /// [`FromWorker::MoldableDone`], [`FromWorker::Cancelled`] or [`FromWorker::Error`] with
     /// the same `id`. `trace` names a trace sent earlier.
@@ -102,7 +104,7 @@ pub enum ToWorker {
     /// results; the worker reads no exercise file (its bundle stays without that parser).
     RunExercise { id: u32, runs: Vec<RunRequest> },
     /// Time the phases of a flat or mesh share link's experiment over `runs` runs
-    /// ([`crate::timing`]), then the page's whole path for it (`scripts/bench-browser.mjs`; the
+    /// ([`crate::modes::timing`]), then the page's whole path for it (`scripts/bench-browser.mjs`; the
     /// page never sends it). Answered by a [`BenchReply`] — not a [`FromWorker`], so no page
     /// handles it — or a [`FromWorker::Error`] with the same `id`.
     Bench {
@@ -193,7 +195,7 @@ pub enum FromWorker {
         #[serde(default)]
         fatal: bool,
     },
-    /// Grid run `id`: configuration `run` (index in [`crate::grid::view::CONFIGURATIONS`]) is
+    /// Grid run `id`: configuration `run` (index in [`crate::modes::grid::run::CONFIGURATIONS`]) is
     /// at grid time `sim_time` seconds; `completed` of `total` jobs are done over all
     /// configurations.
     GridProgress {

@@ -1,5 +1,5 @@
 //! Share links of the flat mode (`#x=`): the decoding and encoding live in the core,
-//! [`crate::share`], so that they are tested and fuzzed natively; this module keeps the old
+//! [`crate::modes::flat::link`], so that they are tested and fuzzed natively; this module keeps the old
 //! path for the pages.
 
-pub use crate::share::*;
+pub use crate::modes::flat::link::*;

@@ -1,7 +1,7 @@
 //! The simulation worker's shared pieces (the entry point and the message dispatch are
 //! [`super::worker`]): it keeps the successfully read traces by name (the newest ones, see [`KEPT_TRACES`]), runs
 //! one experiment at a time through the same
-//! [`crate::run`] functions as the CLI, and simulates in slices of about
+//! [`crate::modes::flat::run`] functions as the CLI, and simulates in slices of about
 //! [`SLICE_MS`] milliseconds: between slices it yields to the event loop (a `MessageChannel`
 //! round trip, which unlike a resolved promise lets queued `message` events — a
 //! [`ToWorker::Cancel`] — run first, and unlike `setTimeout(0)` is not clamped to 4 ms).
@@ -21,9 +21,9 @@ use super::protocol::{
     ChartData, ExportFormat, FromWorker, RunReport, TraceInfo, KEPT_RUNS, MAX_EXPLAINED_JOBS,
     MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
-use crate::config::{Experiment, MachineSpec};
 use crate::metrics::{job_records, JobRecord};
-use crate::run::{self, TraceInput};
+use crate::modes::flat::run::{self, TraceInput};
+use crate::modes::flat::spec::{Experiment, MachineSpec};
 use crate::sim::{story, SimResult, TimelinePoint};
 use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions, SwfHeader};
 
@@ -42,7 +42,7 @@ struct StoredTrace {
 
 /// Most traces the worker keeps (a grid has one per site); older ones are also dropped once
 /// the kept bytes exceed [`KEPT_TRACE_BYTES`] (the newest trace is always kept).
-pub const KEPT_TRACES: usize = crate::grid::spec::MAX_SITES;
+pub const KEPT_TRACES: usize = crate::modes::grid::spec::MAX_SITES;
 /// Bytes of traces kept beyond the newest one.
 pub const KEPT_TRACE_BYTES: usize = 600_000_000;
 
@@ -395,7 +395,7 @@ pub async fn run_bounded(
 /// explanations as lines.
 pub(super) fn page_report(
     result: &SimResult,
-    mut output: run::RunOutput,
+    mut output: crate::modes::flat::report::RunOutput,
     explain: bool,
 ) -> RunReport {
     let why = explain.then(|| {

@@ -21,7 +21,7 @@ import {
 
 const BUDGET_MS = 240 * 1000;
 
-// FNV-1a of the link codec (src/share.rs `checksum`).
+// FNV-1a of the link codec (src/modes/flat/link.rs `checksum`).
 function fnv1a(buf) {
   let h = 0x811c9dc5;
   for (const b of buf) {

@@ -239,9 +239,9 @@ fn mesh_runs_a_trace_on_a_mesh_and_names_bad_keys() {
 /// envelope of another mode is refused naming the command, and `list` prints the registry.
 #[test]
 fn envelopes_and_links_run_on_the_command_line() {
-    use schedlab::config::{Experiment, ExperimentFile};
-    use schedlab::envelope::Envelope;
-    use schedlab::share::ShareState;
+    use schedlab::modes::envelope::Envelope;
+    use schedlab::modes::flat::link::ShareState;
+    use schedlab::modes::flat::spec::{Experiment, ExperimentFile};
 
     let dir = temp_dir("cli-envelope");
     std::fs::write(dir.join("small.swf"), SMALL_SWF).unwrap();
@@ -410,9 +410,9 @@ fn run_explain_prints_a_jobs_story_and_the_csv_of_every_decision() {
 /// are refused.
 #[test]
 fn bench_phases_times_a_links_experiment() {
-    use schedlab::config::{Experiment, ExperimentFile};
-    use schedlab::envelope::Envelope;
-    use schedlab::share::ShareState;
+    use schedlab::modes::envelope::Envelope;
+    use schedlab::modes::flat::link::ShareState;
+    use schedlab::modes::flat::spec::{Experiment, ExperimentFile};
 
     let dir = temp_dir("cli-bench phases");
     let trace = dir.join("small.swf");
@@ -448,11 +448,18 @@ fn bench_phases_times_a_links_experiment() {
     let (c3, _, e3) = schedlab(&["bench", "phases", &link, "--runs", "0"]);
     assert_eq!(c3, 2);
     assert!(e3.contains("runs must be 1 to 1000"), "{e3}");
-    let grid = schedlab::grid::view::GridShare::new(schedlab::grid::spec::preset_global_grid());
+    let grid = schedlab::modes::grid::link::GridShare::new(
+        schedlab::modes::grid::spec::preset_global_grid(),
+    );
     let grid_link = format!("#{}", Envelope::Grid(grid).to_fragment());
-    let (c4, _, e4) = schedlab(&["bench", "phases", &grid_link]);
-    assert_eq!(c4, 2);
-    assert!(e4.contains("only flat and mesh links"), "{e4}");
+    // Every mode is timed through the same prepare → simulate → measure phases.
+    let (c4, o4, e4) = schedlab(&["bench", "phases", &grid_link, "--runs", "1"]);
+    assert_eq!(c4, 0, "{e4}");
+    let g: serde_json::Value = serde_json::from_str(o4.trim()).unwrap();
+    assert_eq!(g["mode"], "grid");
+    assert_eq!(g["label"], "easy sharing");
+    assert!(g["jobs"].as_u64().unwrap() > 0);
+    assert_eq!(g["summary"]["jobs"], g["jobs"]);
 }
 
 /// `bench network --decisions N` runs exactly N decisions per case (the same work for every
@@ -910,11 +917,11 @@ fn conservative_under_overload_is_refused_with_the_reason() {
 
 #[test]
 fn small_runs_are_never_refused() {
-    use schedlab::config::Experiment;
     use schedlab::limits::{MAX_WORK_SECONDS, PAGE_WORK_SECONDS};
-    use schedlab::mesh_run::{
-        prepare_mesh, preset_binary_tree, preset_contention, preset_window, MeshAllocatorKind,
-    };
+    use schedlab::modes::flat::spec::Experiment;
+    use schedlab::modes::mesh::presets::{preset_binary_tree, preset_contention, preset_window};
+    use schedlab::modes::mesh::run::prepare_mesh;
+    use schedlab::modes::mesh::spec::MeshAllocatorKind;
     use schedlab::work::{estimate_flat, estimate_mesh, estimate_mesh_spec};
     // The default experiment (and the golden one) by the binary, under the default bound.
     let golden = concat!(
@@ -924,16 +931,17 @@ fn small_runs_are_never_refused() {
     let (code, _, stderr) = schedlab(&["run", golden]);
     assert_eq!(code, 0, "{stderr}");
     let text = std::fs::read_to_string(golden).unwrap();
-    let mut experiments = vec![schedlab::config::parse_json::<Experiment>(&text).unwrap()];
+    let mut experiments =
+        vec![schedlab::modes::flat::spec::parse_json::<Experiment>(&text).unwrap()];
     // The default Lublin–Feitelson model (10,000 jobs) under every policy.
     for policy in schedlab::policy::PolicyKind::ALL {
         experiments.push(Experiment::new(
-            schedlab::config::WorkloadSpec::Synthetic(Default::default()),
+            schedlab::modes::flat::spec::WorkloadSpec::Synthetic(Default::default()),
             policy,
         ));
     }
     for exp in experiments {
-        let prepared = schedlab::run::prepare(&exp, None).unwrap();
+        let prepared = schedlab::modes::flat::run::prepare(&exp, None).unwrap();
         let e = estimate_flat(&exp, &prepared.workload, prepared.procs);
         assert!(e.seconds < 1.0, "{e:?}");
     }

@@ -7,10 +7,10 @@
 use crate::common;
 
 use common::{schedlab, temp_dir};
-use schedlab::envelope::Envelope;
 use schedlab::exercise::catalog::{self, SHIPPED};
 use schedlab::exercise::{check, Answer, ErrorKind, Exercise, Expected, QuestionKind, Solution};
-use schedlab::run::{run_experiment, TraceInput};
+use schedlab::modes::envelope::Envelope;
+use schedlab::modes::flat::run::{run_experiment, TraceInput};
 use serde_json::{json, Value};
 
 fn shipped(file: &str) -> Exercise {
@@ -414,7 +414,7 @@ fn exercises_travel_in_links() {
     // An invalid exercise in an intact link names the key.
     let mut v = base();
     v["questions"][0]["tolerance"] = json!(-1);
-    let link = schedlab::share::pack_fragment("ex=", &v.to_string());
+    let link = schedlab::modes::flat::link::pack_fragment("ex=", &v.to_string());
     let e = Exercise::from_fragment(&link).unwrap_err();
     assert_eq!(
         (e.source.as_str(), e.key.as_str()),

@@ -4,19 +4,19 @@
 //! gives its inline error: the field's id and the message the page shows.
 #![cfg(not(target_arch = "wasm32"))]
 
-use schedlab::config::ExperimentFile;
+use schedlab::modes::flat::spec::ExperimentFile;
 use std::path::PathBuf;
 
 use schedlab::cli::mesh::{mesh_experiment_from_args, MeshArgs};
 use schedlab::cli::{experiment_from_args, RunArgs};
-use schedlab::config::{Experiment, MachineSpec, WorkloadSpec};
 use schedlab::form::flat::{self, param_values, FlatFields, MODEL_PARAMS};
 use schedlab::form::grid::{self, GridFields, SiteRow};
 use schedlab::form::mesh::{self, MeshFields, MeshWorkload, SWEEP_RHOS};
 use schedlab::form::{FieldError, TraceFacts};
-use schedlab::grid::spec::preset_global_grid;
-use schedlab::grid::GridExperiment;
-use schedlab::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use schedlab::modes::flat::spec::{Experiment, MachineSpec, WorkloadSpec};
+use schedlab::modes::grid::spec::preset_global_grid;
+use schedlab::modes::grid::GridExperiment;
+use schedlab::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment};
 use schedlab::policy::mesh::MeshPolicyKind;
 use schedlab::policy::PolicyKind;
 use schedlab::workload::synthetic::{LublinParams, SyntheticModel};
@@ -582,7 +582,7 @@ fn grid_inline_errors_name_the_site_and_field() {
 /// (the speeds from the preset), the four allocators run FCFS, and a bad count names the field.
 #[test]
 fn mesh_binary_tree_preset_form_keeps_the_phase_model() {
-    use schedlab::mesh_run::{binary_tree_allocators, preset_binary_tree};
+    use schedlab::modes::mesh::presets::{binary_tree_allocators, preset_binary_tree};
     let preset = preset_binary_tree();
     preset.validate().expect("the preset is valid");
     let phases = preset.network.phases.expect("phase model on");
@@ -634,7 +634,8 @@ fn mesh_binary_tree_preset_form_keeps_the_phase_model() {
 /// `schedlab mesh --network-model` sets `network.model`; a bad name is an error on that key.
 #[test]
 fn mesh_cli_sets_the_contention_model() {
-    use schedlab::mesh_run::{preset_contention, ContentionModel};
+    use schedlab::modes::mesh::presets::preset_contention;
+    use schedlab::modes::mesh::spec::ContentionModel;
     let mut exp = preset_contention(0.5);
     exp.network.model = ContentionModel::Flow;
     let file = experiment_file("mc_elongated-flow.json", &exp.to_json());
@@ -665,7 +666,8 @@ fn mesh_cli_sets_the_contention_model() {
 /// show; exchanges switch to the phase model, which replaces it.
 #[test]
 fn mesh_mc_elongated_preset_form_keeps_the_contention_model() {
-    use schedlab::mesh_run::{preset_contention, ContentionModel};
+    use schedlab::modes::mesh::presets::preset_contention;
+    use schedlab::modes::mesh::spec::ContentionModel;
     let preset = preset_contention(0.5);
     let f = MeshFields {
         width: "22".into(),
@@ -702,8 +704,8 @@ fn mesh_mc_elongated_preset_form_keeps_the_contention_model() {
 /// repeats, the sweep; none for no runs.
 #[test]
 fn flat_share_state_of_a_sweep_batch() {
+    use schedlab::modes::flat::link::Sweep;
     use schedlab::policy::PolicyKind;
-    use schedlab::share::Sweep;
     let a = flat::experiments(&flat_form(), None, None).unwrap().runs[0]
         .1
         .clone();
@@ -770,7 +772,7 @@ fn flat_sweeps_of_seed_and_jobs() {
         state.to_json()
     );
     assert_eq!(
-        schedlab::share::ShareState::from_json(&state.to_json()),
+        schedlab::modes::flat::link::ShareState::from_json(&state.to_json()),
         Ok(state)
     );
 

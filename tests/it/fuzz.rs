@@ -14,7 +14,7 @@
 //! — 13 targets, over 1,690,000 cases.
 #![cfg(not(target_arch = "wasm32"))]
 
-use schedlab::config::ExperimentFile;
+use schedlab::modes::flat::spec::ExperimentFile;
 use std::io::Write;
 
 use flate2::write::GzEncoder;
@@ -23,17 +23,19 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use serde_json::{json, Value};
 
-use schedlab::config::Experiment;
-use schedlab::envelope::Envelope;
-use schedlab::grid::view::GridShare;
-use schedlab::grid::{run_grid, GridExperiment};
 use schedlab::limits::Limits;
-use schedlab::mesh_run::{run_mesh, MeshExperiment};
-use schedlab::mesh_share::MeshShare;
-use schedlab::moldable_run::{run_moldable_with, MoldableExperiment};
+use schedlab::modes::envelope::Envelope;
+use schedlab::modes::flat::link::{pack_fragment, ShareState};
+use schedlab::modes::flat::run::{run_experiment, TraceInput};
+use schedlab::modes::flat::spec::Experiment;
+use schedlab::modes::grid::link::GridShare;
+use schedlab::modes::grid::{run_grid, GridExperiment};
+use schedlab::modes::mesh::link::MeshShare;
+use schedlab::modes::mesh::run::run_mesh;
+use schedlab::modes::mesh::spec::MeshExperiment;
+use schedlab::modes::moldable::run::run_moldable_with;
+use schedlab::modes::moldable::spec::MoldableExperiment;
 use schedlab::policy::moldable::MoldableStrategyKind;
-use schedlab::run::{run_experiment, TraceInput};
-use schedlab::share::{pack_fragment, ShareState};
 use schedlab::workload::swf::{read_swf_bytes, ReadOptions};
 
 /// Experiments with at most this many jobs (and meshes with sides ≤ 64) are run, not only
@@ -376,10 +378,10 @@ fn trailing_junk() -> impl Strategy<Value = Option<&'static str>> {
 }
 
 /// Jobs of a synthetic workload (0 for a trace, which these cases never supply).
-fn model_jobs(w: &schedlab::config::WorkloadSpec) -> u64 {
+fn model_jobs(w: &schedlab::modes::flat::spec::WorkloadSpec) -> u64 {
     match w {
-        schedlab::config::WorkloadSpec::Synthetic(m) => m.jobs() as u64,
-        schedlab::config::WorkloadSpec::Swf(_) => 0,
+        schedlab::modes::flat::spec::WorkloadSpec::Synthetic(m) => m.jobs() as u64,
+        schedlab::modes::flat::spec::WorkloadSpec::Swf(_) => 0,
     }
 }
 

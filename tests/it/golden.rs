@@ -7,9 +7,9 @@
 //! `SCHEDLAB_BLESS=1 cargo test --test it golden` and review the diff.
 #![cfg(not(target_arch = "wasm32"))]
 
-use schedlab::config::Experiment;
-use schedlab::config::ExperimentFile;
-use schedlab::run::run_experiment;
+use schedlab::modes::flat::run::run_experiment;
+use schedlab::modes::flat::spec::Experiment;
+use schedlab::modes::flat::spec::ExperimentFile;
 
 const EXPERIMENT: &str = include_str!("../golden/default_experiment.json");
 const GOLDEN_PATH: &str = concat!(
@@ -57,7 +57,8 @@ fn check_golden(name: &str, json: &str) {
 /// summary and layout metrics, pinned.
 #[test]
 fn mesh_presets_match_golden() {
-    use schedlab::mesh_run::{preset_binary_tree, preset_contention, preset_window, run_mesh};
+    use schedlab::modes::mesh::presets::{preset_binary_tree, preset_contention, preset_window};
+    use schedlab::modes::mesh::run::run_mesh;
     for (name, exp) in [
         ("mesh_window", preset_window()),
         ("mesh_contention", preset_contention(0.6)),
@@ -72,8 +73,8 @@ fn mesh_presets_match_golden() {
 /// The grid preset (sites across time zones, single vs job sharing): both runs, pinned.
 #[test]
 fn grid_preset_matches_golden() {
-    let exp = schedlab::grid::spec::preset_global_grid();
-    let cmp = schedlab::grid::view::run_comparison(&exp, |_| None).expect("preset runs");
+    let exp = schedlab::modes::grid::spec::preset_global_grid();
+    let cmp = schedlab::modes::grid::run::run_comparison(&exp, |_| None).expect("preset runs");
     check_golden("grid_global", &cmp.to_json());
 }
 
@@ -82,7 +83,7 @@ fn grid_preset_matches_golden() {
 #[test]
 fn moldable_preset_matches_golden() {
     let share = schedlab::form::moldable::preset_moldable();
-    let report = schedlab::moldable_run::run_moldable_with(
+    let report = schedlab::modes::moldable::run::run_moldable_with(
         &share.experiment,
         &share.strategies,
         None,
@@ -91,6 +92,6 @@ fn moldable_preset_matches_golden() {
     .expect("preset runs");
     check_golden(
         "moldable_preset",
-        &schedlab::moldable_run::results_csv(&report),
+        &schedlab::modes::moldable::run::results_csv(&report),
     );
 }

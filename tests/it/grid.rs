@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use schedlab::config::ExperimentFile;
+use schedlab::modes::flat::spec::ExperimentFile;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -466,8 +466,8 @@ fn reproduce_names_missing_traces_and_rejects_unknown_input() {
 
 #[test]
 fn grid_experiment_json_parses_runs_and_names_bad_keys() {
-    use schedlab::grid::spec::{prepare_sites, preset_global_grid};
-    use schedlab::grid::{run_grid, GridExperiment};
+    use schedlab::modes::grid::spec::{prepare_sites, preset_global_grid};
+    use schedlab::modes::grid::{run_grid, GridExperiment};
 
     let text = r#"{"sites": [
         {"name": "Europe", "procs": 64, "workload": {"synthetic": {"model": "lublin", "jobs": 400}}},

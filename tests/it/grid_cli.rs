@@ -1,14 +1,14 @@
 //! `schedlab grid` (Ernemann et al., the Grid mode's comparison on the command line): `--json`
-//! prints exactly `grid::view::run_comparison` of the file, trace paths are read relative to
+//! prints exactly `modes::grid::run::run_comparison` of the file, trace paths are read relative to
 //! the file, and bad files exit with code 2 and a message naming the problem.
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common;
 
 use common::{schedlab, temp_dir};
-use schedlab::config::ExperimentFile;
-use schedlab::grid::view::{run_comparison, GridComparison};
-use schedlab::grid::GridExperiment;
+use schedlab::modes::flat::spec::ExperimentFile;
+use schedlab::modes::grid::run::{run_comparison, GridComparison};
+use schedlab::modes::grid::GridExperiment;
 
 const SMALL_SWF: &str = "\
 ; Version: 2.2

@@ -1,11 +1,10 @@
-//! Mesh experiments end to end (`schedlab::mesh_run`): JSON format and errors, both engines,
+//! Mesh experiments end to end (`schedlab::modes::mesh::run`): JSON format and errors, both engines,
 //! layout metrics, determinism, invariants of the produced layouts.
 
-use schedlab::config::ExperimentFile;
-use schedlab::mesh_run::{
-    link_loads_at, mesh_jobs_csv, preset_contention, preset_window, run_mesh, ContentionModel,
-    MeshAllocatorKind, MeshExperiment, MeshRunOutput,
-};
+use schedlab::modes::flat::spec::ExperimentFile;
+use schedlab::modes::mesh::presets::{preset_contention, preset_window};
+use schedlab::modes::mesh::run::{link_loads_at, mesh_jobs_csv, run_mesh, MeshRunOutput};
+use schedlab::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
 
 /// No node is used by two jobs at once; every job starts after its submit time.
 fn check_layouts(out: &MeshRunOutput) {
@@ -37,7 +36,7 @@ fn check_layouts(out: &MeshRunOutput) {
 #[test]
 fn window_preset_runs_contiguous_and_is_deterministic() {
     let mut exp = preset_window();
-    if let schedlab::config::WorkloadSpec::Synthetic(
+    if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
         schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
@@ -230,7 +229,7 @@ fn allocator_names_round_trip() {
 #[test]
 fn peak_link_load_matches_route_walking() {
     let mut exp = preset_contention(0.6);
-    if let schedlab::config::WorkloadSpec::Synthetic(
+    if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
         schedlab::workload::synthetic::SyntheticModel::ExponentialJobs(p),
     ) = &mut exp.workload
     {
@@ -278,7 +277,7 @@ fn orientation_switching_is_an_option_on_only_in_the_window_preset() {
     // On, 300 jobs at λ = 2.5 (past FCFS saturation): same jobs, utilisation no lower, and
     // some job runs lying down.
     exp.policy = schedlab::policy::mesh::MeshPolicyKind::Fcfs;
-    if let schedlab::config::WorkloadSpec::Synthetic(
+    if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
         schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {

@@ -13,14 +13,15 @@ use std::path::PathBuf;
 use common::{schedlab, temp_dir};
 
 use schedlab::base::Registered;
-use schedlab::config::{SwfSource, WorkloadSpec};
 use schedlab::limits::Limits;
-use schedlab::moldable_run::{prepare_moldable, simulate, MoldableExperiment};
+use schedlab::modes::flat::run::TraceInput;
+use schedlab::modes::flat::spec::{SwfSource, WorkloadSpec};
+use schedlab::modes::moldable::run::{prepare_moldable, simulate};
+use schedlab::modes::moldable::spec::MoldableExperiment;
 use schedlab::policy::moldable::choice::{best_of, profile_search};
 use schedlab::policy::moldable::reservations::xfactor;
 use schedlab::policy::moldable::MoldableStrategyKind as K;
 use schedlab::policy::profile::Profile;
-use schedlab::run::TraceInput;
 use schedlab::sim::moldable_engine::{MoldableResult, MoldableSimulation};
 use schedlab::sim::{moldable_invariants, Simulation};
 use schedlab::workload::moldable::{MoldableJob, MoldableModel, Scaling};

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use schedlab::config::ExperimentFile;
+use schedlab::modes::flat::spec::ExperimentFile;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -16,13 +16,13 @@ use std::process::{Command, Stdio};
 use common::{schedlab, temp_dir};
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use schedlab::config::Experiment;
-use schedlab::grid::view::GridShare;
-use schedlab::grid::GridExperiment;
 use schedlab::limits::{Limits, MAX_INFLATED_BYTES, MAX_JOBS};
-use schedlab::mesh_run::MeshExperiment;
-use schedlab::mesh_share::MeshShare;
-use schedlab::share::{pack_fragment, ShareState};
+use schedlab::modes::flat::link::{pack_fragment, ShareState};
+use schedlab::modes::flat::spec::Experiment;
+use schedlab::modes::grid::link::GridShare;
+use schedlab::modes::grid::GridExperiment;
+use schedlab::modes::mesh::link::MeshShare;
+use schedlab::modes::mesh::spec::MeshExperiment;
 use schedlab::workload::swf::{read_swf, ReadOptions, SwfErrorKind};
 
 const SMALL_SWF: &str = "\
@@ -243,7 +243,7 @@ fn limit_flags_reach_the_core() {
         "{stderr}"
     );
     // Raising a limit lets a larger job count through validation (not run here).
-    let big: Experiment = schedlab::config::parse_json(
+    let big: Experiment = schedlab::modes::flat::spec::parse_json(
         r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 2000000}}, "policy": "easy"}"#,
     )
     .expect("parses");
@@ -553,7 +553,7 @@ fn trailing_data_and_arrays_for_objects_are_refused() {
         r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 20}}, "policy": "easy"} x"#;
     assert!(Experiment::from_json(text).is_err());
     assert!(
-        schedlab::envelope::Envelope::from_document(&format!("{} x", docs[5].1))
+        schedlab::modes::envelope::Envelope::from_document(&format!("{} x", docs[5].1))
             .unwrap_err()
             .contains("trailing data")
     );

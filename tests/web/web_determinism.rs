@@ -5,9 +5,9 @@
 //! cancelled; the worker protocol messages survive a JSON round trip.
 #![cfg(target_arch = "wasm32")]
 
-use schedlab::config::Experiment;
-use schedlab::config::ExperimentFile;
-use schedlab::run::run_experiment;
+use schedlab::modes::flat::run::run_experiment;
+use schedlab::modes::flat::spec::Experiment;
+use schedlab::modes::flat::spec::ExperimentFile;
 use std::cell::RefCell;
 
 use schedlab::web::protocol::{

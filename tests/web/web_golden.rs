@@ -6,9 +6,9 @@
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use schedlab::form::moldable::preset_moldable;
-use schedlab::grid::spec::preset_global_grid;
-use schedlab::mesh_run::{preset_binary_tree, preset_contention, preset_window};
-use schedlab::moldable_run::results_csv;
+use schedlab::modes::grid::spec::preset_global_grid;
+use schedlab::modes::mesh::presets::{preset_binary_tree, preset_contention, preset_window};
+use schedlab::modes::moldable::run::results_csv;
 use schedlab::web::grid_worker::run_grid_sliced;
 use schedlab::web::{mesh_worker, moldable_worker, worker};
 

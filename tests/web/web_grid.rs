@@ -6,10 +6,10 @@
 
 use std::cell::RefCell;
 
-use schedlab::config::WorkloadSpec;
-use schedlab::grid::spec::preset_global_grid;
-use schedlab::grid::view::run_comparison;
-use schedlab::grid::GridExperiment;
+use schedlab::modes::flat::spec::WorkloadSpec;
+use schedlab::modes::grid::run::run_comparison;
+use schedlab::modes::grid::spec::preset_global_grid;
+use schedlab::modes::grid::GridExperiment;
 use schedlab::web::grid_page::{fragment_of, parse_fragment};
 use schedlab::web::grid_worker::run_grid_sliced;
 use schedlab::web::protocol::{FromWorker, GridReport, ToWorker};
@@ -86,7 +86,7 @@ fn grid_messages_and_links_round_trip() {
         Ok(Some(exp.clone()))
     );
     // An old `#g=` link still opens.
-    let old = schedlab::grid::view::GridShare::new(exp.clone()).to_fragment();
+    let old = schedlab::modes::grid::link::GridShare::new(exp.clone()).to_fragment();
     assert!(old.starts_with("g="));
     assert_eq!(parse_fragment(&format!("#{old}")), Ok(Some(exp)));
     assert_eq!(parse_fragment("#x=abc"), Ok(None));

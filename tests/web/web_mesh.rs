@@ -6,7 +6,9 @@
 
 use schedlab::alloc::NodeAllocatorKind;
 use schedlab::form::mesh::experiments_for;
-use schedlab::mesh_run::{preset_contention, preset_window, run_mesh, MeshAllocatorKind};
+use schedlab::modes::mesh::presets::{preset_contention, preset_window};
+use schedlab::modes::mesh::run::run_mesh;
+use schedlab::modes::mesh::spec::MeshAllocatorKind;
 use schedlab::policy::mesh::MeshPolicyKind;
 use schedlab::web::mesh_page::{MeshShare, MESH_SHARE_VERSION};
 use schedlab::web::mesh_worker;
@@ -96,7 +98,7 @@ fn mesh_messages_round_trip() {
     };
     assert_eq!(ToWorker::from_json(&run.to_json()).unwrap(), run);
     let mut exp = preset_window();
-    if let schedlab::config::WorkloadSpec::Synthetic(
+    if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
         schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
@@ -113,7 +115,7 @@ fn mesh_messages_round_trip() {
 #[wasm_bindgen_test]
 fn worker_report_has_the_numbers_of_run_mesh() {
     let mut exp = preset_window();
-    if let schedlab::config::WorkloadSpec::Synthetic(
+    if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
         schedlab::workload::synthetic::SyntheticModel::MeshJobs(p),
     ) = &mut exp.workload
     {
@@ -127,7 +129,10 @@ fn worker_report_has_the_numbers_of_run_mesh() {
     assert!(report.truncated);
     assert_eq!(report.output.jobs.len(), MAX_MESH_JOBS);
     assert_eq!(report.output.layouts.len(), MAX_MESH_JOBS);
-    assert_eq!(report.jobs_csv, schedlab::mesh_run::mesh_jobs_csv(&direct));
+    assert_eq!(
+        report.jobs_csv,
+        schedlab::modes::mesh::run::mesh_jobs_csv(&direct)
+    );
     let lite = mesh_worker::report(&exp, None, true).unwrap();
     assert!(lite.output.jobs.is_empty() && lite.jobs_csv.is_empty());
     assert_eq!(lite.output.summary, direct.summary);

@@ -7,11 +7,12 @@
 
 use std::cell::RefCell;
 
-use schedlab::config::WorkloadSpec;
-use schedlab::envelope::Envelope;
 use schedlab::form::moldable::preset_moldable;
 use schedlab::limits::Limits;
-use schedlab::moldable_run::{run_moldable_with, MoldableShare};
+use schedlab::modes::envelope::Envelope;
+use schedlab::modes::flat::spec::WorkloadSpec;
+use schedlab::modes::moldable::link::MoldableShare;
+use schedlab::modes::moldable::run::run_moldable_with;
 use schedlab::policy::moldable::MoldableStrategyKind;
 use schedlab::web::moldable_worker;
 use schedlab::web::protocol::{FromWorker, ToWorker};

@@ -10,10 +10,11 @@ use clap::Args;
 
 use super::traces::cfg_err;
 use crate::cli::streams::open_trace;
-use crate::config::{SwfSource, WorkloadSpec};
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::moldable_run::{measure, prepare_moldable, simulate, MoldableExperiment};
+use crate::modes::flat::spec::{SwfSource, WorkloadSpec};
+use crate::modes::moldable::run::{measure, prepare_moldable, simulate};
+use crate::modes::moldable::spec::MoldableExperiment;
 use crate::workload::moldable::MoldableModel;
 
 /// `schedlab bench moldable`.

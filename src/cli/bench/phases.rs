@@ -1,5 +1,5 @@
 //! `schedlab bench phases LINK`: times the phases (load, simulate, measure) of a flat or mesh
-//! share link's experiment over `--runs` runs in this process ([`crate::timing`]) and prints
+//! share link's experiment over `--runs` runs in this process ([`crate::modes::timing`]) and prints
 //! them as JSON — the native side of `scripts/bench-browser.mjs`, whose browser side times
 //! the same phases in the page's worker.
 
@@ -11,7 +11,7 @@ use clap::Args;
 use crate::cli::open::envelope_of;
 use crate::cli::streams::{emit_line, io_err};
 use crate::error::Error;
-use crate::timing::time_envelope;
+use crate::modes::envelope::time_envelope;
 
 /// `schedlab bench phases`.
 #[derive(Args, Debug)]
@@ -26,7 +26,7 @@ pub struct BenchPhasesArgs {
     pub trace: Option<PathBuf>,
 }
 
-/// Times the runs and prints one line of JSON ([`crate::timing::PhaseTimes`]).
+/// Times the runs and prints one line of JSON ([`crate::modes::timing::PhaseTimes`]).
 pub fn bench_phases_command(a: &BenchPhasesArgs) -> Result<(), Error> {
     let env = envelope_of(&a.link)?;
     let trace = match &a.trace {

@@ -13,10 +13,10 @@ use clap::Args;
 use crate::cli::streams::{emit, io_err};
 use crate::cli::sweep::{merge_dir, plan_dir, run_dir};
 use crate::cli::LimitArgs;
-use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
+use crate::modes::flat::run::{finish, prepare, simulation};
+use crate::modes::flat::spec::{Experiment, WorkloadSpec};
 use crate::policy::PolicyKind;
-use crate::run::{finish, prepare, simulation};
 use crate::workload::synthetic::SyntheticModel;
 
 /// `schedlab bench sweep`.

@@ -9,10 +9,10 @@ use std::time::Instant;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Experiment, WorkloadSpec};
 use crate::error::Error;
+use crate::modes::flat::run::{finish, simulation, TraceInput};
+use crate::modes::flat::spec::{Experiment, WorkloadSpec};
 use crate::policy::PolicyKind;
-use crate::run::{finish, simulation, TraceInput};
 use crate::workload::synthetic::SyntheticModel;
 
 /// `schedlab bench traces`.
@@ -79,7 +79,7 @@ pub(crate) fn peak_rss_mb() -> f64 {
 
 /// A configuration error with no key (bad command-line value).
 pub(crate) fn cfg_err(message: String) -> Error {
-    Error::Config(crate::config::ConfigError {
+    Error::Config(crate::modes::flat::spec::ConfigError {
         key: String::new(),
         message,
     })
@@ -131,7 +131,7 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
         max_load_factor: f64::MAX,
         ..crate::limits::Limits::DEFAULT
     };
-    let prepared = crate::run::prepare_with(&exp, trace, &limits)?;
+    let prepared = crate::modes::flat::run::prepare_with(&exp, trace, &limits)?;
     let load_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let sim = simulation(&exp, &prepared, false);

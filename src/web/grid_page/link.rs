@@ -1,8 +1,9 @@
-//! Grid share links (`#g=`, [`crate::grid::view::GridShare`]): writing, reading, opening one
+//! Grid share links (`#g=`, [`crate::modes::grid::link::GridShare`]): writing, reading, opening one
 //! and publishing the link of the last run.
 
 use super::*;
-use crate::envelope::{Envelope, Mode};
+use crate::modes::envelope::Envelope;
+use crate::modes::Mode;
 
 /// The fragment (without `#`) of a link to `exp`: the experiment envelope of mode grid
 /// (`e=` + base64url(JSON) + `.` + checksum).

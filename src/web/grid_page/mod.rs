@@ -35,11 +35,13 @@ use super::worker_link::ModeWorker;
 use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
-use crate::grid::spec::{preset_global_grid, MAX_SITES};
-use crate::grid::view::{
-    local_clock, offset_label, percent_of, sharing_label, GridComparison, GridShare, CONFIGURATIONS,
+use crate::grid::{GridMetrics, LocalPolicy, Sharing};
+use crate::modes::grid::link::GridShare;
+use crate::modes::grid::run::{
+    local_clock, offset_label, percent_of, sharing_label, GridComparison, CONFIGURATIONS,
 };
-use crate::grid::{GridExperiment, GridMetrics, LocalPolicy, Sharing};
+use crate::modes::grid::spec::{preset_global_grid, MAX_SITES};
+use crate::modes::grid::GridExperiment;
 
 mod controller;
 mod link;
@@ -235,7 +237,7 @@ fn wire(app: &Rc<GridApp>) {
         listen(w.as_ref(), "hashchange", move |_: Event| {
             let hash = crate::web::kit::share_link::location_hash();
             let h = hash.trim_start_matches('#');
-            if super::kit::share_link::is_link_of(h, crate::envelope::Mode::Grid)
+            if super::kit::share_link::is_link_of(h, crate::modes::Mode::Grid)
                 && h != app.state.borrow().fragment
             {
                 open_fragment(&app);

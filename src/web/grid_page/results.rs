@@ -77,7 +77,7 @@ pub(super) fn seconds_cell(key: &str, v: f64) -> String {
     )
 }
 
-pub(super) fn config_table(r: &crate::grid::view::GridRunReport) -> String {
+pub(super) fn config_table(r: &crate::modes::grid::run::GridRunReport) -> String {
     let m: &GridMetrics = &r.metrics;
     let cfg = r.sharing.as_str();
     let mut rows = String::new();

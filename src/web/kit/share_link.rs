@@ -4,7 +4,8 @@
 //! the address bar's fragment replaced without a new history entry) and copying a link
 //! ([`copy`]).
 
-use crate::envelope::{Envelope, Mode, ENVELOPE_PREFIX};
+use crate::modes::envelope::{Envelope, ENVELOPE_PREFIX};
+use crate::modes::Mode;
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

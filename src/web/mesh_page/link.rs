@@ -1,11 +1,12 @@
-//! Mesh share links: the experiment envelope of mode mesh ([`crate::envelope`]: a
+//! Mesh share links: the experiment envelope of mode mesh ([`crate::modes::envelope`]: a
 //! [`MeshShare`] — the first run's [`MeshExperiment`], the allocators compared and the policy
 //! chosen); opening one (old `#m=` links too) and publishing the link of the last runs.
 
 use super::*;
-use crate::envelope::{Envelope, Mode};
+use crate::modes::envelope::Envelope;
+use crate::modes::Mode;
 
-pub use crate::mesh_share::{
+pub use crate::modes::mesh::link::{
     MeshShare, MAX_MESH_FRAGMENT, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION,
 };
 

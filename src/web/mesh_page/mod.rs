@@ -36,13 +36,14 @@ use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
 use crate::base::Registered;
-use crate::config::WorkloadSpec;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
-use crate::mesh_run::{
-    binary_tree_allocators, preset_binary_tree, preset_contention, preset_window, ContentionModel,
-    MeshAllocatorKind, MeshExperiment, MC_ELONGATED_STRATEGIES,
+use crate::modes::flat::spec::WorkloadSpec;
+use crate::modes::mesh::presets::{
+    binary_tree_allocators, preset_binary_tree, preset_contention, preset_window,
+    MC_ELONGATED_STRATEGIES,
 };
+use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::policy::mesh::MESH_POLICIES;
 use crate::workload::synthetic::SyntheticModel;
@@ -613,7 +614,7 @@ fn wire(app: &Rc<App>) {
                 .unwrap_or_default();
             let h = hash.trim_start_matches('#');
             let busy = a.state.borrow().batch.is_some();
-            if super::kit::share_link::is_link_of(h, crate::envelope::Mode::Mesh)
+            if super::kit::share_link::is_link_of(h, crate::modes::Mode::Mesh)
                 && h != a.state.borrow().fragment
                 && !busy
             {

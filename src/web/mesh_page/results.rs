@@ -2,7 +2,7 @@
 //! highlighted), its caption and the downloads.
 
 use super::*;
-use crate::config::ExperimentFile;
+use crate::modes::flat::spec::ExperimentFile;
 
 pub(super) fn render_head(ui: &Ui, unit: &str) {
     let mut html = String::from(

@@ -31,9 +31,11 @@ use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
 use super::protocol::{FromWorker, MoldablePageReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
-use crate::envelope::{Envelope, Mode};
 use crate::form::moldable::{self as moldable_form, MoldableFields};
-use crate::moldable_run::{MoldJobRecord, MoldableShare};
+use crate::modes::envelope::Envelope;
+use crate::modes::moldable::link::MoldableShare;
+use crate::modes::moldable::run::MoldJobRecord;
+use crate::modes::Mode;
 
 mod controller;
 mod results;
@@ -244,14 +246,14 @@ fn load_share(app: &App, share: &MoldableShare) {
         }
     }
     let want = match &share.experiment.workload {
-        crate::config::WorkloadSpec::Swf(src) => Some((
+        crate::modes::flat::spec::WorkloadSpec::Swf(src) => Some((
             src.name
                 .clone()
                 .or_else(|| src.path.clone())
                 .unwrap_or_default(),
             src.sha256.clone(),
         )),
-        crate::config::WorkloadSpec::Synthetic(_) => None,
+        crate::modes::flat::spec::WorkloadSpec::Synthetic(_) => None,
     };
     {
         let mut st = app.state.borrow_mut();

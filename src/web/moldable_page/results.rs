@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::base::Registered;
-use crate::moldable_run::{jobs_csv, results_csv, MoldableOutput};
+use crate::modes::moldable::run::{jobs_csv, results_csv, MoldableOutput};
 use crate::policy::moldable::MoldableStrategyKind;
 use crate::web::dom::escape;
 use crate::web::format;
@@ -106,7 +106,7 @@ fn swatch(strategy: &str) -> String {
     )
 }
 
-fn render_table(app: &App, report: &crate::moldable_run::MoldableReport) {
+fn render_table(app: &App, report: &crate::modes::moldable::run::MoldableReport) {
     let ui = &app.ui;
     let mut head = String::from(r#"<tr><th scope="col" class="policy">Strategy</th>"#);
     for c in &COLUMNS {
@@ -210,8 +210,8 @@ pub(super) fn render_results(app: &App) {
         }
     };
     let workload = match &share.experiment.workload {
-        crate::config::WorkloadSpec::Swf(src) => src.name.clone().unwrap_or_default(),
-        crate::config::WorkloadSpec::Synthetic(_) => "Lublin–Feitelson".to_string(),
+        crate::modes::flat::spec::WorkloadSpec::Swf(src) => src.name.clone().unwrap_or_default(),
+        crate::modes::flat::spec::WorkloadSpec::Synthetic(_) => "Lublin–Feitelson".to_string(),
     };
     ui.caption.set_text_content(Some(&format!(
         "{workload}: {} jobs on {} processors, {model}, load factor {} %{}. Change = mean \

@@ -2,7 +2,8 @@
 //! automatic run), publishing the link of the last run, copying and forgetting it.
 
 use super::*;
-use crate::envelope::{Envelope, Mode};
+use crate::modes::envelope::Envelope;
+use crate::modes::Mode;
 
 /// Opens the share link in the address bar, if there is one: restores the form and runs it
 /// (after asking for its trace, if it uses one). A damaged or unsupported link is reported in

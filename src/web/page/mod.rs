@@ -6,7 +6,7 @@
 //!
 //! The markup lives in `index.html`; this module finds its elements by id, wires the events
 //! and renders the results. The page keeps no simulation state: everything is computed by the
-//! worker through [`crate::run`], like the CLI.
+//! worker through [`crate::modes::flat::run`], like the CLI.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -29,10 +29,10 @@ use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, 
 use super::replay_panel::{ReplayPanel, ReplayRun};
 use super::share::{ShareState, Sweep, SweepAxis};
 use crate::base::{Explanation, Registered};
-use crate::config::{Experiment, MachineSpec, WorkloadSpec};
 use crate::form::flat::{self, is_integer_param, param_values, FlatFields, MODEL_PARAMS};
 use crate::form::{FieldError, TraceFacts};
 use crate::metrics::JobRecord;
+use crate::modes::flat::spec::{Experiment, MachineSpec, WorkloadSpec};
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 

@@ -1,19 +1,23 @@
-//! Running an [`Experiment`]: load and transform the workload, size the machine, simulate
-//! under the policy, compute the metrics. The CLI and the web worker both go through here,
-//! which is what makes their numbers identical.
+//! Running an [`Experiment`] of the flat mode: load and transform the workload, size the
+//! machine, simulate under the policy, compute the metrics — [`Flat`]'s [`ModeRun`]. The CLI
+//! and the web worker both go through here, which is what makes their numbers identical.
 
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
-
-use crate::config::{ConfigError, Experiment, MachineSpec, WorkloadSpec};
+use crate::base::Registered;
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::metrics::{category_stats, job_records, CategoryStat, JobRecord, Summary};
-use crate::sim::{SimResult, Simulation, TimelinePoint};
+use crate::metrics::{category_stats, job_records, Summary};
+use crate::modes::flat::report::{FlatReport, RunOutput};
+use crate::modes::flat::spec::{
+    ConfigError, Experiment, ExperimentFile, MachineSpec, WorkloadSpec,
+};
+use crate::modes::{Mode, ModeRun, SimOptions, Stepper, Traces};
+use crate::sim::instant::Progress;
+use crate::sim::{SimResult, Simulation};
 use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
 use crate::workload::transform::TransformReport;
 use crate::workload::{DropCounts, Job, Workload};
@@ -280,23 +284,6 @@ fn simulation_of(exp: &Experiment, jobs: Vec<Job>, procs: u32, timeline: bool) -
     }
 }
 
-/// Everything a run produces.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunOutput {
-    pub policy: String,
-    pub procs: u32,
-    pub summary: Summary,
-    pub categories: Vec<CategoryStat>,
-    pub dropped: DropCounts,
-    pub transform: TransformReport,
-    #[serde(skip)]
-    pub jobs: Vec<JobRecord>,
-    #[serde(skip)]
-    pub timeline: Vec<TimelinePoint>,
-    /// Jobs that started later than the first reservation their policy gave them (must be 0).
-    pub late_starts: usize,
-}
-
 /// Metrics of a finished simulation.
 pub fn finish(result: &SimResult, prepared: &Prepared) -> RunOutput {
     let jobs = job_records(result);
@@ -346,10 +333,93 @@ pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
         .collect()
 }
 
+/// The flat mode behind the one [`ModeRun`] shape.
+pub struct Flat;
+
+/// A flat engine as a [`Stepper`].
+impl Stepper for Simulation {
+    fn step_instants(&mut self, n: usize) -> Result<bool, Error> {
+        Ok(crate::sim::instant::Engine::step_instants(self, n)?)
+    }
+
+    fn progress(&self) -> Progress {
+        crate::sim::instant::Engine::progress(self)
+    }
+}
+
+impl ModeRun for Flat {
+    type Experiment = Experiment;
+    type Prepared = Prepared;
+    type Simulation<'p> = Simulation;
+    type Simulated = SimResult;
+    type Output = FlatReport;
+
+    const MODE: Mode = Mode::Flat;
+
+    fn experiment_json(exp: &Experiment) -> String {
+        exp.to_json()
+    }
+
+    fn workloads(exp: &Experiment) -> Vec<(String, &WorkloadSpec)> {
+        vec![("experiment.workload".into(), &exp.workload)]
+    }
+
+    fn title(exp: &Experiment) -> String {
+        match exp.machine {
+            MachineSpec::Flat { procs: Some(p) } => {
+                format!("{} on {p} processors", exp.policy.entry().label)
+            }
+            _ => exp.policy.entry().label.to_string(),
+        }
+    }
+
+    fn label(exp: &Experiment) -> String {
+        exp.policy.as_str().to_string()
+    }
+
+    fn prepare(
+        exp: &Experiment,
+        traces: &mut Traces<'_>,
+        limits: &Limits,
+    ) -> Result<Prepared, Error> {
+        let trace = traces(&exp.workload)?;
+        prepare_with(exp, trace, limits)
+    }
+
+    fn simulate<'p>(
+        exp: &'p Experiment,
+        prepared: &'p mut Prepared,
+        options: SimOptions,
+    ) -> Result<Simulation, Error> {
+        let sim = simulation(exp, prepared, options.timeline);
+        Ok(if options.explain {
+            sim.with_explanations()
+        } else {
+            sim
+        })
+    }
+
+    fn finish(sim: Simulation) -> Result<SimResult, Error> {
+        Ok(sim.run_to_end()?)
+    }
+
+    fn measure(
+        _: &Experiment,
+        prepared: Prepared,
+        mut result: SimResult,
+    ) -> Result<FlatReport, Error> {
+        let explanations = std::mem::take(&mut result.explanations);
+        Ok(FlatReport {
+            output: finish(&result, &prepared),
+            explanations,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{SwfSource, WorkloadSpec};
+    use crate::modes::flat::spec::{SwfSource, WorkloadSpec};
     use crate::policy::PolicyKind;
 
     const TRACE: &str = "; MaxProcs: 8\n\

@@ -5,27 +5,25 @@
 //! (`#g=`, envelope and fragment). No web dependency, so everything here is tested and fuzzed
 //! natively.
 
-use std::fmt;
 use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 
-use super::align::AlignedWorkload;
-use super::engine::GridSimulation;
-use super::metrics::GridMetrics;
-use super::site::{Sharing, HOUR};
-use super::spec::{prepare_sites_with, GridExperiment, GridRunError};
+use crate::error::Error;
+use crate::grid::align::AlignedWorkload;
+use crate::grid::engine::GridSimulation;
+use crate::grid::local::LocalPolicy;
+use crate::grid::metrics::GridMetrics;
+use crate::grid::site::Site;
+use crate::grid::site::{Sharing, HOUR};
 use crate::limits::Limits;
+use crate::modes::flat::spec::{ExperimentFile, WorkloadSpec};
+use crate::modes::grid::spec::{prepare_sites_with, GridExperiment, GridRunError};
+use crate::modes::{Mode, ModeRun, SimOptions, Stepper, Traces};
+use crate::sim::instant::Progress;
 
 /// The configurations one comparison runs, in order: the reference, then job sharing.
 pub const CONFIGURATIONS: [Sharing; 2] = [Sharing::Single, Sharing::JobSharing];
-
-/// Version of the grid share-link envelope this build writes and reads.
-pub const GRID_SHARE_VERSION: u32 = 1;
-/// Prefix of a grid share link's fragment (after `#`).
-pub const GRID_FRAGMENT_PREFIX: &str = "g=";
-/// Longest grid link fragment accepted.
-pub const MAX_GRID_FRAGMENT: usize = 64 * 1024;
 
 /// Short label of a configuration.
 pub fn sharing_label(s: Sharing) -> &'static str {
@@ -83,7 +81,7 @@ pub fn run_comparison_with<'a>(
         let result = GridSimulation::new(sites, s, exp.policy)?.run_to_end()?;
         runs.push(GridRunReport {
             sharing: s,
-            violations: super::invariants::check(&result),
+            violations: crate::grid::invariants::check(&result),
             metrics: GridMetrics::from_result(&result),
             alignment,
         });
@@ -214,113 +212,180 @@ pub fn offset_label(h: f64) -> String {
     }
 }
 
-/// What a grid share link carries.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GridShare {
-    /// Envelope version ([`GRID_SHARE_VERSION`]).
-    pub v: u32,
-    /// The experiment (its `sharing` is ignored: both configurations run). Uploaded traces
-    /// travel as `workload.swf.name` and `workload.swf.sha256`.
-    pub experiment: GridExperiment,
+/// The grid mode behind the one [`ModeRun`] shape: a run is the experiment in every
+/// configuration of [`CONFIGURATIONS`] (each site on its own, then with job sharing), as the
+/// page and `schedlab grid` show it.
+pub struct Grid;
+
+/// The sites of every configuration, ready to simulate (each configuration reads its own
+/// copy of the workloads).
+pub struct PreparedGrid {
+    configurations: Vec<(Sharing, Vec<Site>, Vec<AlignedWorkload>)>,
 }
 
-/// Why a grid share link cannot be opened.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShareError(pub String);
-
-impl fmt::Display for ShareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// The configurations' simulations, run one after the other.
+pub struct GridStepper {
+    policy: LocalPolicy,
+    pending: std::vec::IntoIter<(Sharing, Vec<Site>, Vec<AlignedWorkload>)>,
+    current: Option<(Sharing, GridSimulation, Vec<AlignedWorkload>)>,
+    done: Vec<GridRunReport>,
+    total: usize,
 }
 
-impl std::error::Error for ShareError {}
-
-impl GridShare {
-    pub fn new(experiment: GridExperiment) -> GridShare {
-        GridShare {
-            v: GRID_SHARE_VERSION,
-            experiment,
-        }
-    }
-
-    /// The envelope as compact JSON, every synthetic-model parameter equal to its default left
-    /// out (the reader fills it in again).
-    pub fn to_json(&self) -> String {
-        let Ok(mut v) = serde_json::to_value(self) else {
-            return String::new();
+impl GridStepper {
+    /// Starts the next configuration; `false` when none is left.
+    fn next(&mut self) -> Result<bool, Error> {
+        let Some((sharing, sites, alignment)) = self.pending.next() else {
+            return Ok(false);
         };
-        if let Some(sites) = v
-            .get_mut("experiment")
-            .and_then(|e| e.get_mut("sites"))
-            .and_then(|s| s.as_array_mut())
-        {
-            for site in sites {
-                if let Some(model) = site
-                    .get_mut("workload")
-                    .and_then(|w| w.get_mut("synthetic"))
-                {
-                    crate::share::compact_model(model);
+        let sim = GridSimulation::new(sites, sharing, self.policy)?;
+        self.current = Some((sharing, sim, alignment));
+        Ok(true)
+    }
+}
+
+impl Stepper for GridStepper {
+    fn step_instants(&mut self, n: usize) -> Result<bool, Error> {
+        if self.current.is_none() && !self.next()? {
+            return Ok(true);
+        }
+        let Some((_, sim, _)) = self.current.as_mut() else {
+            return Ok(true);
+        };
+        if !sim.step_instants(n)? {
+            return Ok(false);
+        }
+        if let Some((sharing, sim, alignment)) = self.current.take() {
+            let result = sim.into_result();
+            self.done.push(GridRunReport {
+                sharing,
+                violations: crate::grid::invariants::check(&result),
+                metrics: GridMetrics::from_result(&result),
+                alignment,
+            });
+        }
+        Ok(self.pending.len() == 0)
+    }
+
+    fn progress(&self) -> Progress {
+        let finished: usize = self.done.iter().map(|r| r.metrics.overall.jobs).sum();
+        match &self.current {
+            Some((_, sim, _)) => {
+                let p = sim.progress();
+                Progress {
+                    completed: finished + p.completed,
+                    started: finished + p.started,
+                    total: self.total,
+                    now: p.now,
                 }
             }
+            None => Progress {
+                completed: finished,
+                started: finished,
+                total: self.total,
+                now: 0.0,
+            },
         }
-        v.to_string()
+    }
+}
+
+impl ModeRun for Grid {
+    type Experiment = GridExperiment;
+    type Prepared = PreparedGrid;
+    type Simulation<'p> = GridStepper;
+    type Simulated = Vec<GridRunReport>;
+    type Output = GridComparison;
+
+    const MODE: Mode = Mode::Grid;
+
+    fn experiment_json(exp: &GridExperiment) -> String {
+        exp.to_json()
     }
 
-    /// The fragment (without `#`): `g=` + base64url(JSON) + `.` + checksum.
-    pub fn to_fragment(&self) -> String {
-        crate::share::pack_fragment(GRID_FRAGMENT_PREFIX, &self.to_json())
+    fn workloads(exp: &GridExperiment) -> Vec<(String, &WorkloadSpec)> {
+        exp.sites
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("experiment.sites[{i}].workload"), &s.workload))
+            .collect()
     }
 
-    /// Reads a grid link's fragment (with or without `#`): `Ok(None)` when it is no grid
-    /// link; the version is judged first (by [`GridShare::from_json`]), then the checksum.
-    pub fn from_fragment(fragment: &str) -> Result<Option<GridShare>, ShareError> {
-        let Some((text, checksum_ok)) =
-            crate::share::unpack_fragment(fragment, GRID_FRAGMENT_PREFIX, MAX_GRID_FRAGMENT)
-                .map_err(ShareError)?
-        else {
-            return Ok(None);
+    fn title(exp: &GridExperiment) -> String {
+        let sharing = match exp.sharing {
+            Sharing::Single => "single sites",
+            Sharing::JobSharing => "job sharing",
         };
-        let share = GridShare::from_json(&text)?;
-        if !checksum_ok {
-            return Err(ShareError(
-                "the link is damaged (its checksum does not match: was it cut or edited?)".into(),
-            ));
+        let policy = match exp.policy {
+            LocalPolicy::Easy => "EASY",
+            LocalPolicy::Conservative => "conservative",
+        };
+        format!("{} grid sites, {sharing}, {policy}", exp.sites.len())
+    }
+
+    fn label(exp: &GridExperiment) -> String {
+        format!("{} {}", exp.policy.as_str(), exp.sharing.as_str())
+    }
+
+    fn prepare(
+        exp: &GridExperiment,
+        traces: &mut Traces<'_>,
+        limits: &Limits,
+    ) -> Result<PreparedGrid, Error> {
+        let mut configurations = Vec::with_capacity(CONFIGURATIONS.len());
+        for s in CONFIGURATIONS {
+            let mut readers = Vec::with_capacity(exp.sites.len());
+            for site in &exp.sites {
+                readers.push(traces(&site.workload)?.map(|t| (t.name, t.reader)));
+            }
+            let (sites, alignment) = prepare_sites_with(exp, readers, limits)?;
+            configurations.push((s, sites, alignment));
         }
-        Ok(Some(share))
+        Ok(PreparedGrid { configurations })
     }
 
-    /// Reads the JSON of a link: the version first (a link of another version is refused with
-    /// a message naming both versions), then the experiment, validated.
-    pub fn from_json(text: &str) -> Result<GridShare, ShareError> {
-        GridShare::from_json_with(text, &Limits::DEFAULT)
+    fn simulate<'p>(
+        exp: &'p GridExperiment,
+        prepared: &'p mut PreparedGrid,
+        _: SimOptions,
+    ) -> Result<GridStepper, Error> {
+        let configurations = std::mem::take(&mut prepared.configurations);
+        let total = configurations
+            .iter()
+            .map(|(_, sites, _)| sites.iter().map(|s| s.jobs.len()).sum::<usize>())
+            .sum();
+        Ok(GridStepper {
+            policy: exp.policy,
+            pending: configurations.into_iter(),
+            current: None,
+            done: Vec::new(),
+            total,
+        })
     }
 
-    /// [`GridShare::from_json`] with the experiment validated under `limits` (the CLI may
-    /// raise them).
-    pub fn from_json_with(text: &str, limits: &Limits) -> Result<GridShare, ShareError> {
-        crate::share::check_envelope(text, GRID_SHARE_VERSION, "grid-link", None)
-            .map_err(ShareError)?;
-        let share: GridShare = crate::config::parse_json(text).map_err(|e| {
-            ShareError(format!(
-                "the link's experiment is invalid: {}: {}",
-                e.key, e.message
-            ))
-        })?;
-        share
-            .experiment
-            .validate_with(limits)
-            .map_err(|e| ShareError(format!("the link's experiment is invalid: {e}")))?;
-        Ok(share)
+    fn finish(mut sim: GridStepper) -> Result<Vec<GridRunReport>, Error> {
+        while !sim.step_instants(usize::MAX)? {}
+        Ok(sim.done)
+    }
+
+    fn measure(
+        exp: &GridExperiment,
+        _: PreparedGrid,
+        runs: Vec<GridRunReport>,
+    ) -> Result<GridComparison, Error> {
+        Ok(GridComparison {
+            experiment: exp.clone(),
+            runs,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::WorkloadSpec;
-    use crate::grid::spec::preset_global_grid;
+    use crate::grid::*;
+    use crate::modes::flat::spec::WorkloadSpec;
+    use crate::modes::grid::link::*;
+    use crate::modes::grid::spec::preset_global_grid;
     use crate::workload::synthetic::SyntheticModel;
 
     #[test]
@@ -369,7 +434,7 @@ mod tests {
         let cmp = run_comparison(&exp, |_| None).expect("runs");
         assert_eq!(cmp.runs.len(), 2);
         for r in &cmp.runs {
-            let direct = crate::grid::run_grid(&with_sharing(&exp, r.sharing), vec![])
+            let direct = crate::modes::grid::run_grid(&with_sharing(&exp, r.sharing), vec![])
                 .expect("run_grid runs");
             assert_eq!(direct.metrics, r.metrics);
             assert!(r.violations.is_empty());

@@ -1,6 +1,6 @@
 //! A grid experiment as JSON (Ernemann et al. §III–IV): sites with a machine size, a time-zone
 //! offset and a workload each — an SWF trace or a seeded synthetic model, exactly as in a
-//! flat [`crate::config::Experiment`] — plus the sharing mode, the local policy and the seed.
+//! flat [`crate::modes::flat::spec::Experiment`] — plus the sharing mode, the local policy and the seed.
 //! [`prepare_sites`] loads, aligns (§IV-A) and cuts the workloads and places them in grid
 //! time; [`run_grid`] simulates and measures. The CLI and the page can both go through here.
 //!
@@ -22,13 +22,13 @@ use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 
-use super::align::{align_workload, shortest_span, AlignedWorkload};
-use super::engine::GridSimulation;
-use super::local::LocalPolicy;
-use super::metrics::GridMetrics;
-use super::site::{GridError, Sharing, Site};
-use crate::config::{ConfigError, ExperimentFile, WorkloadSpec};
+use crate::grid::align::{align_workload, shortest_span, AlignedWorkload};
+use crate::grid::engine::GridSimulation;
+use crate::grid::local::LocalPolicy;
+use crate::grid::metrics::GridMetrics;
+use crate::grid::site::{GridError, Sharing, Site};
 use crate::limits::{as_u64, Limits};
+use crate::modes::flat::spec::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::workload::swf::{read_swf, ReadOptions, SwfError};
 
 /// The format version this build reads.
@@ -296,7 +296,7 @@ pub fn run_grid(
     let (sites, alignment) = prepare_sites(exp, traces)?;
     let result = GridSimulation::new(sites, exp.sharing, exp.policy)?.run_to_end()?;
     Ok(GridOutput {
-        violations: super::invariants::check(&result),
+        violations: crate::grid::invariants::check(&result),
         metrics: GridMetrics::from_result(&result),
         alignment,
     })

@@ -16,13 +16,13 @@
 //! SHA-256 (`workload.swf.name`, `workload.swf.sha256`): the page asks for that file and refuses
 //! one with another hash. This module has no web dependency: it is part of the core so that
 //! it is tested and fuzzed natively (`tests/it/fuzz.rs`); the mesh (`#m=`,
-//! [`crate::mesh_share`]) and grid (`#g=`, [`crate::grid::view::GridShare`]) links use its
+//! [`crate::modes::mesh::link`]) and grid (`#g=`, [`crate::modes::grid::link::GridShare`]) links use its
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Experiment, MachineSpec, WorkloadSpec};
+use crate::modes::flat::spec::{Experiment, MachineSpec, WorkloadSpec};
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::SyntheticModel;
 use crate::workload::transform::Transforms;
@@ -119,7 +119,9 @@ impl SweepAxis {
         match (self, &exp.workload) {
             (SweepAxis::LoadFactor, _) => exp.transforms.load_factor,
             (SweepAxis::Seed, _) => exp.seed as f64,
-            (SweepAxis::Jobs, crate::config::WorkloadSpec::Synthetic(m)) => m.jobs() as f64,
+            (SweepAxis::Jobs, crate::modes::flat::spec::WorkloadSpec::Synthetic(m)) => {
+                m.jobs() as f64
+            }
             (SweepAxis::Jobs, _) => f64::NAN,
         }
     }
@@ -287,7 +289,7 @@ impl ShareState {
     }
 
     /// The fragment (without `#`): `x=` + base64url(JSON) + `.` + checksum (the old flat link;
-    /// pages now write [`crate::envelope::Envelope::to_fragment`]).
+    /// pages now write [`crate::modes::envelope::Envelope::to_fragment`]).
     pub fn to_fragment(&self) -> String {
         pack_fragment(FRAGMENT_PREFIX, &self.to_json())
     }
@@ -316,7 +318,7 @@ impl ShareState {
         limits: &crate::limits::Limits,
     ) -> Result<ShareState, String> {
         check_envelope(text, SHARE_VERSION, "share-link", None)?;
-        let state: ShareState = crate::config::parse_json(text)
+        let state: ShareState = crate::modes::flat::spec::parse_json(text)
             .map_err(|e| format!("the link's experiment is invalid: {}: {}", e.key, e.message))?;
         state
             .experiment
@@ -517,4 +519,49 @@ pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
         return None;
     }
     Some(out)
+}
+
+impl crate::modes::ModeLink for ShareState {
+    fn mode(&self) -> crate::modes::Mode {
+        crate::modes::Mode::Flat
+    }
+
+    fn state_json(&self) -> String {
+        self.to_json()
+    }
+
+    fn experiment(
+        &self,
+        _: &crate::limits::Limits,
+    ) -> Result<Box<dyn crate::modes::ModeExperiment>, crate::error::Error> {
+        Ok(crate::modes::experiment_of::<crate::modes::flat::Flat>(
+            self.experiment.clone(),
+        ))
+    }
+
+    fn compared_hint(&self) -> Option<String> {
+        (self.policies().len() > 1 || self.sweep.is_some()).then(|| {
+            "the link compares several policies or load factors: add --policy for each".into()
+        })
+    }
+
+    fn single_experiment(
+        &self,
+        _: &crate::limits::Limits,
+    ) -> Result<serde_json::Value, (String, String)> {
+        if self.policies().len() > 1 {
+            return Err(crate::modes::one_run_only("policies", "policy"));
+        }
+        if self.sweep.is_some() {
+            return Err((
+                "base.sweep".into(),
+                "make the load factors an axis ({\"key\": \"load_factor\", \"from\": …, \
+                 \"to\": …, \"step\": …}) instead"
+                    .into(),
+            ));
+        }
+        let mut e = self.experiment.clone();
+        e.policy = self.policies().first().copied().unwrap_or(e.policy);
+        crate::modes::experiment_value(&e)
+    }
 }

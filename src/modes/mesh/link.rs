@@ -1,17 +1,17 @@
 //! Share links of the 2D-mesh mode (`#m=`, Ababneh & Bani-Mohammad §2–5 window scheduling and Mache et al. §4
 //! contention experiments): `m=` followed by the base64url of the JSON of a [`MeshShare`] (the
 //! first run's [`MeshExperiment`], the allocators compared and the policy chosen), `.` and its
-//! checksum, as for the flat mode ([`crate::share`]). Decoding validates the experiment
+//! checksum, as for the flat mode ([`crate::modes::flat::link`]). Decoding validates the experiment
 //! (limits included, [`crate::limits`]) and names the form's field in every error. No web
 //! dependency: the page (`web::mesh_page`) re-exports it, the tests fuzz it natively.
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::ConfigError;
 use crate::form::mesh::{experiments_for_with, field_message, field_name};
-use crate::mesh_run::{MeshAllocatorKind, MeshExperiment};
+use crate::modes::flat::link::{check_envelope, pack_fragment, unpack_fragment};
+use crate::modes::flat::spec::ConfigError;
+use crate::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment};
 use crate::policy::mesh::MeshPolicyKind;
-use crate::share::{check_envelope, pack_fragment, unpack_fragment};
 
 /// Version of the mesh share-link envelope this build writes and reads.
 pub const MESH_SHARE_VERSION: u32 = 1;
@@ -74,7 +74,7 @@ impl MeshShare {
     /// raise them).
     pub fn from_json_with(text: &str, limits: &crate::limits::Limits) -> Result<MeshShare, String> {
         check_envelope(text, MESH_SHARE_VERSION, "mesh share-link", None)?;
-        let share: MeshShare = crate::config::parse_json(text)
+        let share: MeshShare = crate::modes::flat::spec::parse_json(text)
             .map_err(|e| format!("{}: {}", field_name(&e.key), e.message))?;
         share
             .experiment
@@ -114,5 +114,57 @@ fn prefixed(e: &ConfigError) -> ConfigError {
     ConfigError {
         key: format!("experiment.{}", e.key),
         message: e.message.clone(),
+    }
+}
+
+impl crate::modes::ModeLink for MeshShare {
+    fn mode(&self) -> crate::modes::Mode {
+        crate::modes::Mode::Mesh
+    }
+
+    fn state_json(&self) -> String {
+        self.to_json()
+    }
+
+    fn experiment(
+        &self,
+        limits: &crate::limits::Limits,
+    ) -> Result<Box<dyn crate::modes::ModeExperiment>, crate::error::Error> {
+        let config = |key: &str, message: String| {
+            crate::error::Error::Config(ConfigError {
+                key: key.into(),
+                message,
+            })
+        };
+        let first = self
+            .experiments_with(limits)
+            .map_err(|m| config("experiment", m))?
+            .into_iter()
+            .next()
+            .ok_or_else(|| config("allocators", "empty".into()))?;
+        Ok(crate::modes::experiment_of::<crate::modes::mesh::Mesh>(
+            first,
+        ))
+    }
+
+    fn compared_hint(&self) -> Option<String> {
+        (self.allocators.len() > 1)
+            .then(|| "the link compares several allocators: add --allocator for each".into())
+    }
+
+    fn single_experiment(
+        &self,
+        limits: &crate::limits::Limits,
+    ) -> Result<serde_json::Value, (String, String)> {
+        if self.allocators.len() > 1 {
+            return Err(crate::modes::one_run_only("allocators", "allocator"));
+        }
+        let e = self
+            .experiments_with(limits)
+            .map_err(|m| ("base".to_string(), m))?
+            .into_iter()
+            .next()
+            .ok_or_else(|| ("base.allocators".to_string(), "empty".to_string()))?;
+        crate::modes::experiment_value(&e)
     }
 }

@@ -1,131 +1,26 @@
-//! A moldable experiment as JSON, and running it (Srinivasan et al. §2–5): a rigid workload (a trace or
+//! Running a moldable experiment (Srinivasan et al. §2–5): a rigid workload (a trace or
 //! a synthetic model, with the flat mode's transforms — `first_jobs`, `load_factor` for the
 //! paper's LF 100/125/150 % — and machine) made moldable by Downey's model with one σ and one
 //! range factor, or by user-supplied scalability profiles ([`MoldableModel`]), then scheduled
 //! by one or more strategies ([`MoldableStrategyKind`]) and measured against rigid
 //! conservative backfilling: overall and per-category mean turnaround as % change (§2.3), plus
 //! the core summary. `schedlab moldable` and the envelope's `moldable` mode go through here.
-//!
-//! ```json
-//! {"workload": {"swf": {"path": "SDSC-SP2-1998-4.2-cln.swf.gz"}},
-//!  "transforms": {"first_jobs": 5000, "load_factor": 1.25},
-//!  "model": {"downey": {"sigma": 1.0, "range_factor": 2.0}},
-//!  "strategy": "combined"}
-//! ```
 
 use serde::{Deserialize, Serialize};
 
 use crate::base::Registered;
-use crate::config::{ConfigError, Experiment, MachineSpec, WorkloadSpec};
 use crate::error::{Engine as EngineKind, Error};
 use crate::limits::Limits;
 use crate::metrics::{category_stats_by, CategoryStat, JobRecord, Summary, CATEGORY_COUNT};
+use crate::modes::flat::run::{prepare_with, Prepared, TraceInput};
+use crate::modes::flat::spec::{ConfigError, WorkloadSpec};
+use crate::modes::moldable::spec::{MoldableExperiment, MAX_STRATEGIES};
+use crate::modes::{Mode, ModeRun, SimOptions, Stepper, Traces};
 use crate::policy::moldable::MoldableStrategyKind;
-use crate::policy::PolicyKind;
-use crate::run::{prepare_with, Prepared, TraceInput};
-use crate::share::check_envelope;
+use crate::sim::instant::Progress;
 use crate::sim::moldable_engine::{MoldableResult, MoldableSimulation};
 use crate::sim::moldable_invariants;
 use crate::workload::moldable::{MoldableJob, MoldableModel};
-use crate::workload::transform::Transforms;
-
-/// The format version this build reads.
-pub const MOLDABLE_FORMAT_VERSION: u32 = 1;
-/// Version of the moldable mode's state inside an envelope.
-pub const MOLDABLE_SHARE_VERSION: u32 = 1;
-/// Most strategies one comparison runs.
-pub const MAX_STRATEGIES: usize = 32;
-
-fn one() -> u32 {
-    MOLDABLE_FORMAT_VERSION
-}
-
-fn combined() -> MoldableStrategyKind {
-    MoldableStrategyKind::Combined
-}
-
-/// One moldable run: workload, transforms, machine, moldable model, strategy, seed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoldableExperiment {
-    #[serde(default = "one")]
-    pub version: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub workload: WorkloadSpec,
-    #[serde(default)]
-    pub transforms: Transforms,
-    #[serde(default)]
-    pub machine: MachineSpec,
-    /// How jobs become moldable (default Downey, σ = 0, RF = 1).
-    #[serde(default)]
-    pub model: MoldableModel,
-    /// Default `combined` (§5).
-    #[serde(default = "combined")]
-    pub strategy: MoldableStrategyKind,
-    #[serde(default)]
-    pub seed: u64,
-}
-
-impl MoldableExperiment {
-    /// An experiment on `workload` with Downey's model (σ, RF) and `strategy`.
-    pub fn new(
-        workload: WorkloadSpec,
-        model: MoldableModel,
-        strategy: MoldableStrategyKind,
-    ) -> MoldableExperiment {
-        MoldableExperiment {
-            version: MOLDABLE_FORMAT_VERSION,
-            name: None,
-            workload,
-            transforms: Transforms::default(),
-            machine: MachineSpec::default(),
-            model,
-            strategy,
-            seed: 0,
-        }
-    }
-
-    /// Parses and validates an experiment from JSON text (errors name the key).
-    pub fn from_json(text: &str) -> Result<MoldableExperiment, ConfigError> {
-        let exp: MoldableExperiment = crate::config::parse_json(text)?;
-        exp.validate()?;
-        Ok(exp)
-    }
-
-    /// The experiment as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// [`MoldableExperiment::validate_with`] the default [`Limits`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        self.validate_with(&Limits::DEFAULT)
-    }
-
-    /// Checks what serde cannot: the version, the workload, transforms and machine (as the flat
-    /// mode does, limits included) and the model's values.
-    pub fn validate_with(&self, limits: &Limits) -> Result<(), ConfigError> {
-        crate::config::check_version(self.version, MOLDABLE_FORMAT_VERSION)?;
-        self.flat().validate_with(limits)?;
-        self.model
-            .validate()
-            .map_err(|(key, message)| ConfigError { key, message })
-    }
-
-    /// The flat experiment that loads the same rigid workload on the same machine.
-    pub fn flat(&self) -> Experiment {
-        Experiment {
-            version: crate::config::FORMAT_VERSION,
-            name: self.name.clone(),
-            workload: self.workload.clone(),
-            transforms: self.transforms.clone(),
-            machine: self.machine.clone(),
-            policy: PolicyKind::Conservative,
-            seed: self.seed,
-        }
-    }
-}
 
 /// A rigid workload prepared for the machine and its moldable view.
 #[derive(Clone, Debug)]
@@ -562,62 +457,154 @@ pub fn jobs_csv(schedules: &[MoldSchedule]) -> String {
     out
 }
 
-/// The moldable mode's state in an experiment envelope: the experiment and the strategies
-/// compared (each against rigid conservative backfilling).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoldableShare {
-    /// State version ([`MOLDABLE_SHARE_VERSION`]).
-    pub v: u32,
-    pub experiment: MoldableExperiment,
-    /// The strategies compared, in order.
-    pub strategies: Vec<MoldableStrategyKind>,
+/// The moldable mode behind the one [`ModeRun`] shape: a run is rigid conservative
+/// backfilling (the reference), then the experiment's strategy on the same moldable workload.
+pub struct Moldable;
+
+/// The reference and the strategy, simulated one after the other.
+pub struct MoldableStepper<'p> {
+    prepared: &'p PreparedMoldable,
+    pending: std::vec::IntoIter<MoldableStrategyKind>,
+    current: Option<(MoldableStrategyKind, MoldableSimulation)>,
+    done: Vec<(MoldableStrategyKind, MoldableResult)>,
+    runs: usize,
 }
 
-impl MoldableShare {
-    /// The state of `experiment` comparing `strategies`.
-    pub fn new(experiment: MoldableExperiment, strategies: Vec<MoldableStrategyKind>) -> Self {
-        MoldableShare {
-            v: MOLDABLE_SHARE_VERSION,
-            experiment,
-            strategies,
+impl MoldableStepper<'_> {
+    /// Starts the next run; `false` when none is left.
+    fn next(&mut self) -> Result<bool, Error> {
+        let Some(kind) = self.pending.next() else {
+            return Ok(false);
+        };
+        self.current = Some((kind, simulation(self.prepared, kind)?));
+        Ok(true)
+    }
+}
+
+impl Stepper for MoldableStepper<'_> {
+    fn step_instants(&mut self, n: usize) -> Result<bool, Error> {
+        if self.current.is_none() && !self.next()? {
+            return Ok(true);
         }
+        let Some((kind, sim)) = self.current.as_mut() else {
+            return Ok(true);
+        };
+        let kind = *kind;
+        if !sim.step_instants(n).map_err(|e| sim_error(kind, &e))? {
+            return Ok(false);
+        }
+        if let Some((kind, sim)) = self.current.take() {
+            self.done.push((kind, checked(kind, sim.into_result())?));
+        }
+        Ok(self.pending.len() == 0)
     }
 
-    /// The state's JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    fn progress(&self) -> Progress {
+        let jobs = self.prepared.prepared.workload.jobs.len();
+        let before = jobs * self.done.len();
+        let (completed, started, now) = self.current.as_ref().map_or((0, 0, 0.0), |(_, sim)| {
+            let p = sim.progress();
+            (p.completed, p.started, p.now)
+        });
+        Progress {
+            completed: before + completed,
+            started: before + started,
+            total: jobs * self.runs,
+            now,
+        }
+    }
+}
+
+impl ModeRun for Moldable {
+    type Experiment = MoldableExperiment;
+    type Prepared = PreparedMoldable;
+    type Simulation<'p> = MoldableStepper<'p>;
+    type Simulated = Vec<(MoldableStrategyKind, MoldableResult)>;
+    type Output = MoldableReport;
+
+    const MODE: Mode = Mode::Moldable;
+
+    fn experiment_json(exp: &MoldableExperiment) -> String {
+        exp.to_json()
     }
 
-    /// Reads the state's JSON: the version first, then every key (errors name it, below
-    /// `experiment.` for the experiment's), the experiment validated with the default limits.
-    pub fn from_json(text: &str) -> Result<MoldableShare, String> {
-        MoldableShare::from_json_with(text, &Limits::DEFAULT)
+    fn workloads(exp: &MoldableExperiment) -> Vec<(String, &WorkloadSpec)> {
+        vec![("experiment.workload".into(), &exp.workload)]
     }
 
-    /// [`MoldableShare::from_json`] with the experiment validated under `limits` (the CLI may
-    /// raise them).
-    pub fn from_json_with(text: &str, limits: &Limits) -> Result<MoldableShare, String> {
-        check_envelope(text, MOLDABLE_SHARE_VERSION, "moldable experiment", None)?;
-        let share: MoldableShare =
-            crate::config::parse_json(text).map_err(|e| format!("{}: {}", e.key, e.message))?;
-        share
-            .experiment
-            .validate_with(limits)
-            .map_err(|e| format!("experiment.{}: {}", e.key, e.message))?;
-        if share.strategies.is_empty() {
-            return Err("strategies: name at least one moldable strategy".into());
+    fn title(exp: &MoldableExperiment) -> String {
+        format!(
+            "{} against rigid conservative backfilling",
+            exp.strategy.entry().label
+        )
+    }
+
+    fn label(exp: &MoldableExperiment) -> String {
+        exp.strategy.as_str().to_string()
+    }
+
+    fn prepare(
+        exp: &MoldableExperiment,
+        traces: &mut Traces<'_>,
+        limits: &Limits,
+    ) -> Result<PreparedMoldable, Error> {
+        let trace = traces(&exp.workload)?;
+        prepare_moldable(exp, trace, limits)
+    }
+
+    fn simulate<'p>(
+        exp: &'p MoldableExperiment,
+        prepared: &'p mut PreparedMoldable,
+        _: SimOptions,
+    ) -> Result<MoldableStepper<'p>, Error> {
+        let mut kinds = vec![MoldableStrategyKind::RigidConservative];
+        if exp.strategy != MoldableStrategyKind::RigidConservative {
+            kinds.push(exp.strategy);
         }
-        if share.strategies.len() > MAX_STRATEGIES {
-            return Err(format!("strategies: at most {MAX_STRATEGIES}"));
+        Ok(MoldableStepper {
+            prepared,
+            runs: kinds.len(),
+            pending: kinds.into_iter(),
+            current: None,
+            done: Vec::new(),
+        })
+    }
+
+    fn finish(mut sim: MoldableStepper<'_>) -> Result<Self::Simulated, Error> {
+        while !sim.step_instants(usize::MAX)? {}
+        Ok(sim.done)
+    }
+
+    fn measure(
+        exp: &MoldableExperiment,
+        p: PreparedMoldable,
+        runs: Self::Simulated,
+    ) -> Result<MoldableReport, Error> {
+        let mut runs = runs.into_iter();
+        let Some((_, reference)) = runs.next() else {
+            return Err(sim_error(exp.strategy, &"no reference run"));
+        };
+        let mut c = Comparison::of_reference(
+            &p,
+            &exp.model,
+            exp.transforms.load_factor,
+            &reference,
+            false,
+        );
+        match runs.next() {
+            Some((kind, result)) => c.add_result(kind, &result),
+            None => c.add_reference_again(),
         }
-        Ok(share)
+        Ok(c.report)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::modes::flat::spec::MachineSpec;
+    use crate::modes::moldable::link::MoldableShare;
+    use crate::modes::moldable::spec::*;
     use crate::workload::synthetic::SyntheticModel;
 
     fn exp() -> MoldableExperiment {

@@ -17,15 +17,22 @@
 //! [`Mode`] and variant here, not a new link format. The same envelope is an experiment file
 //! for the CLI (`schedlab open`, and `run`/`mesh`/`grid` accept an envelope of their mode).
 
-use std::fmt;
-
 use serde_json::Value;
 
-use crate::grid::view::{GridShare, GRID_FRAGMENT_PREFIX, GRID_SHARE_VERSION, MAX_GRID_FRAGMENT};
+use crate::error::Error;
 use crate::limits::Limits;
-use crate::mesh_share::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
-use crate::moldable_run::{MoldableShare, MOLDABLE_SHARE_VERSION};
-use crate::share::{check_envelope, pack_fragment, unpack_fragment, ShareState, SHARE_VERSION};
+use crate::modes::flat::link::{
+    check_envelope, pack_fragment, unpack_fragment, ShareState, SHARE_VERSION,
+};
+use crate::modes::flat::run::TraceInput;
+use crate::modes::flat::spec::WorkloadSpec;
+use crate::modes::grid::link::{
+    GridShare, GRID_FRAGMENT_PREFIX, GRID_SHARE_VERSION, MAX_GRID_FRAGMENT,
+};
+use crate::modes::mesh::link::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
+use crate::modes::moldable::link::{MoldableShare, MOLDABLE_SHARE_VERSION};
+use crate::modes::timing::{PhaseTimes, MAX_RUNS};
+use crate::modes::{Mode, ModeExperiment, ModeLink};
 
 /// Version of the envelope this build writes and reads.
 pub const ENVELOPE_VERSION: u32 = 2;
@@ -34,63 +41,13 @@ pub const ENVELOPE_PREFIX: &str = "e=";
 /// Longest envelope fragment accepted (the largest of the old kinds: a grid of many sites).
 pub const MAX_ENVELOPE_FRAGMENT: usize = MAX_GRID_FRAGMENT;
 
-/// The kinds of experiment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// One machine of P processors, flat policies (the core experiment).
-    Flat,
-    /// A 2D mesh: contiguous allocation and window scheduling (Ababneh & Bani-Mohammad) or non-contiguous
-    /// allocation under contention (Mache et al.).
-    Mesh,
-    /// Sites in time zones with job sharing (Ernemann et al.).
-    Grid,
-    /// Moldable jobs on one machine, strategies against rigid conservative (Srinivasan et al.).
-    Moldable,
-}
-
-impl Mode {
-    /// Every mode, in the page's tab order.
-    pub const ALL: [Mode; 4] = [Mode::Flat, Mode::Mesh, Mode::Grid, Mode::Moldable];
-
-    /// The name in envelopes and on the page (`flat`, `mesh`, `grid`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Flat => "flat",
-            Mode::Mesh => "mesh",
-            Mode::Grid => "grid",
-            Mode::Moldable => "moldable",
-        }
-    }
-
-    /// The mode named `s`, if any.
-    pub fn parse(s: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.as_str() == s)
-    }
-
-    /// The CLI command that runs an experiment of this mode.
-    pub fn command(self) -> &'static str {
-        match self {
-            Mode::Flat => "schedlab run",
-            Mode::Mesh => "schedlab mesh",
-            Mode::Grid => "schedlab grid",
-            Mode::Moldable => "schedlab moldable",
-        }
-    }
-
-    /// The version of the mode's own state inside the envelope.
-    fn state_version(self) -> u32 {
-        match self {
-            Mode::Flat => SHARE_VERSION,
-            Mode::Mesh => MESH_SHARE_VERSION,
-            Mode::Grid => GRID_SHARE_VERSION,
-            Mode::Moldable => MOLDABLE_SHARE_VERSION,
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+/// The version of the mode's own state inside the envelope.
+fn state_version(mode: Mode) -> u32 {
+    match mode {
+        Mode::Flat => SHARE_VERSION,
+        Mode::Mesh => MESH_SHARE_VERSION,
+        Mode::Grid => GRID_SHARE_VERSION,
+        Mode::Moldable => MOLDABLE_SHARE_VERSION,
     }
 }
 
@@ -104,25 +61,33 @@ pub enum Envelope {
 }
 
 impl Envelope {
+    /// Its mode's link state: the one place that matches on the mode. Everything else —
+    /// the experiment's run for sweeps, exercises, timing and `schedlab open` — goes through
+    /// [`ModeLink`] and [`ModeExperiment`].
+    pub fn link(&self) -> &dyn ModeLink {
+        match self {
+            Envelope::Flat(s) => s,
+            Envelope::Mesh(s) => s,
+            Envelope::Grid(s) => s,
+            Envelope::Moldable(s) => s,
+        }
+    }
+
     /// Its mode.
     pub fn mode(&self) -> Mode {
-        match self {
-            Envelope::Flat(_) => Mode::Flat,
-            Envelope::Mesh(_) => Mode::Mesh,
-            Envelope::Grid(_) => Mode::Grid,
-            Envelope::Moldable(_) => Mode::Moldable,
-        }
+        self.link().mode()
+    }
+
+    /// The experiment of its first run, as its mode's [`ModeExperiment`] (a mesh link's
+    /// allocators and policy validated under `limits`).
+    pub fn experiment(&self, limits: &Limits) -> Result<Box<dyn ModeExperiment>, Error> {
+        self.link().experiment(limits)
     }
 
     /// The envelope's JSON: `v` = [`ENVELOPE_VERSION`], `mode`, then the mode's keys (flat
     /// and grid leave out values equal to their defaults, as their links always did).
     pub fn to_json(&self) -> String {
-        let state = match self {
-            Envelope::Flat(s) => s.to_json(),
-            Envelope::Mesh(s) => s.to_json(),
-            Envelope::Grid(s) => s.to_json(),
-            Envelope::Moldable(s) => s.to_json(),
-        };
+        let state = self.link().state_json();
         let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(&state) else {
             return String::new();
         };
@@ -156,7 +121,7 @@ impl Envelope {
             Some(_) => return Err("mode: must be a string (flat, mesh, grid or moldable)".into()),
             None => return Err("mode: missing (flat, mesh, grid or moldable)".into()),
         };
-        map.insert("v".into(), Value::from(mode.state_version()));
+        map.insert("v".into(), Value::from(state_version(mode)));
         let inner = Value::Object(map).to_string();
         // The mode's reader sees the state re-written on one line: a position in it would not
         // be the document's, so only the key path is kept.
@@ -213,7 +178,7 @@ impl Envelope {
     /// the link then reports why).
     pub fn mode_of_fragment(fragment: &str) -> Option<Mode> {
         let f = fragment.strip_prefix('#').unwrap_or(fragment);
-        if f.starts_with(crate::share::FRAGMENT_PREFIX) {
+        if f.starts_with(crate::modes::flat::link::FRAGMENT_PREFIX) {
             return Some(Mode::Flat);
         }
         if f.starts_with(MESH_FRAGMENT_PREFIX) {
@@ -289,13 +254,39 @@ fn without_position(message: &str) -> String {
     }
 }
 
+/// Times `runs` runs of the experiment of `env` (its first run: a flat link's experiment, a
+/// mesh link's first allocator, …). `trace` is the SWF trace (name, bytes) every trace
+/// workload of the experiment reads.
+pub fn time_envelope(
+    env: &Envelope,
+    trace: Option<(&str, &[u8])>,
+    runs: usize,
+    now_ms: &dyn Fn() -> f64,
+) -> Result<PhaseTimes, String> {
+    if runs == 0 || runs > MAX_RUNS {
+        return Err(format!("runs must be 1 to {MAX_RUNS} (got {runs})"));
+    }
+    let exp = env
+        .experiment(&Limits::DEFAULT)
+        .map_err(|e| e.to_string())?;
+    let mut traces = |w: &WorkloadSpec| {
+        Ok(match w {
+            WorkloadSpec::Swf(_) => trace.map(|(name, bytes)| TraceInput::from_bytes(name, bytes)),
+            WorkloadSpec::Synthetic(_) => None,
+        })
+    };
+    exp.time(&mut traces, runs, now_ms)
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Experiment, ExperimentFile};
-    use crate::grid::spec::preset_global_grid;
-    use crate::mesh_run::{preset_contention, MeshAllocatorKind};
-    use crate::moldable_run::MoldableExperiment;
+    use crate::modes::flat::spec::{Experiment, ExperimentFile};
+    use crate::modes::grid::spec::preset_global_grid;
+    use crate::modes::mesh::presets::preset_contention;
+    use crate::modes::mesh::spec::MeshAllocatorKind;
+    use crate::modes::moldable::spec::MoldableExperiment;
     use crate::policy::moldable::MoldableStrategyKind;
     use crate::policy::PolicyKind;
     use crate::workload::moldable::MoldableModel;
@@ -303,7 +294,7 @@ mod tests {
 
     fn flat() -> ShareState {
         let exp = Experiment::new(
-            crate::config::WorkloadSpec::Synthetic(SyntheticModel::default()),
+            crate::modes::flat::spec::WorkloadSpec::Synthetic(SyntheticModel::default()),
             PolicyKind::Easy,
         );
         ShareState::new(exp, vec![PolicyKind::Easy, PolicyKind::Fcfs])
@@ -321,7 +312,7 @@ mod tests {
 
     fn moldable() -> MoldableShare {
         let exp = MoldableExperiment::new(
-            crate::config::WorkloadSpec::Synthetic(SyntheticModel::default()),
+            crate::modes::flat::spec::WorkloadSpec::Synthetic(SyntheticModel::default()),
             MoldableModel::Downey {
                 sigma: 1.0,
                 range_factor: 2.0,
@@ -418,5 +409,63 @@ mod tests {
             Envelope::from_document(&flat().experiment.to_json()),
             Ok(None)
         );
+    }
+}
+
+#[cfg(test)]
+mod timing_tests {
+    use super::*;
+    use crate::modes::flat::link::ShareState;
+    use crate::modes::flat::spec::{Experiment, WorkloadSpec};
+    use crate::modes::mesh::link::{MeshShare, MESH_SHARE_VERSION};
+    use crate::modes::mesh::presets::preset_window;
+    use crate::policy::PolicyKind;
+    use crate::workload::synthetic::SyntheticModel;
+
+    /// A clock that advances 1 ms per reading.
+    fn ticks() -> impl Fn() -> f64 {
+        let n = std::cell::Cell::new(0.0);
+        move || {
+            n.set(n.get() + 1.0);
+            n.get()
+        }
+    }
+
+    fn flat() -> Experiment {
+        let model: SyntheticModel =
+            serde_json::from_str(r#"{"model": "lublin", "jobs": 500}"#).expect("model");
+        let mut exp = Experiment::new(WorkloadSpec::Synthetic(model), PolicyKind::Easy);
+        exp.seed = 3;
+        exp
+    }
+
+    #[test]
+    fn phases_run_the_experiment_of_the_link() {
+        let exp = flat();
+        let env = Envelope::Flat(ShareState::new(exp.clone(), vec![]));
+        let t = time_envelope(&env, None, 2, &ticks()).expect("flat runs");
+        assert_eq!((t.mode.as_str(), t.load_ms.len()), ("flat", 2));
+        assert!(t.simulate_ms.iter().all(|&ms| ms == 1.0));
+        let whole = crate::modes::flat::run::run_experiment(&exp, None).expect("runs");
+        assert_eq!(t.jobs, whole.summary.jobs);
+        assert_eq!(t.summary, Some(whole.summary));
+
+        let exp = preset_window();
+        let env = Envelope::Mesh(MeshShare {
+            v: MESH_SHARE_VERSION,
+            allocators: vec![exp.allocator],
+            experiment: exp.clone(),
+            policy: None,
+        });
+        let t = time_envelope(&env, None, 1, &ticks()).expect("mesh runs");
+        let whole = crate::modes::mesh::run::run_mesh(&exp, None).expect("mesh runs");
+        assert_eq!((t.summary, t.jobs), (Some(whole.summary), whole.jobs.len()));
+    }
+
+    #[test]
+    fn bad_run_counts_are_refused() {
+        let env = Envelope::Flat(ShareState::new(flat(), vec![]));
+        assert!(time_envelope(&env, None, 0, &ticks()).is_err());
+        assert!(time_envelope(&env, None, MAX_RUNS + 1, &ticks()).is_err());
     }
 }
