@@ -32,7 +32,7 @@ fn readings(o: &MoldableReproOptions, json: bool) -> Result<(), Error> {
         }));
     }
     println!("# Srinivasan et al. — the claims under every reading of §3–4.3\n");
-    println!("W = fair-share weight (ESRT by the estimate / by the actual run time); X = Xfactor scale (sequential by the estimate / by the run time / the estimate at the requested count); C = the scheduler's category (requested × estimate / × run time). k = 4 throughout.\n");
+    println!("W = fair-share weight (ESRT by the estimate / by the actual run time); X = Xfactor scale (sequential by the estimate / by the run time / the estimate at the requested count); C = the scheduler's category (requested × estimate / × run time / W: the fair-share weight). k = 4 throughout.\n");
     let claims: Vec<&'static str> = all
         .first()
         .map(|(_, out)| out.claims.iter().map(|c| c.id).collect())

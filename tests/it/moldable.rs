@@ -226,9 +226,24 @@ fn the_xfactor_scale_follows_the_reading() {
     };
     assert_eq!(Readings::DEFAULT.weight(&jobs[4], &shapes[4]), 400.0);
     assert_eq!(act.weight(&jobs[4], &shapes[4]), 40.0);
-    assert_eq!(Readings::DEFAULT.category_weight(&jobs[4]), 400.0);
-    assert_eq!(act.category_weight(&jobs[4]), 40.0);
-    assert_eq!(Readings::all().len(), 12);
+    assert_eq!(
+        Readings::DEFAULT.category_weight(&jobs[4], &shapes[4]),
+        400.0
+    );
+    assert_eq!(act.category_weight(&jobs[4], &shapes[4]), 40.0);
+    // By the weight: the ESRT (linear speedup here, so 4 × 100 by the estimate, 4 × 10 by
+    // the run time).
+    let by_weight = Readings {
+        category: CategoryBasis::Weight,
+        ..act
+    };
+    assert_eq!(by_weight.category_weight(&jobs[4], &shapes[4]), 40.0);
+    let by_est_weight = Readings {
+        category: CategoryBasis::Weight,
+        ..Readings::DEFAULT
+    };
+    assert_eq!(by_est_weight.category_weight(&jobs[4], &shapes[4]), 400.0);
+    assert_eq!(Readings::all().len(), 18);
     assert_eq!(Readings::all()[0], Readings::DEFAULT);
 }
 

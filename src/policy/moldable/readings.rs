@@ -18,7 +18,10 @@
 //! * **the scheduler's weight category** (§4.3: "we partition the jobs into categories based
 //!   on their weights"): [`CategoryBasis::RequestedEstimate`] (default): requested processors
 //!   × estimate; [`CategoryBasis::RequestedActual`]: requested processors × actual run time —
-//!   the "workload-based weights" the metric's categories use (§2.3), an oracle.
+//!   the "workload-based weights" the metric's categories use (§2.3), an oracle;
+//!   [`CategoryBasis::Weight`]: the fair share's weight (§3: "Weight refers to the effective
+//!   sequential run time"), by the estimate or the run time as [`WeightBasis`] says (equal to
+//!   the default at σ = 0, where S(n) = n).
 
 use crate::workload::moldable::MoldableJob;
 use crate::workload::Job;
@@ -53,6 +56,8 @@ pub enum CategoryBasis {
     RequestedEstimate,
     /// Requested processors × actual run time (the metric's categories).
     RequestedActual,
+    /// The fair share's weight (ESRT, by [`Readings::weight`]).
+    Weight,
 }
 
 /// One reading of §3–4.3.
@@ -83,6 +88,7 @@ impl Readings {
                 for category in [
                     CategoryBasis::RequestedEstimate,
                     CategoryBasis::RequestedActual,
+                    CategoryBasis::Weight,
                 ] {
                     out.push(Readings {
                         weight,
@@ -95,7 +101,7 @@ impl Readings {
         out
     }
 
-    /// A short label: `W est · X seq-est · C est`.
+    /// A short label: `W est · X seq-est · C est` (C W: the category by the weight W).
     pub fn label(&self) -> String {
         format!(
             "W {} · X {} · C {}",
@@ -111,6 +117,7 @@ impl Readings {
             match self.category {
                 CategoryBasis::RequestedEstimate => "est",
                 CategoryBasis::RequestedActual => "act",
+                CategoryBasis::Weight => "W",
             }
         )
     }
@@ -133,12 +140,12 @@ impl Readings {
     }
 
     /// The weight the scheduler's category is taken from.
-    pub fn category_weight(&self, job: &Job) -> f64 {
-        let t = match self.category {
-            CategoryBasis::RequestedEstimate => job.estimate,
-            CategoryBasis::RequestedActual => job.run_time,
-        };
-        f64::from(job.procs) * t
+    pub fn category_weight(&self, job: &Job, shape: &MoldableJob) -> f64 {
+        match self.category {
+            CategoryBasis::RequestedEstimate => f64::from(job.procs) * job.estimate,
+            CategoryBasis::RequestedActual => f64::from(job.procs) * job.run_time,
+            CategoryBasis::Weight => self.weight(job, shape),
+        }
     }
 }
 

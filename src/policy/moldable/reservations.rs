@@ -102,26 +102,26 @@ impl ReservationPass {
     /// `true` when `job`, if it cannot start now, gets a reservation.
     pub fn wants(&self, now: Time, job: &Job, shape: &MoldableJob) -> bool {
         (self.rules.head && !self.head_taken)
-            || (self.rules.category && !self.taken[self.category(job)])
+            || (self.rules.category && !self.taken[self.category(job, shape)])
             || self.rules.xfactor.is_some_and(|k| {
                 xfactor_over(now, job, self.readings.xfactor_scale(job, shape)) > k
             })
     }
 
     /// The scheduler's category of `job` under this pass's readings.
-    fn category(&self, job: &Job) -> usize {
+    fn category(&self, job: &Job, shape: &MoldableJob) -> usize {
         if self.readings.category == Readings::DEFAULT.category {
             scheduler_category(job)
         } else {
-            category_of(self.readings.category_weight(job))
+            category_of(self.readings.category_weight(job, shape))
         }
     }
 
     /// `job` took a reservation.
-    pub fn took(&mut self, job: &Job) {
+    pub fn took(&mut self, job: &Job, shape: &MoldableJob) {
         self.head_taken = true;
         if self.rules.category {
-            let c = self.category(job);
+            let c = self.category(job, shape);
             self.taken[c] = true;
         }
     }
@@ -147,12 +147,12 @@ mod tests {
         assert_eq!(xfactor(30.0, &job, &shape), 4.0);
         let pass = Reservations::XFACTOR.pass();
         let mut p = pass.clone();
-        p.took(&job);
+        p.took(&job, &shape);
         assert!(!p.wants(30.0, &job, &shape));
         assert!(p.wants(30.5, &job, &shape));
         let mut c = Reservations::CATEGORY.pass();
         assert!(c.wants(0.0, &job, &shape));
-        c.took(&job);
+        c.took(&job, &shape);
         assert!(!c.wants(0.0, &job, &shape));
         let big = Job::new(2, 0.0, 1e6, 1e6, 64);
         assert!(c.wants(0.0, &big, &shape));

@@ -125,7 +125,7 @@ impl MoldablePolicy for ScheduleTime {
             }
             if reserve {
                 profile.reserve(c.start, c.end, held);
-                pass.took(job);
+                pass.took(job, shape);
             }
             kept.push(j);
         }
