@@ -123,6 +123,10 @@ pub struct ReproduceArgs {
     /// (docs/network-model.md).
     #[arg(long)]
     pub model: Option<String>,
+    /// window, moldable: run the readings the paper's text leaves open (a sensitivity table,
+    /// docs/reproductions.md) instead of the reproduction.
+    #[arg(long)]
+    pub readings: bool,
 }
 
 /// `schedlab reproduce --list`: one line per paper.
@@ -201,6 +205,7 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 model,
             })
         }
+        "window" if a.readings => reproduce_window::readings(threads, a.json),
         "window" => reproduce_window::reproduce(
             &crate::reproduce::window::WindowReproOptions {
                 traces: a.traces.clone(),
@@ -214,8 +219,10 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 traces: a.traces.clone(),
                 only: a.only.clone(),
                 threads,
+                readings: crate::policy::moldable::readings::Readings::DEFAULT,
             },
             a.json,
+            a.readings,
         ),
     }
 }

@@ -11,8 +11,91 @@ use crate::reproduce::moldable::{
     self, point, MoldableReproOptions, COMPARABLE_PCT, JOBS, MIN_CATEGORY_JOBS,
 };
 
-/// Runs the reproduction and prints it.
-pub fn reproduce(o: &MoldableReproOptions, json: bool) -> Result<(), Error> {
+/// `reproduce moldable --readings`: the whole reproduction under every reading of §3–4.3
+/// ([`crate::policy::moldable::readings`]), the claims checked under each.
+fn readings(o: &MoldableReproOptions, json: bool) -> Result<(), Error> {
+    use crate::policy::moldable::readings::Readings;
+    let t0 = std::time::Instant::now();
+    let mut all = Vec::new();
+    for r in Readings::all() {
+        let out = moldable::reproduce(&MoldableReproOptions {
+            readings: r,
+            ..o.clone()
+        })?;
+        all.push((r, out));
+    }
+    if json {
+        return emit_json_lines(all.iter().flat_map(|(r, out)| {
+            out.claims
+                .iter()
+                .map(move |c| serde_json::json!({"reading": r.label(), "claim": c}))
+        }));
+    }
+    println!("# Srinivasan et al. — the claims under every reading of §3–4.3\n");
+    println!("W = fair-share weight (ESRT by the estimate / by the actual run time); X = Xfactor scale (sequential by the estimate / by the run time / the estimate at the requested count); C = the scheduler's category (requested × estimate / × run time / W: the fair-share weight). k = 4 throughout.\n");
+    let claims: Vec<&'static str> = all
+        .first()
+        .map(|(_, out)| out.claims.iter().map(|c| c.id).collect())
+        .unwrap_or_default();
+    print!("| reading |");
+    for c in &claims {
+        print!(" {c} |");
+    }
+    println!(" holds |");
+    print!("|---|");
+    for _ in &claims {
+        print!("---|");
+    }
+    println!("---:|");
+    for (r, out) in &all {
+        print!("| {} |", r.label());
+        let mut n = 0;
+        for c in &out.claims {
+            let cell = match c.holds {
+                Some(true) => {
+                    n += 1;
+                    "yes"
+                }
+                Some(false) => "no",
+                None => "—",
+            };
+            print!(" {cell} |");
+        }
+        println!(" {n} of {} |", out.claims.len());
+    }
+    for id in &claims {
+        println!("\n## {id}\n");
+        println!("| reading | holds | evidence |");
+        println!("|---|---|---|");
+        for (r, out) in &all {
+            if let Some(c) = out.claims.iter().find(|c| c.id == *id) {
+                println!(
+                    "| {} | {} | {} |",
+                    r.label(),
+                    match c.holds {
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "—",
+                    },
+                    c.evidence
+                );
+            }
+        }
+    }
+    println!(
+        "\n{} readings, {:.1} s on {} thread(s).",
+        all.len(),
+        t0.elapsed().as_secs_f64(),
+        o.threads
+    );
+    Ok(())
+}
+
+/// Runs the reproduction and prints it; with `readings`, the sensitivity table instead.
+pub fn reproduce(o: &MoldableReproOptions, json: bool, readings_only: bool) -> Result<(), Error> {
+    if readings_only {
+        return readings(o, json);
+    }
     let out = moldable::reproduce(o)?;
     if json {
         emit_json_lines(&out.rows)?;

@@ -12,6 +12,128 @@ use crate::reproduce::window::{
     SWEEP_POLICIES, TARGET_REL_ERROR, TRACE_POLICIES, UNIFORM_LOADS,
 };
 
+/// `reproduce window --readings`: Delay under every reading of λ and W (§2.3), Figs. 6–7,
+/// with Window-240 and OO beside it ([`crate::reproduce::delay_readings`]).
+pub fn readings(threads: usize, json: bool) -> Result<(), Error> {
+    use crate::reproduce::delay_readings::{self, loads_where_beats, CurvePoint};
+    let t0 = std::time::Instant::now();
+    let figs = delay_readings::run(threads)?;
+    if json {
+        let mut rows = Vec::new();
+        for f in &figs {
+            for c in &f.curves {
+                let mut push = |load: Option<f64>, metric: &str, ours: f64, paper: Option<f64>| {
+                    rows.push(window::Row {
+                        figure: f.name.into(),
+                        policy: c.variant.label(),
+                        load,
+                        metric: metric.into(),
+                        ours,
+                        paper,
+                    })
+                };
+                push(None, "knee_utilization_percent", c.knee.util.mean, c.paper);
+                push(None, "knee_load", c.knee.load.unwrap_or(f64::NAN), None);
+                push(
+                    None,
+                    "sweep_max_utilization_percent",
+                    c.knee.sweep_max,
+                    c.paper,
+                );
+                for p in &c.points {
+                    push(Some(p.load), "utilization_percent", p.util.mean, None);
+                    push(Some(p.load), "turnaround", p.turnaround.mean, None);
+                    push(Some(p.load), "max_wait", p.max_wait.mean, None);
+                }
+            }
+        }
+        return super::streams::emit_json_lines(&rows);
+    }
+    println!("# Ababneh & Bani-Mohammad — Delay under the readings of λ and W (Figs. 6–7)\n");
+    println!(
+        "{MAX_RUNS} runs of {JOBS_PER_RUN} jobs a point, the main sweep's seeds; ± = 95 % half-width."
+    );
+    for f in &figs {
+        println!(
+            "\n## {} — utilisation (%), {} sides\n",
+            f.name,
+            if f.uniform {
+                "uniform"
+            } else {
+                "uniform-decreasing"
+            }
+        );
+        let loads: Vec<f64> = f.curves[0].points.iter().map(|p| p.load).collect();
+        print!("| variant | paper max | at knee | knee λ | sweep max |");
+        for l in &loads {
+            print!(" λ={l} |");
+        }
+        println!();
+        print!("|---|---:|---:|---:|---:|");
+        for _ in &loads {
+            print!("---:|");
+        }
+        println!();
+        for c in &f.curves {
+            print!(
+                "| {} | {} | {:.1} ± {:.1} | {} | {:.1} |",
+                c.variant.label(),
+                c.paper.map_or("—".into(), |p| format!("{p}")),
+                c.knee.util.mean,
+                c.knee.util.half_width,
+                c.knee.load.map_or("none".into(), |l| format!("{l}")),
+                c.knee.sweep_max
+            );
+            for p in &c.points {
+                print!(" {:.1} |", p.util.mean);
+            }
+            println!();
+        }
+        let w240 = f
+            .curves
+            .iter()
+            .find(|c| c.variant == delay_readings::Variant::Window240);
+        if let Some(w) = w240 {
+            println!("\nLoads at which Delay beats Window-240 beyond both 95 % half-widths:\n");
+            println!("| variant | utilisation (higher) | mean turnaround (lower) | maximum wait (lower) |");
+            println!("|---|---|---|---|");
+            let show = |v: Vec<f64>| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.iter()
+                        .map(|l| format!("{l}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            };
+            for c in f
+                .curves
+                .iter()
+                .filter(|c| matches!(c.variant, delay_readings::Variant::Delay(..)))
+            {
+                println!(
+                    "| {} | {} | {} | {} |",
+                    c.variant.label(),
+                    show(loads_where_beats(c, w, |p: &CurvePoint| p.util, true)),
+                    show(loads_where_beats(
+                        c,
+                        w,
+                        |p: &CurvePoint| p.turnaround,
+                        false
+                    )),
+                    show(loads_where_beats(c, w, |p: &CurvePoint| p.max_wait, false)),
+                );
+            }
+        }
+    }
+    println!(
+        "\n{:.1} s on {threads} thread(s).",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Runs the reproduction and prints it.
 pub fn reproduce(o: &WindowReproOptions, json: bool) -> Result<(), Error> {
     let out = window::reproduce(o)?;

@@ -30,12 +30,15 @@ use crate::limits::Limits;
 use crate::metrics::CATEGORY_COUNT;
 use crate::modes::flat::run::TraceInput;
 use crate::modes::flat::spec::{SwfSource, WorkloadSpec};
+use crate::modes::moldable::run::checked;
 use crate::modes::moldable::run::{
     change, measure, prepare_moldable, simulate, Change, MoldableOutput, PreparedMoldable,
 };
 use crate::modes::moldable::spec::MoldableExperiment;
+use crate::policy::moldable::readings::Readings;
 use crate::policy::moldable::MoldableStrategyKind as K;
 use crate::reproduce::parallel::par_map;
+use crate::sim::moldable_engine::{MoldableResult, MoldableSimulation};
 use crate::workload::moldable::MoldableModel;
 use crate::workload::transform::scale_load;
 
@@ -212,6 +215,8 @@ pub struct MoldableReproOptions {
     pub only: Option<String>,
     /// Worker threads.
     pub threads: usize,
+    /// The readings of §3–4.3 the text leaves open ([`Readings::DEFAULT`]: the reproduction's).
+    pub readings: Readings,
 }
 
 /// A simulated point (exact keys: load factor, σ and RF in thousandths).
@@ -318,6 +323,36 @@ fn at(base: &PreparedMoldable, lf: f64, sigma: f64, rf: f64) -> PreparedMoldable
     PreparedMoldable { prepared, shapes }
 }
 
+/// Runs `kind` on `p` under `readings` (as [`simulate`] for the default readings); the run's
+/// invariants are checked.
+pub fn simulate_with(
+    p: &PreparedMoldable,
+    kind: K,
+    readings: Readings,
+) -> Result<MoldableResult, Error> {
+    if readings == Readings::DEFAULT {
+        return simulate(p, kind);
+    }
+    let err = |e: &dyn std::fmt::Display| {
+        Error::simulation(
+            crate::error::Engine::Moldable,
+            format!("{} ({})", kind.as_str(), readings.label()),
+            e,
+        )
+    };
+    let policy = kind.build_with(p.prepared.workload.jobs.len(), p.prepared.procs, readings);
+    let result = MoldableSimulation::moldable(
+        p.prepared.workload.jobs.clone(),
+        p.shapes.clone(),
+        p.prepared.procs,
+        policy,
+    )
+    .map_err(|e| err(&e))?
+    .run_to_end()
+    .map_err(|e| err(&e))?;
+    checked(kind, result)
+}
+
 /// Runs the figures selected by `o` and checks the claims.
 pub fn reproduce(o: &MoldableReproOptions) -> Result<MoldableReproOutput, Error> {
     let t0 = Instant::now();
@@ -389,7 +424,7 @@ pub fn reproduce(o: &MoldableReproOptions) -> Result<MoldableReproOutput, Error>
             f64::from(p.sigma_milli) / 1000.0,
             f64::from(p.rf_milli) / 1000.0,
         );
-        let r = simulate(&w, p.strategy)?;
+        let r = simulate_with(&w, p.strategy, o.readings)?;
         Ok(measure(&r, w.prepared.workload.dropped.total()))
     })?;
     let mut reference = BTreeMap::new();

@@ -368,7 +368,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// The workload seed of run `rep` at (sides, load): shared by all policies.
-fn seed_of(uniform: bool, load_milli: u32, rep: usize) -> u64 {
+pub(crate) fn seed_of(uniform: bool, load_milli: u32, rep: usize) -> u64 {
     mix(0x5EED_0003 ^ (u64::from(uniform) << 60) ^ (u64::from(load_milli) << 20) ^ rep as u64)
 }
 

@@ -178,6 +178,76 @@ fn an_xfactor_reservation_triggers_past_k_4() {
     assert!(start(&xf, 6) > 900.0);
 }
 
+/// The readings of §3–4.3 (`policy::moldable::readings`): X as in the Xfactor case but with
+/// an estimate of 100 s for its 10 s run (ESRT 400 s by the estimate, 40 s by the run time).
+/// By the estimate (the default) or at the requested count (scale 100 s) X's Xfactor at 130 is
+/// 1.32 or 2.28 < 4, Y2 backfills at 130, X cannot finish before H's reservation at 1000 and
+/// starts after H, at 1100; by the run time it is (128 + 40) / 40 = 4.2 > 4, X is reserved at
+/// 900 (when Y ends) and starts there.
+#[test]
+fn the_xfactor_scale_follows_the_reading() {
+    use schedlab::policy::moldable::readings::{
+        actual_esrt, CategoryBasis, Readings, WeightBasis, XfactorScale,
+    };
+    let (mut jobs, mut shapes) = starvation_case(Some(job(7, 130.0, 850.0, 2)));
+    jobs[4] = Job::new(5, 2.0, 10.0, 100.0, 4);
+    shapes[4] = MoldableJob::rigid(4, 100.0);
+    assert_eq!(shapes[4].esrt, 400.0);
+    assert_eq!(actual_esrt(&jobs[4], &shapes[4]), 40.0);
+    let x_start = |readings: Readings| {
+        let policy = K::XfactorRes.build_with(jobs.len(), 10, readings);
+        let r = MoldableSimulation::moldable(jobs.clone(), shapes.clone(), 10, policy)
+            .unwrap()
+            .run_to_end()
+            .unwrap();
+        assert_eq!(moldable_invariants::check(&r), Vec::<String>::new());
+        (start(&r, 4), start(&r, 6))
+    };
+    let with = |xfactor| Readings {
+        xfactor,
+        ..Readings::DEFAULT
+    };
+    assert_eq!(x_start(Readings::DEFAULT), (1100.0, 130.0));
+    assert_eq!(
+        x_start(with(XfactorScale::RequestedEstimate)),
+        (1100.0, 130.0)
+    );
+    let (x, y2) = x_start(with(XfactorScale::SequentialActual));
+    assert_eq!(x, 900.0);
+    assert!(y2 > 900.0);
+    // The default reading is the registry's strategy, run for run.
+    let by_kind = run(jobs.clone(), shapes.clone(), 10, K::XfactorRes);
+    assert_eq!(start(&by_kind, 4), 1100.0);
+    // Weights and categories: X's fair-share weight 400 (estimate) or 40 (run time); its
+    // scheduler category weight 4 × 100 = 400 or 4 × 10 = 40.
+    let act = Readings {
+        weight: WeightBasis::Actual,
+        category: CategoryBasis::RequestedActual,
+        ..Readings::DEFAULT
+    };
+    assert_eq!(Readings::DEFAULT.weight(&jobs[4], &shapes[4]), 400.0);
+    assert_eq!(act.weight(&jobs[4], &shapes[4]), 40.0);
+    assert_eq!(
+        Readings::DEFAULT.category_weight(&jobs[4], &shapes[4]),
+        400.0
+    );
+    assert_eq!(act.category_weight(&jobs[4], &shapes[4]), 40.0);
+    // By the weight: the ESRT (linear speedup here, so 4 × 100 by the estimate, 4 × 10 by
+    // the run time).
+    let by_weight = Readings {
+        category: CategoryBasis::Weight,
+        ..act
+    };
+    assert_eq!(by_weight.category_weight(&jobs[4], &shapes[4]), 40.0);
+    let by_est_weight = Readings {
+        category: CategoryBasis::Weight,
+        ..Readings::DEFAULT
+    };
+    assert_eq!(by_est_weight.category_weight(&jobs[4], &shapes[4]), 400.0);
+    assert_eq!(Readings::all().len(), 18);
+    assert_eq!(Readings::all()[0], Readings::DEFAULT);
+}
+
 fn sdsc() -> Option<PathBuf> {
     let p = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),

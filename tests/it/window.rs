@@ -149,3 +149,60 @@ fn window_of_one_never_overtakes_and_unbounded_window_always_tries() {
     assert_eq!(r.outcomes[1].start, 2.0);
     assert_eq!(r.outcomes[2].start, 3.0);
 }
+
+/// Delay (§2.3) under the readings of λ and W (`DelayReading`), on a 2 × 1 mesh: j0 (2 × 1,
+/// 0–10) fills it; j1 (1 × 1) waits until 10 (wait 10); j2 (2 × 1, at 5) waits behind it and
+/// is the head from 10 on; j3 (1 × 1, at 12) may overtake j2 (waited 7) only while 7 < λ·W.
+/// At 12 the running jobs' mean wait is 10 (j1) and the mean over all started jobs 5 (j0 0,
+/// j1 10); λ measured = 4 arrivals / 12 = 1/3.
+#[test]
+fn delay_thresholds_follow_the_reading_of_lambda_and_w() {
+    use schedlab::policy::mesh::delay::{DelayBased, DelayLambda, DelayReading, DelayWait};
+    let jobs = vec![
+        job(0, 0.0, 10.0, 2, 1),
+        job(1, 0.0, 10.0, 1, 1),
+        job(2, 5.0, 1.0, 2, 1),
+        job(3, 12.0, 1.0, 1, 1),
+    ];
+    let start_of_j3 = |reading: DelayReading| {
+        let r = MeshSimulation::new(
+            jobs.clone(),
+            2,
+            1,
+            Box::new(MaxPeripheralLength),
+            DelayBased::with_reading(reading),
+        )
+        .unwrap()
+        .run_to_end()
+        .unwrap();
+        assert!(mesh_invariants::check(&r).is_empty());
+        assert_eq!(r.outcomes[1].start, 10.0);
+        r.outcomes[3].start
+    };
+    let reading = |lambda, wait| DelayReading { lambda, wait };
+    // Measured λ · running W = 10/3 ≤ 7: j3 waits for j2 (20–21), starts at 21.
+    assert_eq!(start_of_j3(DelayReading::default()), 21.0);
+    assert_eq!(
+        DelayReading::default(),
+        reading(DelayLambda::Measured, DelayWait::Running)
+    );
+    // Nominal λ = 1 · running W = 10 > 7: j3 overtakes at once.
+    assert_eq!(
+        start_of_j3(reading(DelayLambda::Nominal(1.0), DelayWait::Running)),
+        12.0
+    );
+    // Nominal λ = 1 · W over all started jobs = 5 ≤ 7: it waits; with λ = 2, 10 > 7.
+    assert_eq!(
+        start_of_j3(reading(DelayLambda::Nominal(1.0), DelayWait::Started)),
+        21.0
+    );
+    assert_eq!(
+        start_of_j3(reading(DelayLambda::Nominal(2.0), DelayWait::Started)),
+        12.0
+    );
+    // Measured λ = 1/3 · 5: waits.
+    assert_eq!(
+        start_of_j3(reading(DelayLambda::Measured, DelayWait::Started)),
+        21.0
+    );
+}

@@ -12,13 +12,47 @@
 //! (start − submit) of the jobs running now (0 when none runs). The head may be overtaken
 //! while its wait is strictly below λ·W, taken as a number of time units exactly as the paper
 //! states it (λW is dimensionless by Little's law; the paper compares it with a delay anyway).
+//!
+//! [`DelayReading`] makes the two quantities the text leaves open selectable (for
+//! `schedlab reproduce window --readings`): λ measured online or the workload's nominal rate,
+//! W over the jobs running now or over every job started so far. The default is the reading
+//! above.
 
 use super::{InstantEvents, MeshContext, MeshPolicy, Planner};
 use crate::base::{JobId, Time};
 
+/// Which arrival rate λ the threshold λ·W uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum DelayLambda {
+    /// Jobs arrived so far / time since the first arrival ("the scheduler monitors both
+    /// parameters").
+    #[default]
+    Measured,
+    /// The workload's nominal arrival rate (the λ of the §5.1 Poisson process).
+    Nominal(f64),
+}
+
+/// Which jobs' waiting delays the W of λ·W averages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DelayWait {
+    /// The jobs running now ("the average waiting delay of running jobs", read literally).
+    #[default]
+    Running,
+    /// Every job started so far (running or finished): the running mean wait of the system.
+    Started,
+}
+
+/// A reading of §2.3's λ and W.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DelayReading {
+    pub lambda: DelayLambda,
+    pub wait: DelayWait,
+}
+
 /// Delay-based non-FCFS scheduling.
 #[derive(Clone, Debug, Default)]
 pub struct DelayBased {
+    reading: DelayReading,
     /// Waiting jobs in arrival order.
     waiting: Vec<JobId>,
     events: InstantEvents,
@@ -28,6 +62,9 @@ pub struct DelayBased {
     wait_of: Vec<f64>,
     running_wait_sum: f64,
     running: u64,
+    /// Sum and count of the waits of every job started so far ([`DelayWait::Started`]).
+    started_wait_sum: f64,
+    started: u64,
 }
 
 impl DelayBased {
@@ -36,17 +73,26 @@ impl DelayBased {
         Self::default()
     }
 
+    /// No job waiting; λ and W read as `reading` says.
+    pub fn with_reading(reading: DelayReading) -> Self {
+        Self {
+            reading,
+            ..Self::default()
+        }
+    }
+
     /// The current threshold λ·W at time `now`.
     pub fn threshold(&self, now: Time) -> f64 {
-        let lambda = match self.first_arrival {
-            Some(t0) if now > t0 => self.arrivals as f64 / (now - t0),
-            _ => 0.0,
+        let lambda = match (self.reading.lambda, self.first_arrival) {
+            (DelayLambda::Nominal(rate), _) => rate,
+            (DelayLambda::Measured, Some(t0)) if now > t0 => self.arrivals as f64 / (now - t0),
+            (DelayLambda::Measured, _) => 0.0,
         };
-        let w = if self.running > 0 {
-            self.running_wait_sum / self.running as f64
-        } else {
-            0.0
+        let (sum, n) = match self.reading.wait {
+            DelayWait::Running => (self.running_wait_sum, self.running),
+            DelayWait::Started => (self.started_wait_sum, self.started),
         };
+        let w = if n > 0 { sum / n as f64 } else { 0.0 };
         lambda * w
     }
 
@@ -58,6 +104,8 @@ impl DelayBased {
         self.wait_of[job] = wait;
         self.running_wait_sum += wait;
         self.running += 1;
+        self.started_wait_sum += wait;
+        self.started += 1;
     }
 
     fn may_overtake(&self, head: JobId, ctx: &MeshContext<'_>, threshold: f64) -> bool {

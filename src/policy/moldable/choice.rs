@@ -61,11 +61,23 @@ impl FairShare {
 
     /// The largest count `shape` may take on `total` processors, the job being in `system`.
     pub fn upper(&self, shape: &MoldableJob, system: &SystemWeights, total: u32) -> u32 {
+        self.upper_weighted(shape, shape.esrt, system, total)
+    }
+
+    /// [`FairShare::upper`] with the job's weight `weight` instead of its ESRT by the estimate
+    /// (`super::readings::WeightBasis`).
+    pub fn upper_weighted(
+        &self,
+        shape: &MoldableJob,
+        weight: f64,
+        system: &SystemWeights,
+        total: u32,
+    ) -> u32 {
         let (own, sum) = match self.rule {
-            WeightRule::Strict => (fixed(shape.esrt), system.strict),
-            WeightRule::Sqrt => (fixed(shape.esrt.max(0.0).sqrt()), system.sqrt),
+            WeightRule::Strict => (fixed(weight), system.strict),
+            WeightRule::Sqrt => (fixed(weight.max(0.0).sqrt()), system.sqrt),
             WeightRule::SqrtParallel => {
-                let own = fixed(shape.esrt.max(0.0).sqrt());
+                let own = fixed(weight.max(0.0).sqrt());
                 let sum = if shape.is_sequential() {
                     system.sqrt_parallel + own
                 } else {
@@ -107,8 +119,13 @@ pub struct SystemWeights {
 impl SystemWeights {
     /// `shape`'s job entered the system.
     pub fn add(&mut self, shape: &MoldableJob) {
-        let r = fixed(shape.esrt.max(0.0).sqrt());
-        self.strict += fixed(shape.esrt);
+        self.add_weighted(shape, shape.esrt);
+    }
+
+    /// `shape`'s job, of weight `weight`, entered the system.
+    pub fn add_weighted(&mut self, shape: &MoldableJob, weight: f64) {
+        let r = fixed(weight.max(0.0).sqrt());
+        self.strict += fixed(weight);
         self.sqrt += r;
         if !shape.is_sequential() {
             self.sqrt_parallel += r;
@@ -117,8 +134,13 @@ impl SystemWeights {
 
     /// `shape`'s job left the system.
     pub fn remove(&mut self, shape: &MoldableJob) {
-        let r = fixed(shape.esrt.max(0.0).sqrt());
-        self.strict = self.strict.saturating_sub(fixed(shape.esrt));
+        self.remove_weighted(shape, shape.esrt);
+    }
+
+    /// `shape`'s job, of weight `weight`, left the system.
+    pub fn remove_weighted(&mut self, shape: &MoldableJob, weight: f64) {
+        let r = fixed(weight.max(0.0).sqrt());
+        self.strict = self.strict.saturating_sub(fixed(weight));
         self.sqrt = self.sqrt.saturating_sub(r);
         if !shape.is_sequential() {
             self.sqrt_parallel = self.sqrt_parallel.saturating_sub(r);

@@ -25,6 +25,7 @@
 //! free) and runs the job for T(count).
 
 pub mod choice;
+pub mod readings;
 pub mod reservations;
 pub mod rigid;
 pub mod schedule_time;
@@ -307,6 +308,42 @@ impl MoldableStrategyKind {
                 twelve,
                 Reservations::BOTH,
             ),
+        }
+    }
+
+    /// A fresh strategy for `n_jobs` jobs on `procs` processors under other readings of
+    /// §3–4.3 ([`readings`]): the fair-share weight for the submit- and schedule-time
+    /// strategies, the Xfactor and category readings for the schedule-time ones; the rigid
+    /// references are built as by [`MoldableStrategyKind::build`].
+    pub fn build_with(
+        self,
+        n_jobs: usize,
+        procs: u32,
+        readings: readings::Readings,
+    ) -> Box<dyn MoldablePolicy> {
+        match self.config() {
+            StrategyConfig::ScheduleTime {
+                fair_share,
+                choices,
+                reservations,
+            } => Box::new(
+                schedule_time::ScheduleTime::new(
+                    self.as_str(),
+                    fair_share,
+                    choices,
+                    reservations,
+                    n_jobs,
+                )
+                .with_readings(readings),
+            ),
+            StrategyConfig::SubmitTime {
+                fair_share,
+                choices,
+            } => Box::new(
+                submit_time::SubmitTime::new(self.as_str(), fair_share, choices, n_jobs, procs)
+                    .with_readings(readings),
+            ),
+            StrategyConfig::Rigid { .. } => self.build(n_jobs, procs),
         }
     }
 

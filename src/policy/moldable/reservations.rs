@@ -8,6 +8,7 @@
 //! A job's category for the scheduler is that of its requested processors × estimate (the
 //! scheduler cannot know the actual run time the metrics' categories use; `docs/moldable.md`).
 
+use super::readings::Readings;
 use crate::base::Time;
 use crate::workload::moldable::{category_of, MoldableJob, CATEGORY_COUNT};
 use crate::workload::Job;
@@ -54,8 +55,14 @@ impl Reservations {
 
     /// A fresh pass over the queue (one per decision).
     pub fn pass(self) -> ReservationPass {
+        self.pass_with(Readings::DEFAULT)
+    }
+
+    /// A fresh pass whose categories and Xfactors follow `readings`.
+    pub fn pass_with(self, readings: Readings) -> ReservationPass {
         ReservationPass {
             rules: self,
+            readings,
             head_taken: false,
             taken: [false; CATEGORY_COUNT],
         }
@@ -69,8 +76,14 @@ pub fn scheduler_category(job: &Job) -> usize {
 
 /// Xfactor of `job` at `now`: (queue time + ESRT) / ESRT (1 for a job of no ESRT).
 pub fn xfactor(now: Time, job: &Job, shape: &MoldableJob) -> f64 {
-    if shape.esrt > 0.0 {
-        (now - job.submit + shape.esrt) / shape.esrt
+    xfactor_over(now, job, shape.esrt)
+}
+
+/// Xfactor of `job` at `now` on the time scale `scale`: (queue time + scale) / scale (1 when
+/// the scale is not positive).
+pub fn xfactor_over(now: Time, job: &Job, scale: f64) -> f64 {
+    if scale > 0.0 {
+        (now - job.submit + scale) / scale
     } else {
         1.0
     }
@@ -80,6 +93,7 @@ pub fn xfactor(now: Time, job: &Job, shape: &MoldableJob) -> f64 {
 #[derive(Clone, Debug)]
 pub struct ReservationPass {
     rules: Reservations,
+    readings: Readings,
     head_taken: bool,
     taken: [bool; CATEGORY_COUNT],
 }
@@ -88,18 +102,27 @@ impl ReservationPass {
     /// `true` when `job`, if it cannot start now, gets a reservation.
     pub fn wants(&self, now: Time, job: &Job, shape: &MoldableJob) -> bool {
         (self.rules.head && !self.head_taken)
-            || (self.rules.category && !self.taken[scheduler_category(job)])
-            || self
-                .rules
-                .xfactor
-                .is_some_and(|k| xfactor(now, job, shape) > k)
+            || (self.rules.category && !self.taken[self.category(job, shape)])
+            || self.rules.xfactor.is_some_and(|k| {
+                xfactor_over(now, job, self.readings.xfactor_scale(job, shape)) > k
+            })
+    }
+
+    /// The scheduler's category of `job` under this pass's readings.
+    fn category(&self, job: &Job, shape: &MoldableJob) -> usize {
+        if self.readings.category == Readings::DEFAULT.category {
+            scheduler_category(job)
+        } else {
+            category_of(self.readings.category_weight(job, shape))
+        }
     }
 
     /// `job` took a reservation.
-    pub fn took(&mut self, job: &Job) {
+    pub fn took(&mut self, job: &Job, shape: &MoldableJob) {
         self.head_taken = true;
         if self.rules.category {
-            self.taken[scheduler_category(job)] = true;
+            let c = self.category(job, shape);
+            self.taken[c] = true;
         }
     }
 
@@ -124,12 +147,12 @@ mod tests {
         assert_eq!(xfactor(30.0, &job, &shape), 4.0);
         let pass = Reservations::XFACTOR.pass();
         let mut p = pass.clone();
-        p.took(&job);
+        p.took(&job, &shape);
         assert!(!p.wants(30.0, &job, &shape));
         assert!(p.wants(30.5, &job, &shape));
         let mut c = Reservations::CATEGORY.pass();
         assert!(c.wants(0.0, &job, &shape));
-        c.took(&job);
+        c.took(&job, &shape);
         assert!(!c.wants(0.0, &job, &shape));
         let big = Job::new(2, 0.0, 1e6, 1e6, 64);
         assert!(c.wants(0.0, &big, &shape));

@@ -21,6 +21,7 @@
 //! skipped without evaluating its counts when even its minimum exceeds the free processors.
 
 use super::choice::{Choices, Chooser, FairShare, SystemWeights};
+use super::readings::Readings;
 use super::reservations::Reservations;
 use super::{MoldContext, MoldStart, MoldablePolicy};
 use crate::base::JobId;
@@ -36,6 +37,7 @@ pub struct ScheduleTime {
     queue: Vec<JobId>,
     kept: Vec<JobId>,
     weights: SystemWeights,
+    readings: Readings,
 }
 
 impl ScheduleTime {
@@ -55,7 +57,14 @@ impl ScheduleTime {
             queue: Vec::with_capacity(n_jobs.min(1024)),
             kept: Vec::new(),
             weights: SystemWeights::default(),
+            readings: Readings::DEFAULT,
         }
+    }
+
+    /// The same strategy under other readings of §3–4.3 ([`super::readings`]).
+    pub fn with_readings(mut self, readings: Readings) -> ScheduleTime {
+        self.readings = readings;
+        self
     }
 }
 
@@ -65,12 +74,14 @@ impl MoldablePolicy for ScheduleTime {
     }
 
     fn job_arrived(&mut self, job: JobId, ctx: &MoldContext<'_>) {
-        self.weights.add(&ctx.shapes[job]);
+        let w = self.readings.weight(&ctx.jobs[job], &ctx.shapes[job]);
+        self.weights.add_weighted(&ctx.shapes[job], w);
         self.queue.push(job);
     }
 
     fn job_completed(&mut self, job: JobId, ctx: &MoldContext<'_>) {
-        self.weights.remove(&ctx.shapes[job]);
+        let w = self.readings.weight(&ctx.jobs[job], &ctx.shapes[job]);
+        self.weights.remove_weighted(&ctx.shapes[job], w);
     }
 
     fn decide(&mut self, ctx: &MoldContext<'_>, starts: &mut Vec<MoldStart>) {
@@ -83,7 +94,7 @@ impl MoldablePolicy for ScheduleTime {
             profile.reserve(now, r.expected_end, r.procs);
         }
         let mut free = ctx.free_procs;
-        let mut pass = self.reservations.pass();
+        let mut pass = self.reservations.pass_with(self.readings);
         let mut kept = std::mem::take(&mut self.kept);
         kept.clear();
         for i in 0..self.queue.len() {
@@ -94,7 +105,10 @@ impl MoldablePolicy for ScheduleTime {
                 kept.push(j);
                 continue;
             }
-            let upper = self.fair_share.upper(shape, &self.weights, ctx.total_procs);
+            let weight = self.readings.weight(job, shape);
+            let upper =
+                self.fair_share
+                    .upper_weighted(shape, weight, &self.weights, ctx.total_procs);
             let Some(c) = self.chooser.pick(&profile, now, job, shape, upper) else {
                 kept.push(j);
                 continue;
@@ -111,7 +125,7 @@ impl MoldablePolicy for ScheduleTime {
             }
             if reserve {
                 profile.reserve(c.start, c.end, held);
-                pass.took(job);
+                pass.took(job, shape);
             }
             kept.push(j);
         }

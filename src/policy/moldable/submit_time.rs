@@ -30,6 +30,8 @@ pub struct SubmitTime {
     promised: Vec<Option<Time>>,
     started_at: Vec<Time>,
     weights: SystemWeights,
+    /// The fair share's weight ([`super::readings::WeightBasis`]).
+    readings: super::readings::Readings,
     scratch: Vec<(OrdTime, JobId)>,
 }
 
@@ -53,8 +55,15 @@ impl SubmitTime {
             promised: vec![None; n_jobs],
             started_at: vec![f64::NAN; n_jobs],
             weights: SystemWeights::default(),
+            readings: super::readings::Readings::DEFAULT,
             scratch: Vec::new(),
         }
+    }
+
+    /// The same strategy with the fair share's weight read as `readings` says.
+    pub fn with_readings(mut self, readings: super::readings::Readings) -> SubmitTime {
+        self.readings = readings;
+        self
     }
 
     /// Moves every waiting job to its earliest fit, in order of reservation.
@@ -90,9 +99,10 @@ impl MoldablePolicy for SubmitTime {
 
     fn job_arrived(&mut self, j: JobId, ctx: &MoldContext<'_>) {
         let (job, shape) = (&ctx.jobs[j], &ctx.shapes[j]);
-        self.weights.add(shape);
+        let weight = self.readings.weight(job, shape);
+        self.weights.add_weighted(shape, weight);
         let upper = match &self.fair_share {
-            Some(fs) => fs.upper(shape, &self.weights, ctx.total_procs),
+            Some(fs) => fs.upper_weighted(shape, weight, &self.weights, ctx.total_procs),
             None => shape.max,
         };
         let Some(c) = self.chooser.pick(&self.profile, ctx.now, job, shape, upper) else {
@@ -108,7 +118,8 @@ impl MoldablePolicy for SubmitTime {
     }
 
     fn job_completed(&mut self, j: JobId, ctx: &MoldContext<'_>) {
-        self.weights.remove(&ctx.shapes[j]);
+        let weight = self.readings.weight(&ctx.jobs[j], &ctx.shapes[j]);
+        self.weights.remove_weighted(&ctx.shapes[j], weight);
         let (_, est, held) = self.chosen[j];
         let expected_end = self.started_at[j] + est;
         if ctx.now < expected_end && held > 0 {
