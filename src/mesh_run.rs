@@ -181,28 +181,35 @@ pub enum ContentionModel {
     /// The separated-classes model of [`crate::network::separated`]: communication paced by
     /// its own all-to-all links, I/O by the I/O paths, service C (σ + κ (ρ b^B + (1 − ρ) b^A)).
     Separated,
+    /// The packet-level wormhole model of [`crate::network::wormhole`] (ρ only; its defaults).
+    Wormhole,
 }
 
 impl ContentionModel {
-    /// Both, default first.
-    pub const ALL: [ContentionModel; 2] = [ContentionModel::Flow, ContentionModel::Separated];
+    /// All three, default first.
+    pub const ALL: [ContentionModel; 3] = [
+        ContentionModel::Flow,
+        ContentionModel::Separated,
+        ContentionModel::Wormhole,
+    ];
 
     /// The name in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             ContentionModel::Flow => "flow",
             ContentionModel::Separated => "separated",
+            ContentionModel::Wormhole => "wormhole",
         }
     }
 
-    /// Parses `flow` or `separated`.
+    /// Parses `flow`, `separated` or `wormhole`.
     pub fn parse(s: &str) -> Result<ContentionModel, String> {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown contention model {} (expected flow or separated)",
+                    "unknown contention model {} (expected flow, separated or wormhole)",
                     crate::limits::echo_quoted(s)
                 )
             })
@@ -596,6 +603,7 @@ pub struct MeshStepper<'a> {
 enum Stepping<'a> {
     Contiguous(Box<MeshSimulation<Box<dyn crate::policy::mesh::MeshPolicy>>>),
     Flow(Box<FlowStepper<'a>>),
+    Wormhole(Box<crate::network::wormhole::WormholeStepper<'a>>),
 }
 
 impl<'a> MeshStepper<'a> {
@@ -625,6 +633,20 @@ impl<'a> MeshStepper<'a> {
             (MeshAllocatorKind::Nodes(_), Some(alloc)) => {
                 let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
                 let model = match (exp.network.phases, exp.network.model) {
+                    (None, ContentionModel::Wormhole) => {
+                        let w = crate::network::wormhole::stepper(
+                            net,
+                            &fjobs,
+                            alloc,
+                            exp.network.traffic_io,
+                        )
+                        .map_err(|e| Error::simulation(Engine::Flow, exp.allocator.label(), e))?;
+                        return Ok(MeshStepper {
+                            exp,
+                            jobs: jobs.len(),
+                            engine: Stepping::Wormhole(Box::new(w)),
+                        });
+                    }
                     (Some(p), _) => FlowModel::Phases(p),
                     (None, ContentionModel::Flow) => FlowModel::Fluid(FlowConfig {
                         traffic_io: exp.network.traffic_io,
@@ -669,10 +691,11 @@ impl<'a> MeshStepper<'a> {
         let stepped = match &mut self.engine {
             Stepping::Contiguous(sim) => sim.step_instants(n).map_err(|e| e.to_string()),
             Stepping::Flow(f) => f.step_instants(n).map_err(|e| e.to_string()),
+            Stepping::Wormhole(w) => w.step_instants(n).map_err(|e| e.to_string()),
         };
         stepped.map_err(|m| match self.engine {
             Stepping::Contiguous(_) => self.mesh_error(m),
-            Stepping::Flow(_) => self.flow_error(m),
+            Stepping::Flow(_) | Stepping::Wormhole(_) => self.flow_error(m),
         })
     }
 
@@ -681,6 +704,7 @@ impl<'a> MeshStepper<'a> {
         match &self.engine {
             Stepping::Contiguous(sim) => sim.progress(),
             Stepping::Flow(f) => f.progress(),
+            Stepping::Wormhole(w) => w.progress(),
         }
     }
 
@@ -711,9 +735,16 @@ impl<'a> MeshStepper<'a> {
                     engine: "contiguous",
                 })
             }
-            Stepping::Flow(f) => {
+            engine @ (Stepping::Flow(_) | Stepping::Wormhole(_)) => {
                 let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
-                let recs = (*f).finish().map_err(|e| fail(e.to_string()))?;
+                let recs = match engine {
+                    Stepping::Wormhole(w) => {
+                        (*w).finish().map(|r| r.records).map_err(|e| e.to_string())
+                    }
+                    Stepping::Flow(f) => (*f).finish().map_err(|e| e.to_string()),
+                    Stepping::Contiguous(_) => Ok(Vec::new()),
+                }
+                .map_err(fail)?;
                 if recs.len() != self.jobs {
                     return Err(fail(format!(
                         "the flow engine finished {} of {} jobs",
@@ -741,6 +772,7 @@ impl<'a> MeshStepper<'a> {
                     .collect();
                 let engine = match (exp.network.phases, exp.network.model) {
                     (None, ContentionModel::Separated) => "separated",
+                    (None, ContentionModel::Wormhole) => "wormhole",
                     _ => "flow",
                 };
                 Ok(MeshSimulated {

@@ -153,7 +153,10 @@ impl fmt::Display for WormholeError {
                  and below 2^52 flit times"
             ),
             WormholeError::BadAllocation { job } => {
-                write!(f, "the allocator gave job #{job} an impossible set of nodes")
+                write!(
+                    f,
+                    "the allocator gave job #{job} an impossible set of nodes"
+                )
             }
             WormholeError::Network(e) => write!(f, "wormhole model: {e}"),
             WormholeError::WorkBound { limit } => write!(
@@ -466,7 +469,9 @@ impl Core {
         self.worms[w as usize].tail = pos + 1;
         let ch = &mut self.channels[c];
         if ch.owner != w {
-            return Err(WormholeError::Invariant("a worm left a channel it did not hold"));
+            return Err(WormholeError::Invariant(
+                "a worm left a channel it did not hold",
+            ));
         }
         ch.owner = NONE;
         let held = now - ch.since;
@@ -740,7 +745,7 @@ struct JobRun<'a> {
     cfg: WormholeConfig,
     mesh: Mesh,
     core: Core,
-    jobs: &'a [FlowJob],
+    jobs: Vec<FlowJob>,
     submit: Vec<u64>,
     records: Vec<Option<FlowRecord>>,
     /// Running jobs by job index (slot `None` when not running).
@@ -748,6 +753,8 @@ struct JobRun<'a> {
     running_count: usize,
     queue_head: usize,
     arrived: usize,
+    /// Jobs ended.
+    ended: usize,
 }
 
 /// Runs `jobs` (in submit order) FCFS on `net`'s mesh, allocating with `alloc`, under the
@@ -758,80 +765,152 @@ pub fn simulate_wormhole(
     alloc: &mut dyn NodeAllocator,
     cfg: WormholeConfig,
 ) -> Result<WormholeRun, WormholeError> {
-    cfg.validate()?;
-    let mesh = Mesh::new(net.width(), net.height()).map_err(|_| WormholeError::BadConfig {
-        field: "mesh",
-        message: "size out of range".into(),
-    })?;
-    let n = mesh.size();
-    let mut submit = Vec::with_capacity(jobs.len());
-    let mut prev = 0u64;
-    for (i, j) in jobs.iter().enumerate() {
-        if j.size == 0 || j.size > n {
-            return Err(WormholeError::BadSize {
-                job: i,
-                size: j.size,
-                nodes: n,
-            });
-        }
-        let t = j.submit / cfg.flit_seconds;
-        if !(t.is_finite() && t >= 0.0 && t < 4.0e15 && j.compute.is_finite() && j.compute >= 0.0)
-        {
-            return Err(WormholeError::BadTime { job: i });
-        }
-        let t = libm::round(t) as u64;
-        if t < prev {
-            return Err(WormholeError::BadTime { job: i });
-        }
-        prev = t;
-        submit.push(t);
-    }
-    let mut run = JobRun {
-        net,
-        alloc,
-        cfg,
-        mesh,
-        core: Core::new(net, cfg.packet_flits, cfg.max_events),
-        jobs,
-        submit,
-        records: vec![None; jobs.len()],
-        running: (0..jobs.len()).map(|_| None).collect(),
-        running_count: 0,
-        queue_head: 0,
-        arrived: 0,
+    WormholeStepper::new(net, jobs, alloc, cfg)?.finish()
+}
+
+/// The mesh runs' wormhole run (`network.model = "wormhole"`): [`WormholeConfig::default`]
+/// with the experiment's ρ.
+pub fn stepper<'a>(
+    net: &'a Network,
+    jobs: &[FlowJob],
+    alloc: &'a mut dyn NodeAllocator,
+    traffic_io: f64,
+) -> Result<WormholeStepper<'a>, WormholeError> {
+    let cfg = WormholeConfig {
+        traffic_io,
+        ..WormholeConfig::default()
     };
-    run.run()?;
-    let secs = cfg.flit_seconds;
-    let records = run
-        .records
-        .into_iter()
-        .map(|r| {
-            r.map(|mut r| {
-                r.start *= secs;
-                r.end *= secs;
-                r
-            })
-        })
-        .collect::<Option<Vec<_>>>()
-        .ok_or(WormholeError::Stalled {
-            waiting: jobs.len() - run.queue_head,
+    WormholeStepper::new(net, jobs, alloc, cfg)
+}
+
+/// A wormhole run stepped a few events at a time (the page's worker runs a mesh run in slices
+/// so that it can be cancelled); the same events, in the same order, as a run to the end.
+pub struct WormholeStepper<'a> {
+    run: JobRun<'a>,
+    over: bool,
+}
+
+impl<'a> WormholeStepper<'a> {
+    /// The run of `jobs` (in submit order) FCFS on `net`'s mesh with `alloc` under `cfg`,
+    /// whose parameters and jobs are checked first; nothing simulated yet.
+    pub fn new(
+        net: &'a Network,
+        jobs: &[FlowJob],
+        alloc: &'a mut dyn NodeAllocator,
+        cfg: WormholeConfig,
+    ) -> Result<WormholeStepper<'a>, WormholeError> {
+        cfg.validate()?;
+        let mesh = Mesh::new(net.width(), net.height()).map_err(|_| WormholeError::BadConfig {
+            field: "mesh",
+            message: "size out of range".into(),
         })?;
-    Ok(WormholeRun {
-        records,
-        stats: run.core.stats,
-    })
+        let n = mesh.size();
+        let mut submit = Vec::with_capacity(jobs.len());
+        let mut prev = 0u64;
+        for (i, j) in jobs.iter().enumerate() {
+            if j.size == 0 || j.size > n {
+                return Err(WormholeError::BadSize {
+                    job: i,
+                    size: j.size,
+                    nodes: n,
+                });
+            }
+            let t = j.submit / cfg.flit_seconds;
+            let ok = t.is_finite()
+                && (0.0..4.0e15).contains(&t)
+                && j.compute.is_finite()
+                && j.compute >= 0.0;
+            if !ok {
+                return Err(WormholeError::BadTime { job: i });
+            }
+            let t = libm::round(t) as u64;
+            if t < prev {
+                return Err(WormholeError::BadTime { job: i });
+            }
+            prev = t;
+            submit.push(t);
+        }
+        let run = JobRun {
+            net,
+            alloc,
+            cfg,
+            mesh,
+            core: Core::new(net, cfg.packet_flits, cfg.max_events),
+            jobs: jobs.to_vec(),
+            submit,
+            records: vec![None; jobs.len()],
+            running: (0..jobs.len()).map(|_| None).collect(),
+            running_count: 0,
+            queue_head: 0,
+            arrived: 0,
+            ended: 0,
+        };
+        Ok(WormholeStepper { run, over: false })
+    }
+
+    /// Processes at most `n` events (an arrival instant counts as one); `true` when the run
+    /// is over (the network checked empty).
+    pub fn step_instants(&mut self, n: usize) -> Result<bool, WormholeError> {
+        if !self.over {
+            self.over = self.run.step(n)?;
+        }
+        Ok(self.over)
+    }
+
+    /// Jobs completed and started and the simulated time (seconds) so far.
+    pub fn progress(&self) -> crate::sim::Progress {
+        crate::sim::Progress {
+            completed: self.run.ended,
+            started: self.run.queue_head,
+            total: self.run.jobs.len(),
+            now: self.run.core.now as f64 * self.run.cfg.flit_seconds,
+        }
+    }
+
+    /// Runs to the end; every job's record (times in seconds) and the network counters.
+    pub fn finish(mut self) -> Result<WormholeRun, WormholeError> {
+        while !self.step_instants(1 << 20)? {}
+        let run = self.run;
+        let secs = run.cfg.flit_seconds;
+        let waiting = run.jobs.len() - run.queue_head;
+        let records = run
+            .records
+            .into_iter()
+            .map(|r| {
+                r.map(|mut r| {
+                    r.start *= secs;
+                    r.end *= secs;
+                    r
+                })
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or(WormholeError::Stalled { waiting })?;
+        Ok(WormholeRun {
+            records,
+            stats: run.core.stats,
+        })
+    }
 }
 
 impl JobRun<'_> {
-    fn run(&mut self) -> Result<(), WormholeError> {
-        loop {
+    /// At most `budget` steps (an arrival instant or one event); `true` when the run is over.
+    fn step(&mut self, budget: usize) -> Result<bool, WormholeError> {
+        for _ in 0..budget {
             let arrival = self.submit.get(self.arrived).copied();
             let event = self.core.next_time();
             let take_arrival = match (arrival, event) {
                 (Some(a), Some(e)) => a <= e,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
-                (None, None) => break,
+                (None, None) => {
+                    if self.queue_head < self.jobs.len() {
+                        return Err(WormholeError::Stalled {
+                            waiting: self.jobs.len() - self.queue_head,
+                        });
+                    }
+                    self.core.check_drained()?;
+                    return Ok(true);
+                }
             };
             match arrival.filter(|_| take_arrival) {
                 Some(a) => {
@@ -850,12 +929,7 @@ impl JobRun<'_> {
             }
             self.after_event()?;
         }
-        if self.queue_head < self.jobs.len() {
-            return Err(WormholeError::Stalled {
-                waiting: self.jobs.len() - self.queue_head,
-            });
-        }
-        self.core.check_drained()
+        Ok(false)
     }
 
     /// Feeds freed senders their next message and closes finished rounds, until nothing more
@@ -908,7 +982,9 @@ impl JobRun<'_> {
         r.outstanding = r
             .outstanding
             .checked_sub(1)
-            .ok_or(WormholeError::Invariant("more messages delivered than sent"))?;
+            .ok_or(WormholeError::Invariant(
+                "more messages delivered than sent",
+            ))?;
         if r.outstanding > 0 {
             return Ok(false);
         }
@@ -948,6 +1024,7 @@ impl JobRun<'_> {
             return Ok(());
         };
         self.running_count -= 1;
+        self.ended += 1;
         if let Some(rec) = self.records[job].as_mut() {
             rec.end = self.core.now as f64;
         }

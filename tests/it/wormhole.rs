@@ -28,10 +28,7 @@ fn net4() -> Network {
 }
 
 fn link(net: &Network, x: u32, y: u32, dir: Dir) -> usize {
-    net.link_index(Link {
-        from: n(x, y),
-        dir,
-    })
+    net.link_index(Link { from: n(x, y), dir })
 }
 
 /// A: (1,1)→(3,1) asks at 0; B: (2,1)→(3,1) asks at 1. Both headers ask for link (2,1)→(3,1)
@@ -54,10 +51,16 @@ fn the_second_worm_on_a_link_blocks_for_exactly_the_first_ones_tail_time() {
     let shared = link(&net, 2, 1, Dir::East);
     assert_eq!(stats.links.messages[shared], 2);
     assert_eq!(stats.links.flits[shared], 8);
-    assert_eq!(stats.links.held[shared], 8, "each worm holds it L = 4 flit times");
+    assert_eq!(
+        stats.links.held[shared], 8,
+        "each worm holds it L = 4 flit times"
+    );
     assert_eq!(stats.links.blocked[shared], 4);
     let first = link(&net, 1, 1, Dir::East);
-    assert_eq!((stats.links.held[first], stats.links.blocked[first]), (8, 0));
+    assert_eq!(
+        (stats.links.held[first], stats.links.blocked[first]),
+        (8, 0)
+    );
     assert_eq!(stats.links.blocked.iter().sum::<u64>(), 4);
     assert_eq!((stats.injected, stats.delivered), (2, 2));
     // The CSV has one row per link that carried a message.
@@ -79,7 +82,10 @@ fn one_senders_messages_follow_each_other_a_worm_length_apart() {
         let (d, stats) = f.run().unwrap();
         let l = u64::from(flits);
         assert_eq!((d[0].injected, d[0].delivered), (0, 3 + l));
-        assert_eq!((d[1].injected, d[1].delivered, d[1].blocked), (l, 3 + 2 * l, l));
+        assert_eq!(
+            (d[1].injected, d[1].delivered, d[1].blocked),
+            (l, 3 + 2 * l, l)
+        );
         // The waiting was for the injection channel, not for a link.
         assert_eq!(stats.links.blocked.iter().sum::<u64>(), 0);
     }
@@ -111,14 +117,17 @@ fn the_io_hot_spot_of_fig2_under_wormhole_switching() {
     let middle = link(&net, 0, 3, Dir::South);
     assert_eq!(sb.links.messages[middle], 8);
     assert_eq!(sp.links.messages[middle], 4);
-    let end = |d: &[schedlab::network::wormhole::Delivery]| {
-        d.iter().map(|x| x.delivered).max().unwrap()
-    };
+    let end =
+        |d: &[schedlab::network::wormhole::Delivery]| d.iter().map(|x| x.delivered).max().unwrap();
     assert!(end(&db) >= 8 * l, "{}", end(&db));
-    assert!(end(&db) > end(&dp), "block {} parallel {}", end(&db), end(&dp));
-    let blocked = |s: &schedlab::network::wormhole::FabricStats| -> u64 {
-        s.links.blocked.iter().sum()
-    };
+    assert!(
+        end(&db) > end(&dp),
+        "block {} parallel {}",
+        end(&db),
+        end(&dp)
+    );
+    let blocked =
+        |s: &schedlab::network::wormhole::FabricStats| -> u64 { s.links.blocked.iter().sum() };
     assert!(blocked(&sb) > blocked(&sp));
     // Every link with blocked headers in the block layout touches the I/O line.
     for (i, &b) in sb.links.blocked.iter().enumerate() {
@@ -165,7 +174,9 @@ fn dimension_order_keeps_a_would_be_cycle_of_worms_free_of_deadlock() {
         assert_eq!((x.delivered, x.blocked), (3 + l, 0));
     }
     let mut f = Fabric::new(&net, l as u32).unwrap();
-    let all: Vec<NetNode> = (1..=4).flat_map(|y| (1..=4).map(move |x| n(x, y))).collect();
+    let all: Vec<NetNode> = (1..=4)
+        .flat_map(|y| (1..=4).map(move |x| n(x, y)))
+        .collect();
     for &a in &all {
         for &b in &all {
             if a != b {
@@ -329,7 +340,11 @@ fn job_runs_keep_the_models_invariants() {
                     }
                 }
             }
-            assert_eq!(loads.counts(), &r.stats.links.messages[..], "{kind:?} ρ {rho}");
+            assert_eq!(
+                loads.counts(),
+                &r.stats.links.messages[..],
+                "{kind:?} ρ {rho}"
+            );
             let flits: u64 = r.stats.links.flits.iter().sum();
             assert_eq!(flits, 8 * r.stats.links.messages.iter().sum::<u64>());
         }
