@@ -57,8 +57,8 @@ pub struct WormholeConfig {
 }
 
 impl Default for WormholeConfig {
-    /// ρ = 0.5, 8-flit packets, 1 ms flits, one round per 7150 s of length (the mean length of
-    /// the Table 1 workload), at most 4 · 10⁹ events.
+    /// ρ = 0.5, 8-flit packets, 1 s flits (times come out in flit times), one round per
+    /// 7150 s of length (the mean length of the Table 1 workload), at most 4 · 10⁹ events.
     fn default() -> Self {
         WormholeConfig {
             traffic_io: 0.5,
@@ -73,7 +73,7 @@ impl Default for WormholeConfig {
 /// Default flits per packet.
 pub const DEFAULT_FLITS: u32 = 8;
 /// Default seconds per flit time.
-pub const DEFAULT_FLIT_SECONDS: f64 = 0.001;
+pub const DEFAULT_FLIT_SECONDS: f64 = 1.0;
 /// Default seconds of job length per round.
 pub const DEFAULT_ROUND_SECONDS: f64 = 7150.0;
 /// Default work bound (events per run).

@@ -106,7 +106,7 @@ pub const COMPUTE: f64 = crate::mesh_run::MC_ELONGATED_COMPUTE;
 /// Target utilisation of the interarrival calibration.
 pub const TARGET_UTIL: f64 = 0.65;
 /// The wormhole model of the reproduction (`--model wormhole`): [`WormholeConfig::default`]
-/// (8-flit packets, 1 ms flits, one round per 7150 s of a job's length) at ratio `rho`.
+/// (8-flit packets, 1 s flits, one round per 7150 s of a job's length) at ratio `rho`.
 ///
 /// [`WormholeConfig::default`]: crate::network::wormhole::WormholeConfig
 pub fn wormhole(rho: f64) -> crate::network::wormhole::WormholeConfig {
