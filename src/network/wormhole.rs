@@ -316,8 +316,8 @@ struct Core {
     pending: Vec<u32>,
     /// Senders whose injection channel freed at `now`: (job, node).
     freed: Vec<(u32, u32)>,
-    /// Worms delivered at `now`: (job, msg).
-    done: Vec<(u32, u32)>,
+    /// Worms delivered at `now`: (job, msg, injection time, blocked flit times).
+    done: Vec<(u32, u32, u64, u64)>,
     max_events: u64,
 }
 
@@ -532,7 +532,7 @@ impl Core {
                     let worm = &mut self.worms[w as usize];
                     worm.live = false;
                     self.stats.delivered += 1;
-                    self.done.push((worm.job, worm.msg));
+                    self.done.push((worm.job, worm.msg, worm.injected, worm.blocked));
                     self.free.push(w);
                 } else {
                     self.push(self.now + 1, Ev::Drain(w));
@@ -664,16 +664,12 @@ impl<'a> Fabric<'a> {
                 }
             }
             self.core.freed.clear();
-            for (_, msg) in self.core.done.drain(..) {
+            for (_, msg, injected, blocked) in self.core.done.drain(..) {
                 if let Some(d) = out.get_mut(msg as usize) {
                     d.delivered = self.core.now;
+                    d.injected = injected;
+                    d.blocked = blocked;
                 }
-            }
-        }
-        for w in &self.core.worms {
-            if let Some(d) = out.get_mut(w.msg as usize) {
-                d.injected = w.injected;
-                d.blocked = w.blocked;
             }
         }
         self.core.check_drained()?;
@@ -944,7 +940,7 @@ impl JobRun<'_> {
             }
             let done = std::mem::take(&mut self.core.done);
             let mut ended = false;
-            for &(job, _) in &done {
+            for &(job, ..) in &done {
                 changed = true;
                 ended |= self.delivered(job as usize)?;
                 self.core.settle()?;

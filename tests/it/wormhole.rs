@@ -186,6 +186,19 @@ fn dimension_order_keeps_a_would_be_cycle_of_worms_free_of_deadlock() {
     }
     let (d, stats) = f.run().unwrap();
     assert_eq!(stats.delivered, 240);
+    // Every message: latency = its unblocked latency + the time its header was blocked.
+    let mut k = 0;
+    for &a in &all {
+        for &b in &all {
+            if a != b {
+                let hops = net.route(a, b).unwrap().len() as u64;
+                let x = d[k];
+                assert_eq!(x.delivered - x.requested, hops + 1 + l + x.blocked, "{a}→{b}");
+                assert!(x.injected >= x.requested);
+                k += 1;
+            }
+        }
+    }
     // Each sender's 15 messages leave one worm length apart at best.
     assert!(d.iter().map(|x| x.delivered).max().unwrap() >= 15 * l);
     let mut loads = net.loads();
