@@ -532,7 +532,8 @@ impl Core {
                     let worm = &mut self.worms[w as usize];
                     worm.live = false;
                     self.stats.delivered += 1;
-                    self.done.push((worm.job, worm.msg, worm.injected, worm.blocked));
+                    self.done
+                        .push((worm.job, worm.msg, worm.injected, worm.blocked));
                     self.free.push(w);
                 } else {
                     self.push(self.now + 1, Ev::Drain(w));

@@ -193,7 +193,11 @@ fn dimension_order_keeps_a_would_be_cycle_of_worms_free_of_deadlock() {
             if a != b {
                 let hops = net.route(a, b).unwrap().len() as u64;
                 let x = d[k];
-                assert_eq!(x.delivered - x.requested, hops + 1 + l + x.blocked, "{a}→{b}");
+                assert_eq!(
+                    x.delivered - x.requested,
+                    hops + 1 + l + x.blocked,
+                    "{a}→{b}"
+                );
                 assert!(x.injected >= x.requested);
                 k += 1;
             }
