@@ -428,3 +428,56 @@ fn job_run_errors_are_typed_and_bounded() {
         Err(WormholeError::BadTime { job: 1 })
     ));
 }
+
+/// `network.model = "wormhole"` in a mesh experiment: parsed, run through the mesh-run path
+/// (stepped like the flow engine) and named in the metrics; the same service times as the
+/// direct call with the same defaults and ρ.
+#[test]
+fn mesh_runs_take_the_wormhole_model() {
+    use schedlab::mesh_run::{preset_contention, run_mesh, ContentionModel};
+    use schedlab::workload::synthetic::SyntheticModel;
+    assert_eq!(
+        ContentionModel::parse("wormhole"),
+        Ok(ContentionModel::Wormhole)
+    );
+    assert_eq!(ContentionModel::Wormhole.as_str(), "wormhole");
+    assert!(ContentionModel::parse("worm")
+        .unwrap_err()
+        .contains("wormhole"));
+    let mut exp = preset_contention(0.4);
+    exp.network.model = ContentionModel::Wormhole;
+    let params = ExponentialJobsParams {
+        jobs: 60,
+        mean_interarrival: 800.0,
+        ..ExponentialJobsParams::default()
+    };
+    exp.workload =
+        schedlab::config::WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(params.clone()));
+    let json = serde_json::to_string(&exp).unwrap();
+    assert!(json.contains("\"model\":\"wormhole\""), "{json}");
+    let out = run_mesh(&exp, None).unwrap();
+    assert_eq!(out.mesh.engine, "wormhole");
+    assert_eq!(out.jobs.len(), 60);
+    let net = Network::mc_elongated();
+    let jobs: Vec<FlowJob> = params
+        .generate(exp.seed)
+        .jobs
+        .iter()
+        .map(FlowJob::of)
+        .collect();
+    let direct = simulate_wormhole(
+        &net,
+        &jobs,
+        NodeAllocatorKind::McElongated
+            .build(&net, exp.seed)
+            .as_mut(),
+        WormholeConfig {
+            traffic_io: 0.4,
+            ..WormholeConfig::default()
+        },
+    )
+    .unwrap();
+    for (a, b) in out.layouts.iter().zip(&direct.records) {
+        assert_eq!((a.start, a.end), (b.start, b.end));
+    }
+}
