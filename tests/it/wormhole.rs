@@ -364,6 +364,10 @@ fn job_runs_keep_the_models_invariants() {
             );
             let flits: u64 = r.stats.links.flits.iter().sum();
             assert_eq!(flits, 8 * r.stats.links.messages.iter().sum::<u64>());
+            // One worm at a time on a channel: its holding times fit in the run.
+            for (i, &h) in r.stats.links.held.iter().enumerate() {
+                assert!(h >= 8 * r.stats.links.messages[i] && h <= r.stats.end);
+            }
         }
     }
 }
@@ -479,5 +483,62 @@ fn mesh_runs_take_the_wormhole_model() {
     .unwrap();
     for (a, b) in out.layouts.iter().zip(&direct.records) {
         assert_eq!((a.start, a.end), (b.start, b.end));
+    }
+}
+
+/// Random fabrics (seeded): meshes of 1–6 × 1–6 with the I/O line on any side, up to 60
+/// messages at random times with 1–12 flits. After every run: every message delivered;
+/// latency = unblocked latency + blocked time; per link, the messages are the XY route counts,
+/// each worm held it at least L flit times, and the holding times sum to no more than the run
+/// (a channel is never held by two worms at once).
+#[test]
+fn random_fabrics_keep_the_invariants() {
+    use schedlab::base::SimRng;
+    let mut rng = SimRng::new(7);
+    for case in 0..200 {
+        let side = [IoSide::West, IoSide::East, IoSide::South, IoSide::North]
+            [rng.uniform_int(0, 3) as usize];
+        let net = Network::new(NetworkConfig {
+            width: rng.uniform_int(1, 6) as u32,
+            height: rng.uniform_int(1, 6) as u32,
+            io_side: side,
+            io_count: None,
+        })
+        .unwrap();
+        let nodes: Vec<NetNode> = (0..net.width() + 2)
+            .flat_map(|x| (0..net.height() + 2).map(move |y| n(x, y)))
+            .filter(|&p| net.is_node(p))
+            .collect();
+        let flits = rng.uniform_int(1, 12);
+        let mut f = Fabric::new(&net, flits as u32).unwrap();
+        let mut sent = Vec::new();
+        for _ in 0..rng.uniform_int(0, 60) {
+            let a = nodes[rng.uniform_int(0, nodes.len() as u64 - 1) as usize];
+            let b = nodes[rng.uniform_int(0, nodes.len() as u64 - 1) as usize];
+            if a == b {
+                continue;
+            }
+            f.send(a, b, rng.uniform_int(0, 40)).unwrap();
+            sent.push((a, b));
+        }
+        let (d, stats) = f.run().unwrap();
+        assert_eq!(stats.delivered, sent.len() as u64, "case {case}");
+        let mut loads = net.loads();
+        for (k, &(a, b)) in sent.iter().enumerate() {
+            loads.add_route(&net, a, b, 1).unwrap();
+            let hops = net.route(a, b).unwrap().len() as u64;
+            let x = d[k];
+            assert_eq!(
+                x.delivered - x.requested,
+                hops + 1 + flits + x.blocked,
+                "case {case}: {a}→{b}"
+            );
+        }
+        assert_eq!(loads.counts(), &stats.links.messages[..], "case {case}");
+        for (i, &m) in stats.links.messages.iter().enumerate() {
+            assert!(stats.links.held[i] >= m * flits, "case {case}");
+            assert!(stats.links.held[i] <= stats.end, "case {case}");
+            assert_eq!(stats.links.flits[i], m * flits);
+        }
     }
 }
