@@ -32,7 +32,7 @@ pub struct MeshArgs {
     /// Override the traffic ratio: fraction of I/O, 0 ..= 1.
     #[arg(long)]
     pub traffic_io: Option<f64>,
-    /// Override the contention model of non-contiguous allocators: flow or separated
+    /// Override the contention model of non-contiguous allocators: flow, separated or wormhole
     /// (sets `network.model`).
     #[arg(long)]
     pub network_model: Option<String>,

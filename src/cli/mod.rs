@@ -119,7 +119,7 @@ pub struct ReproduceArgs {
     /// Comma-separated local policies (grid-sharing: easy,conservative).
     #[arg(long)]
     pub policies: Option<String>,
-    /// mc-elongated: the contention model, `separated` (default) or `flow`
+    /// mc-elongated: the contention model, `separated` (default), `flow` or `wormhole`
     /// (docs/network-model.md).
     #[arg(long)]
     pub model: Option<String>,

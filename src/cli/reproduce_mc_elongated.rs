@@ -51,6 +51,13 @@ fn print_table2(output: &McElongatedReproOutput, out: &mut String) {
         ContentionModel::Separated => {
             format!("separated-classes model, κ = {KAPPA}, σ = {COMPUTE}")
         }
+        ContentionModel::Wormhole => {
+            let w = mc_elongated::wormhole(0.0);
+            format!(
+                "wormhole model, {}-flit packets, {} s flits, a round per {} s",
+                w.packet_flits, w.flit_seconds, w.round_seconds
+            )
+        }
     };
     outln!(
         out,

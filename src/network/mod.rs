@@ -18,6 +18,7 @@ pub mod layout;
 pub mod link_counts;
 pub mod metrics;
 pub mod separated;
+pub mod wormhole;
 
 use std::fmt;
 

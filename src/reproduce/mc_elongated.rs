@@ -105,6 +105,16 @@ pub const MODEL: ContentionModel = crate::modes::mesh::presets::MC_ELONGATED_MOD
 pub const COMPUTE: f64 = crate::modes::mesh::presets::MC_ELONGATED_COMPUTE;
 /// Target utilisation of the interarrival calibration.
 pub const TARGET_UTIL: f64 = 0.65;
+/// The wormhole model of the reproduction (`--model wormhole`): [`WormholeConfig::default`]
+/// (8-flit packets, 1 s flits, one round per 7150 s of a job's length) at ratio `rho`.
+///
+/// [`WormholeConfig::default`]: crate::network::wormhole::WormholeConfig
+pub fn wormhole(rho: f64) -> crate::network::wormhole::WormholeConfig {
+    crate::network::wormhole::WormholeConfig {
+        traffic_io: rho,
+        ..Default::default()
+    }
+}
 /// Workload seed.
 pub const SEED: u64 = 2000;
 
@@ -182,6 +192,12 @@ fn run_seeded(
                 compute: COMPUTE,
             },
         ),
+        ContentionModel::Wormhole => {
+            let w =
+                crate::network::wormhole::simulate_wormhole(net, &jobs, a.as_mut(), wormhole(rho))
+                    .map_err(|e| err(e.to_string()))?;
+            return Ok(summarize(net, &jobs, &w.records));
+        }
     }
     .map_err(|e| err(e.to_string()))?;
     Ok(summarize(net, &jobs, &recs))
@@ -489,7 +505,7 @@ fn sdsc_experiment(
             model,
             compute: match model {
                 ContentionModel::Separated => COMPUTE,
-                ContentionModel::Flow => 0.0,
+                ContentionModel::Flow | ContentionModel::Wormhole => 0.0,
             },
             ..MeshNetworkSpec::default()
         },
@@ -531,7 +547,7 @@ fn sdsc_calibrate(bytes: &[u8], model: ContentionModel, rho: f64) -> Result<f64,
                 .utilization,
         )
     };
-    if model == ContentionModel::Separated {
+    if model != ContentionModel::Flow {
         return Ok(1.0 / bisect_util(1.0, |x| util(1.0 / x))?.0);
     }
     let mut lf = 1.0;

@@ -35,6 +35,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("metrics", 6),
     ("network::flow", 6),
     ("network::separated", 6),
+    ("network::wormhole", 6),
     ("grid::align", 6),
     ("grid::dispatch", 6),
     ("grid::engine", 6),

@@ -29,3 +29,4 @@ mod synthetic;
 mod transform;
 mod untrusted_input;
 mod window;
+mod wormhole;

@@ -11,6 +11,7 @@ pub mod phases;
 pub mod queue;
 pub mod sweep;
 pub mod traces;
+pub mod wormhole;
 
 use clap::{Args, Subcommand};
 
@@ -48,6 +49,8 @@ pub enum BenchCommand {
     Phases(phases::BenchPhasesArgs),
     /// A 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run, merge.
     Sweep(sweep::BenchSweepArgs),
+    /// The packet-level wormhole model: one Table 1 run per allocator (Mache et al. §4.1).
+    Wormhole(wormhole::BenchWormholeArgs),
 }
 
 /// Runs `schedlab bench <what>`.
@@ -63,5 +66,6 @@ pub fn bench_command(a: &BenchArgs) -> Result<(), Error> {
         BenchCommand::Moldable(a) => moldable::bench_moldable_command(a),
         BenchCommand::Phases(a) => phases::bench_phases_command(a),
         BenchCommand::Sweep(a) => sweep::bench_sweep_command(a),
+        BenchCommand::Wormhole(a) => wormhole::bench_wormhole_command(a),
     }
 }

@@ -250,6 +250,7 @@ pub struct MeshStepper<'a> {
 enum Stepping<'a> {
     Contiguous(Box<MeshSimulation<Box<dyn crate::policy::mesh::MeshPolicy>>>),
     Flow(Box<FlowStepper<'a>>),
+    Wormhole(Box<crate::network::wormhole::WormholeStepper<'a>>),
 }
 
 impl<'a> MeshStepper<'a> {
@@ -279,6 +280,20 @@ impl<'a> MeshStepper<'a> {
             (MeshAllocatorKind::Nodes(_), Some(alloc)) => {
                 let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
                 let model = match (exp.network.phases, exp.network.model) {
+                    (None, ContentionModel::Wormhole) => {
+                        let w = crate::network::wormhole::stepper(
+                            net,
+                            &fjobs,
+                            alloc,
+                            exp.network.traffic_io,
+                        )
+                        .map_err(|e| Error::simulation(Engine::Flow, exp.allocator.label(), e))?;
+                        return Ok(MeshStepper {
+                            exp,
+                            jobs: jobs.len(),
+                            engine: Stepping::Wormhole(Box::new(w)),
+                        });
+                    }
                     (Some(p), _) => FlowModel::Phases(p),
                     (None, ContentionModel::Flow) => FlowModel::Fluid(FlowConfig {
                         traffic_io: exp.network.traffic_io,
@@ -323,10 +338,11 @@ impl<'a> MeshStepper<'a> {
         let stepped = match &mut self.engine {
             Stepping::Contiguous(sim) => sim.step_instants(n).map_err(|e| e.to_string()),
             Stepping::Flow(f) => f.step_instants(n).map_err(|e| e.to_string()),
+            Stepping::Wormhole(w) => w.step_instants(n).map_err(|e| e.to_string()),
         };
         stepped.map_err(|m| match self.engine {
             Stepping::Contiguous(_) => self.mesh_error(m),
-            Stepping::Flow(_) => self.flow_error(m),
+            Stepping::Flow(_) | Stepping::Wormhole(_) => self.flow_error(m),
         })
     }
 
@@ -335,6 +351,7 @@ impl<'a> MeshStepper<'a> {
         match &self.engine {
             Stepping::Contiguous(sim) => sim.progress(),
             Stepping::Flow(f) => f.progress(),
+            Stepping::Wormhole(w) => w.progress(),
         }
     }
 
@@ -365,9 +382,16 @@ impl<'a> MeshStepper<'a> {
                     engine: "contiguous",
                 })
             }
-            Stepping::Flow(f) => {
+            engine @ (Stepping::Flow(_) | Stepping::Wormhole(_)) => {
                 let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
-                let recs = (*f).finish().map_err(|e| fail(e.to_string()))?;
+                let recs = match engine {
+                    Stepping::Wormhole(w) => {
+                        (*w).finish().map(|r| r.records).map_err(|e| e.to_string())
+                    }
+                    Stepping::Flow(f) => (*f).finish().map_err(|e| e.to_string()),
+                    Stepping::Contiguous(_) => Ok(Vec::new()),
+                }
+                .map_err(fail)?;
                 if recs.len() != self.jobs {
                     return Err(fail(format!(
                         "the flow engine finished {} of {} jobs",
@@ -395,6 +419,7 @@ impl<'a> MeshStepper<'a> {
                     .collect();
                 let engine = match (exp.network.phases, exp.network.model) {
                     (None, ContentionModel::Separated) => "separated",
+                    (None, ContentionModel::Wormhole) => "wormhole",
                     _ => "flow",
                 };
                 Ok(MeshSimulated {

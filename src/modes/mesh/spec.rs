@@ -149,28 +149,35 @@ pub enum ContentionModel {
     /// The separated-classes model of [`crate::network::separated`]: communication paced by
     /// its own all-to-all links, I/O by the I/O paths, service C (σ + κ (ρ b^B + (1 − ρ) b^A)).
     Separated,
+    /// The packet-level wormhole model of [`crate::network::wormhole`] (ρ only; its defaults).
+    Wormhole,
 }
 
 impl ContentionModel {
-    /// Both, default first.
-    pub const ALL: [ContentionModel; 2] = [ContentionModel::Flow, ContentionModel::Separated];
+    /// All three, default first.
+    pub const ALL: [ContentionModel; 3] = [
+        ContentionModel::Flow,
+        ContentionModel::Separated,
+        ContentionModel::Wormhole,
+    ];
 
     /// The name in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             ContentionModel::Flow => "flow",
             ContentionModel::Separated => "separated",
+            ContentionModel::Wormhole => "wormhole",
         }
     }
 
-    /// Parses `flow` or `separated`.
+    /// Parses `flow`, `separated` or `wormhole`.
     pub fn parse(s: &str) -> Result<ContentionModel, String> {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown contention model {} (expected flow or separated)",
+                    "unknown contention model {} (expected flow, separated or wormhole)",
                     crate::limits::echo_quoted(s)
                 )
             })

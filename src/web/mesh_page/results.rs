@@ -179,6 +179,9 @@ pub(super) fn render_caption(app: &App, runs: &[Run]) {
         (MeshAllocatorKind::Nodes(_), None, ContentionModel::Flow) => {
             format!(" · flow contention model (κ = {})", e.network.kappa)
         }
+        (MeshAllocatorKind::Nodes(_), None, ContentionModel::Wormhole) => {
+            " · packet-level wormhole model (8-flit worms)".to_string()
+        }
         _ => String::new(),
     };
     let text = format!(
