@@ -15,7 +15,7 @@
 // link; the worker times load / simulate / measure with performance.now() through
 // `schedlab::timing` — the calls `schedlab bench phases LINK --runs N` times natively, in the
 // same process, with the same clock readings — then what only the page's path adds (building
-// the page's report, writing it as JSON, and the whole Run / RunMesh path: slices, progress
+// the page's report, writing it as JSON, and the whole path of a Run message: slices, progress
 // messages, yields to the event loop). Figures are medians and minima over all runs, plus the
 // very first run (in the browser, code still compiled by the baseline compiler). The last run's summary of
 // both sides is compared: it must be identical (the determinism rule).

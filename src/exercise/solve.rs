@@ -466,24 +466,9 @@ pub struct RunRequest {
 }
 
 /// The experiment of one run: an envelope of any mode, carried to the worker as its JSON.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct RunSpec(pub Envelope);
-
-impl Serialize for RunSpec {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v: Value = serde_json::from_str(&self.0.to_json()).unwrap_or(Value::Null);
-        v.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for RunSpec {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunSpec, D::Error> {
-        let v = Value::deserialize(d)?;
-        Envelope::from_json(&v.to_string())
-            .map(RunSpec)
-            .map_err(serde::de::Error::custom)
-    }
-}
 
 impl RunSpec {
     /// The names of the inline workloads it reads.

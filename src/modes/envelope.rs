@@ -60,6 +60,22 @@ pub enum Envelope {
     Moldable(MoldableShare),
 }
 
+/// An envelope in a message (the worker protocol, an exercise's run): its JSON object, read
+/// back through [`Envelope::from_json`] (every value validated).
+impl serde::Serialize for Envelope {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v: Value = serde_json::from_str(&self.to_json()).unwrap_or(Value::Null);
+        serde::Serialize::serialize(&v, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Envelope {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Envelope, D::Error> {
+        let v = <Value as serde::Deserialize>::deserialize(d)?;
+        Envelope::from_json(&v.to_string()).map_err(serde::de::Error::custom)
+    }
+}
+
 impl Envelope {
     /// Its mode's link state: the one place that matches on the mode. Everything else —
     /// the experiment's run for sweeps, exercises, timing and `schedlab open` — goes through

@@ -136,8 +136,13 @@ pub struct SimOptions {
 pub trait Stepper {
     /// Processes at most `n` instants; `true` when the run is over.
     fn step_instants(&mut self, n: usize) -> Result<bool, Error>;
-    /// Jobs completed and the simulated time so far.
+    /// Jobs completed (over every simulation of the run) and the simulated time so far.
     fn progress(&self) -> Progress;
+    /// Which simulation of the run is going (a grid's configuration, a moldable comparison's
+    /// strategy), counted from 0.
+    fn stage(&self) -> usize {
+        0
+    }
 }
 
 /// What a run measured, as every front end needs it.

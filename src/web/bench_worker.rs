@@ -3,7 +3,7 @@
 //! `performance.now()` through [`crate::modes::timing`] — the same calls, in the same order, as
 //! `schedlab bench phases` natively — then what only the page's path adds: building the
 //! page's report, writing it as JSON, and the whole path of a Run (sliced, with progress
-//! messages) or RunMesh message. Answered by a [`BenchReply`].
+//! messages). Answered by a [`BenchReply`].
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -100,7 +100,7 @@ async fn bench(
                 let t1 = now();
                 let json = FromWorker::Done {
                     id,
-                    report: Box::new(report),
+                    report: Box::new(report.into()),
                 }
                 .to_json();
                 let t2 = now();
@@ -114,7 +114,7 @@ async fn bench(
                     .ok_or("the benchmark was cancelled")?;
                 let json = FromWorker::Done {
                     id,
-                    report: Box::new(report),
+                    report: Box::new(report.into()),
                 }
                 .to_json();
                 reply.page_ms.push(now() - t0);
@@ -136,21 +136,21 @@ async fn bench(
                 let t0 = now();
                 let report = mesh_worker::page_report(output, false);
                 let t1 = now();
-                let json = FromWorker::MeshDone {
+                let json = FromWorker::Done {
                     id,
-                    report: Box::new(report),
+                    report: Box::new(report.into()),
                 }
                 .to_json();
                 let t2 = now();
                 reply.report_ms.push(t1 - t0);
                 reply.json_ms.push(t2 - t1);
                 reply.json_bytes = json.len();
-                // The whole path of a RunMesh message.
+                // The whole path of a mesh Run message.
                 let t0 = now();
                 let report = mesh_worker::report(&exp, trace, false)?;
-                let json = FromWorker::MeshDone {
+                let json = FromWorker::Done {
                     id,
-                    report: Box::new(report),
+                    report: Box::new(report.into()),
                 }
                 .to_json();
                 reply.page_ms.push(now() - t0);

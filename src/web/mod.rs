@@ -1,14 +1,17 @@
 //! The browser front end (wasm32 only; the only module that uses `web-sys`).
 //!
-//! * [`page`] — the page (`app` binary) and its flat mode: the experiment form, progress,
-//!   results table, downloads, share links, charts, sweeps (one file per concern).
-//! * [`kit`] — panel pieces shared by the three modes: one `by_id`, the error box with inline
+//! * [`app`] — the app shell (`app` binary): the panic report, the registry pickers, the tabs;
+//!   it starts every tab.
+//! * [`page`] — the flat tab: the experiment form, progress, results table, downloads, share
+//!   links, charts, sweeps (one file per concern).
+//! * [`kit`] — panel pieces shared by the tabs: one `by_id`, the error box with inline
 //!   field marks, downloads, the Run/Cancel controls. Each mode's form → experiments step is
 //!   the pure [`crate::form`] (tested natively).
 //! * [`chart`] — the result charts (plotters on `<canvas>`).
-//! * [`worker`] — the simulation worker (`worker` binary): runs experiments in slices through
-//!   [`crate::modes::flat::run`], exactly as the CLI does.
-//! * [`protocol`] — the JSON messages between the two.
+//! * [`worker`] — the simulation worker (`worker` binary): runs any mode's experiment in slices
+//!   through its [`crate::modes::ModeRun`], exactly as the CLI does.
+//! * [`protocol`] — the JSON messages between the two: one `Run { envelope }` /
+//!   `Done { report }` pair for every mode.
 //! * [`share`] — share links (the experiment in the URL fragment).
 //! * [`modes`] — the Flat machine / 2D mesh / Grid / Moldable jobs / Exercises tabs.
 //! * [`dom`] — listeners, HTML escaping, download URLs shared by the pages.
@@ -33,6 +36,7 @@
 //! Trunk builds both binaries from `index.html` (see `Trunk.toml`); the worker is loaded from
 //! `worker_loader.js`, the shim Trunk writes for `data-loader-shim`.
 
+pub mod app;
 pub mod bench_worker;
 pub mod chart;
 pub mod dom;

@@ -1,5 +1,6 @@
 //! The mode tabs in the top bar: "Flat machine" (the core experiment, [`super::page`]),
-//! "2D mesh" (Mache et al., 001 and 003), "Grid" (Ernemann et al.), "Moldable jobs" (Srinivasan et al.) and
+//! "2D mesh" (Ababneh & Bani-Mohammad; Mache, Lo, Garg; Liu, Hsu, Wu), "Grid" (Ernemann et
+//! al.), "Moldable jobs" (Srinivasan et al.) and
 //! "Exercises" ([`super::exercise_page`]). Each mode owns one panel of `index.html`
 //! (`#flat-mode`, `#mesh-mode`, `#grid-mode`, `#moldable-mode`, `#exercises-mode`); switching
 //! shows its panel, hides the others and sets `body[data-mode]`. A share link opens its own

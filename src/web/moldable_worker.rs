@@ -21,7 +21,7 @@ use crate::sim::moldable_engine::MoldableSimulation;
 /// Instants simulated between two clock readings.
 const INSTANTS_PER_CHECK: usize = 256;
 
-/// Handles [`super::protocol::ToWorker::RunMoldable`]: makes `id` the active run (replacing
+/// Starts a moldable [`super::protocol::ToWorker::Run`]: makes `id` the active run (replacing
 /// any other), runs it and posts its outcome.
 pub fn start(id: u32, share: MoldableShare, trace: Option<String>) {
     activate(id);
@@ -30,10 +30,7 @@ pub fn start(id: u32, share: MoldableShare, trace: Option<String>) {
             Ok(stored) => run_sliced(id, &share, stored, &post).await,
             Err(e) => Err(e),
         };
-        post_outcome(id, outcome, |report| FromWorker::MoldableDone {
-            id,
-            report,
-        });
+        post_outcome(id, outcome);
     });
 }
 
@@ -78,6 +75,7 @@ pub async fn run_sliced(
                 completed: done_before + pr.completed,
                 total,
                 sim_time: pr.now,
+                stage: results.len(),
             });
         };
         progress(&sim);

@@ -16,15 +16,16 @@ use serde::{Deserialize, Serialize};
 use crate::base::Explanation;
 use crate::exercise::{RunRequest, RunResult};
 use crate::metrics::JobRecord;
+use crate::modes::flat::link::ShareState;
 use crate::modes::flat::report::RunOutput;
 use crate::modes::flat::spec::Experiment;
 use crate::modes::grid::run::GridComparison;
-use crate::modes::grid::GridExperiment;
+use crate::modes::mesh::link::{MeshShare, MESH_SHARE_VERSION};
 use crate::modes::mesh::run::MeshRunOutput;
 use crate::modes::mesh::spec::MeshExperiment;
-use crate::modes::moldable::link::MoldableShare;
 use crate::modes::moldable::run::{MoldSchedule, MoldableReport};
 use crate::modes::timing::PhaseTimes;
+use crate::modes::Envelope;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
@@ -43,16 +44,27 @@ pub enum ToWorker {
     /// A trace file whose bytes travel beside this message; the worker checks that it parses
     /// and answers [`FromWorker::TraceLoaded`] or [`FromWorker::Error`] (with no `id`).
     Trace { name: String },
-    /// Simulate one experiment. `trace` names a trace sent earlier (SWF workloads only).
+    /// Run the experiment of `envelope`, any mode, in slices: answered by
+    /// [`FromWorker::Progress`] messages (at most every ~100 ms), then exactly one of
+    /// [`FromWorker::Done`] (its [`PageReport`] of the envelope's mode), [`FromWorker::Held`],
+    /// [`FromWorker::Cancelled`] or [`FromWorker::Error`] with the same `id`. What runs:
+    /// flat and mesh, the experiment of the envelope (`experiment`); grid, the experiment in
+    /// every configuration of [`crate::modes::grid::run::CONFIGURATIONS`] (single sites, then
+    /// job sharing); moldable, rigid conservative backfilling and every strategy of
+    /// `strategies`. `traces` names traces sent earlier that its SWF workloads read.
     Run {
         id: u32,
-        experiment: Box<Experiment>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trace: Option<String>,
-        /// A work bound in seconds (a share link's run, which starts by itself): a run
+        envelope: Box<Envelope>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        traces: Vec<String>,
+        /// A work bound in seconds (a share link's flat run, which starts by itself): a run
         /// estimated above it is not simulated but answered by [`FromWorker::Held`].
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_work: Option<f64>,
+        /// Leave the per-job data out of a mesh report (traffic-ratio sweeps need only the
+        /// summary).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        lite: bool,
     },
     /// Stop run `id` (any run when `None`) at its next slice boundary.
     Cancel {
@@ -62,41 +74,6 @@ pub enum ToWorker {
     /// Write a file of finished run `id` (the worker keeps the last [`KEPT_RUNS`] runs);
     /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
     Export { id: u32, format: ExportFormat },
-    /// Grid mode: run a grid experiment in every configuration of
-    /// [`crate::modes::grid::run::CONFIGURATIONS`] (single sites, then job sharing). `traces` names
-    /// the traces sent earlier that its SWF sites read (`workload.swf.name`); answered by
-    /// [`FromWorker::GridProgress`] messages, then [`FromWorker::GridDone`],
-    /// [`FromWorker::Cancelled`] or [`FromWorker::Error`] with the same `id`.
-    RunGrid {
-        id: u32,
-        experiment: Box<GridExperiment>,
-        #[serde(default)]
-        traces: Vec<String>,
-    },
-    /// Run one 2D-mesh experiment ([`crate::modes::mesh::run::run_mesh`], as `schedlab mesh` does);
-    /// answered by [`FromWorker::MeshDone`] or [`FromWorker::Error`] with the same `id`.
-    /// `trace` names a trace sent earlier. `lite` leaves the per-job data out of the report
-    /// (traffic-ratio sweeps need only the summary).
-    RunMesh {
-        id: u32,
-        experiment: Box<MeshExperiment>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trace: Option<String>,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        lite: bool,
-    },
-    /// Moldable mode: make the workload of `share.experiment` moldable and run rigid
-    /// conservative backfilling and every strategy of `share.strategies`
-    /// ([`crate::modes::moldable::run`], as `schedlab moldable` does), in slices; answered by
-    /// [`FromWorker::Progress`] (jobs completed over every run), then
-    /// [`FromWorker::MoldableDone`], [`FromWorker::Cancelled`] or [`FromWorker::Error`] with
-    /// the same `id`. `trace` names a trace sent earlier.
-    RunMoldable {
-        id: u32,
-        share: Box<MoldableShare>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trace: Option<String>,
-    },
     /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
     /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
     /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
@@ -119,6 +96,57 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         phases_only: bool,
     },
+}
+
+impl ToWorker {
+    /// A [`ToWorker::Run`] of `envelope` reading the traces `traces`.
+    pub fn run(id: u32, envelope: Envelope, traces: Vec<String>) -> ToWorker {
+        ToWorker::Run {
+            id,
+            envelope: Box::new(envelope),
+            traces,
+            max_work: None,
+            lite: false,
+        }
+    }
+
+    /// A [`ToWorker::Run`] of one flat experiment.
+    pub fn run_flat(
+        id: u32,
+        experiment: Experiment,
+        trace: Option<String>,
+        max_work: Option<f64>,
+    ) -> ToWorker {
+        ToWorker::Run {
+            id,
+            envelope: Box::new(Envelope::Flat(ShareState::new(experiment, vec![]))),
+            traces: trace.into_iter().collect(),
+            max_work,
+            lite: false,
+        }
+    }
+
+    /// A [`ToWorker::Run`] of one mesh experiment (`lite`: without the per-job data).
+    pub fn run_mesh(
+        id: u32,
+        experiment: MeshExperiment,
+        trace: Option<String>,
+        lite: bool,
+    ) -> ToWorker {
+        let allocators = vec![experiment.allocator];
+        ToWorker::Run {
+            id,
+            envelope: Box::new(Envelope::Mesh(MeshShare {
+                v: MESH_SHARE_VERSION,
+                experiment,
+                allocators,
+                policy: None,
+            })),
+            traces: trace.into_iter().collect(),
+            max_work: None,
+            lite,
+        }
+    }
 }
 
 /// The worker's answer to a [`ToWorker::Bench`]: `{"type": "benched", …}`, milliseconds per
@@ -165,16 +193,19 @@ pub enum FromWorker {
     Ready { version: String },
     /// A trace was read successfully and is kept under `name`.
     TraceLoaded(TraceInfo),
-    /// Run `id` has completed `completed` of `total` jobs; the simulated clock is at `sim_time`
-    /// seconds.
+    /// Run `id` has completed `completed` of `total` jobs (over every simulation of the run:
+    /// a grid's configurations, a moldable comparison's strategies); the simulated clock of
+    /// simulation `stage` (counted from 0) is at `sim_time` seconds.
     Progress {
         id: u32,
         completed: usize,
         total: usize,
         sim_time: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        stage: usize,
     },
     /// Run `id` finished.
-    Done { id: u32, report: Box<RunReport> },
+    Done { id: u32, report: Box<PageReport> },
     /// Run `id` stopped on request.
     Cancelled { id: u32 },
     /// Run `id` was not started: its work estimate is above the `max_work` it was sent with;
@@ -195,27 +226,46 @@ pub enum FromWorker {
         #[serde(default)]
         fatal: bool,
     },
-    /// Grid run `id`: configuration `run` (index in [`crate::modes::grid::run::CONFIGURATIONS`]) is
-    /// at grid time `sim_time` seconds; `completed` of `total` jobs are done over all
-    /// configurations.
-    GridProgress {
-        id: u32,
-        run: usize,
-        sim_time: f64,
-        completed: usize,
-        total: usize,
-    },
-    /// Grid run `id` finished.
-    GridDone { id: u32, report: Box<GridReport> },
-    /// 2D-mesh run `id` finished.
-    MeshDone { id: u32, report: Box<MeshReport> },
-    /// Moldable comparison `id` finished.
-    MoldableDone {
-        id: u32,
-        report: Box<MoldablePageReport>,
-    },
     /// The runs of exercise `id`, done, in the order asked.
     ExerciseDone { id: u32, runs: Vec<RunResult> },
+}
+
+/// What a finished run sends to the page: its mode's report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageReport {
+    Flat(RunReport),
+    Mesh(MeshReport),
+    Grid(GridReport),
+    Moldable(MoldablePageReport),
+}
+
+impl From<RunReport> for PageReport {
+    fn from(r: RunReport) -> PageReport {
+        PageReport::Flat(r)
+    }
+}
+
+impl From<MeshReport> for PageReport {
+    fn from(r: MeshReport) -> PageReport {
+        PageReport::Mesh(r)
+    }
+}
+
+impl From<GridReport> for PageReport {
+    fn from(r: GridReport) -> PageReport {
+        PageReport::Grid(r)
+    }
+}
+
+impl From<MoldablePageReport> for PageReport {
+    fn from(r: MoldablePageReport) -> PageReport {
+        PageReport::Moldable(r)
+    }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The result of a moldable comparison as sent to the page.

@@ -13,6 +13,8 @@ use web_sys::MessageEvent;
 use super::protocol::{FromWorker, RunReport, ToWorker};
 pub use super::worker_core::*;
 use super::worker_core::{load_trace, scope, ACTIVE};
+use crate::modes::flat::spec::Experiment;
+use crate::modes::Envelope;
 
 /// Entry point of the `worker` binary: installs the panic hooks and the message handler, then
 /// announces [`FromWorker::Ready`].
@@ -59,45 +61,20 @@ fn on_message(ev: MessageEvent) {
         ToWorker::Trace { name } => load_trace(name, bytes.unwrap_or_default()),
         ToWorker::Run {
             id,
-            experiment,
-            trace,
+            envelope,
+            traces,
             max_work,
+            lite,
         } => {
-            // A new run replaces any run still going.
-            activate(id);
-            wasm_bindgen_futures::spawn_local(async move {
-                let outcome = match stored_trace(trace.as_deref()) {
-                    Ok(stored) => run_bounded(id, &experiment, stored, max_work, &post).await,
-                    Err(e) => Err(e),
-                };
-                match outcome {
-                    Ok(Bounded::Held(message)) => {
-                        cancel(Some(id));
-                        post(&FromWorker::Held { id, message });
-                    }
-                    Ok(Bounded::Ran(outcome)) => {
-                        post_outcome(id, Ok(outcome.map(|r| *r)), |report| FromWorker::Done {
-                            id,
-                            report,
-                        })
-                    }
-                    Err(e) => post_outcome::<RunReport>(id, Err(e), |report| FromWorker::Done {
-                        id,
-                        report,
-                    }),
-                }
-            });
+            let trace = traces.first().cloned();
+            match *envelope {
+                Envelope::Flat(s) => run_flat(id, s.experiment, trace, max_work),
+                Envelope::Mesh(s) => super::mesh_worker::start(id, s.experiment, trace, lite),
+                Envelope::Grid(s) => super::grid_worker::start(id, s.experiment, traces),
+                Envelope::Moldable(s) => super::moldable_worker::start(id, s, trace),
+            }
         }
         ToWorker::Cancel { id } => cancel(id),
-        ToWorker::RunGrid {
-            id,
-            experiment,
-            traces,
-        } => super::grid_worker::start(id, *experiment, traces),
-        msg @ ToWorker::RunMesh { .. } => super::mesh_worker::handle(msg),
-        ToWorker::RunMoldable { id, share, trace } => {
-            super::moldable_worker::start(id, *share, trace)
-        }
         msg @ ToWorker::RunExercise { .. } => super::exercise_worker::handle(msg),
         ToWorker::Bench {
             id,
@@ -115,4 +92,24 @@ fn on_message(ev: MessageEvent) {
             },
         }),
     }
+}
+
+/// Starts a flat [`ToWorker::Run`]: makes `id` the active run (replacing any other), holds it
+/// when its estimate is above `max_work`, else runs it in slices and posts its outcome.
+fn run_flat(id: u32, experiment: Experiment, trace: Option<String>, max_work: Option<f64>) {
+    activate(id);
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = match stored_trace(trace.as_deref()) {
+            Ok(stored) => run_bounded(id, &experiment, stored, max_work, &post).await,
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(Bounded::Held(message)) => {
+                cancel(Some(id));
+                post(&FromWorker::Held { id, message });
+            }
+            Ok(Bounded::Ran(outcome)) => post_outcome(id, Ok(outcome.map(|r| *r))),
+            Err(e) => post_outcome::<RunReport>(id, Err(e)),
+        }
+    });
 }

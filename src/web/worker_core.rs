@@ -6,6 +6,7 @@
 //! round trip, which unlike a resolved promise lets queued `message` events — a
 //! [`ToWorker::Cancel`] — run first, and unlike `setTimeout(0)` is not clamped to 4 ms).
 
+use crate::modes::{ModeRun, SimOptions, Stepper, Traces};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -18,8 +19,8 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
 use super::format;
 use super::protocol::{
-    ChartData, ExportFormat, FromWorker, RunReport, TraceInfo, KEPT_RUNS, MAX_EXPLAINED_JOBS,
-    MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
+    ChartData, ExportFormat, FromWorker, PageReport, RunReport, TraceInfo, KEPT_RUNS,
+    MAX_EXPLAINED_JOBS, MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
 use crate::metrics::{job_records, JobRecord};
 use crate::modes::flat::run::{self, TraceInput};
@@ -84,13 +85,12 @@ pub fn post(msg: &FromWorker) {
 /// Posts the message that ends run `id`: `done(report)` when it finished,
 /// [`FromWorker::Cancelled`] when it was cancelled, [`FromWorker::Error`] when it failed; `id`
 /// stops being the active run.
-pub(super) fn post_outcome<T>(
-    id: u32,
-    outcome: Result<Option<T>, String>,
-    done: impl FnOnce(Box<T>) -> FromWorker,
-) {
+pub(super) fn post_outcome<T: Into<PageReport>>(id: u32, outcome: Result<Option<T>, String>) {
     let msg = match outcome {
-        Ok(Some(report)) => done(Box::new(report)),
+        Ok(Some(report)) => FromWorker::Done {
+            id,
+            report: Box::new(report.into()),
+        },
         Ok(None) => FromWorker::Cancelled { id },
         Err(message) => FromWorker::Error {
             id: Some(id),
@@ -290,6 +290,42 @@ pub(super) async fn step_in_slices<S>(
     }
 }
 
+/// Runs `exp` of mode `M` through its [`ModeRun`] — prepare, then its [`Stepper`] in slices of
+/// about [`SLICE_MS`] (`instants` instants between two clock readings), then finish and
+/// measure — passing [`FromWorker::Progress`] messages to `report` at most every
+/// [`PROGRESS_MS`]. Every mode run this way has the same progress and cancel semantics.
+/// `Ok(None)` when run `id` was cancelled.
+pub(super) async fn run_mode_sliced<M: ModeRun>(
+    id: u32,
+    exp: &M::Experiment,
+    traces: &mut Traces<'_>,
+    instants: usize,
+    report: &dyn Fn(&FromWorker),
+) -> Result<Option<M::Output>, String> {
+    let text = |e: crate::error::Error| e.to_string();
+    let mut prepared = M::prepare(exp, traces, &crate::limits::Limits::DEFAULT).map_err(text)?;
+    let mut sim = M::simulate(exp, &mut prepared, SimOptions::default()).map_err(text)?;
+    let progress = |s: &M::Simulation<'_>| {
+        let p = s.progress();
+        report(&FromWorker::Progress {
+            id,
+            completed: p.completed,
+            total: p.total,
+            sim_time: p.now,
+            stage: s.stage(),
+        });
+    };
+    progress(&sim);
+    let mut last_progress = now_ms();
+    let step = |s: &mut M::Simulation<'_>| s.step_instants(instants).map_err(text);
+    if !step_in_slices(id, &mut sim, step, &progress, &mut last_progress).await? {
+        return Ok(None);
+    }
+    progress(&sim);
+    let simulated = M::finish(sim).map_err(text)?;
+    M::measure(exp, prepared, simulated).map(Some).map_err(text)
+}
+
 /// Runs experiment `exp` (on the trace `(name, bytes)` for SWF workloads) in slices, passing
 /// [`FromWorker::Progress`] messages to `report` at most every [`PROGRESS_MS`], and stops at a
 /// slice boundary once `id` is no longer the active run (see [`activate`], [`cancel`]).
@@ -362,6 +398,7 @@ pub async fn run_bounded(
             completed: p.completed,
             total: p.total,
             sim_time: p.now,
+            stage: 0,
         });
     };
     progress(&sim);

@@ -18,6 +18,7 @@ mod invariants;
 mod layering;
 mod mesh;
 mod mesh_run;
+mod modes;
 mod moldable;
 mod papers;
 mod properties;

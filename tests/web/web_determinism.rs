@@ -11,7 +11,7 @@ use schedlab::modes::flat::spec::ExperimentFile;
 use std::cell::RefCell;
 
 use schedlab::web::protocol::{
-    ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo,
+    ChartData, ExportFormat, FromWorker, PageReport, RunReport, ToWorker, TraceInfo,
 };
 use schedlab::web::share::{base64url_decode, base64url_encode, ShareState};
 use schedlab::web::worker;
@@ -121,18 +121,8 @@ fn protocol_messages_round_trip() {
             trace: None,
             phases_only: true,
         },
-        ToWorker::Run {
-            id: 7,
-            experiment: Box::new(exp.clone()),
-            trace: None,
-            max_work: None,
-        },
-        ToWorker::Run {
-            id: 8,
-            experiment: Box::new(exp.clone()),
-            trace: Some("x.swf".into()),
-            max_work: Some(60.0),
-        },
+        ToWorker::run_flat(7, exp.clone(), None, None),
+        ToWorker::run_flat(8, exp.clone(), Some("x.swf".into()), Some(60.0)),
         ToWorker::Cancel { id: Some(7) },
         ToWorker::Cancel { id: None },
         ToWorker::Export {
@@ -173,10 +163,18 @@ fn protocol_messages_round_trip() {
             completed: 5,
             total: 10,
             sim_time: 1234.5,
+            stage: 0,
+        },
+        FromWorker::Progress {
+            id: 7,
+            completed: 15,
+            total: 20,
+            sim_time: 1.5,
+            stage: 1,
         },
         FromWorker::Done {
             id: 7,
-            report: Box::new(RunReport {
+            report: Box::new(PageReport::Flat(RunReport {
                 output,
                 jobs,
                 why: Some(vec![vec![
@@ -196,7 +194,7 @@ fn protocol_messages_round_trip() {
                     timeline: vec![(0.0, 64.0, 3.0), (10.0, 128.0, 0.0)],
                     wait_quantiles: vec![0.0, 5.0, 60.0],
                 },
-            }),
+            })),
         },
         FromWorker::Cancelled { id: 7 },
         FromWorker::Held {

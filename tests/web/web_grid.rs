@@ -7,12 +7,14 @@
 use std::cell::RefCell;
 
 use schedlab::modes::flat::spec::WorkloadSpec;
+use schedlab::modes::grid::link::GridShare;
 use schedlab::modes::grid::run::run_comparison;
 use schedlab::modes::grid::spec::preset_global_grid;
 use schedlab::modes::grid::GridExperiment;
+use schedlab::modes::Envelope;
 use schedlab::web::grid_page::{fragment_of, parse_fragment};
 use schedlab::web::grid_worker::run_grid_sliced;
-use schedlab::web::protocol::{FromWorker, GridReport, ToWorker};
+use schedlab::web::protocol::{FromWorker, GridReport, PageReport, ToWorker};
 use schedlab::web::worker;
 use schedlab::workload::synthetic::SyntheticModel;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -40,9 +42,9 @@ async fn sliced_grid_run_matches_run_comparison() {
     assert_eq!(report.comparison, whole);
     assert!(matches!(
         progress.into_inner().last(),
-        Some(FromWorker::GridProgress {
+        Some(FromWorker::Progress {
             id: 11,
-            run: 1,
+            stage: 1,
             completed: 16000,
             total: 16000,
             ..
@@ -62,19 +64,19 @@ async fn cancelled_grid_run_stops() {
 #[wasm_bindgen_test]
 fn grid_messages_and_links_round_trip() {
     let exp = small_preset(500);
-    let msg = ToWorker::RunGrid {
-        id: 3,
-        experiment: Box::new(exp.clone()),
-        traces: vec!["CTC.swf.gz".into()],
-    };
+    let msg = ToWorker::run(
+        3,
+        Envelope::Grid(GridShare::new(exp.clone())),
+        vec!["CTC.swf.gz".into()],
+    );
     assert_eq!(ToWorker::from_json(&msg.to_json()), Ok(msg));
     let cmp = run_comparison(&exp, |_| None).expect("comparison runs");
-    let done = FromWorker::GridDone {
+    let done = FromWorker::Done {
         id: 3,
-        report: Box::new(GridReport {
+        report: Box::new(PageReport::Grid(GridReport {
             comparison: cmp,
             wall_ms: 1.5,
-        }),
+        })),
     };
     // (The alignment's jobs are not sent: compare what travels.)
     let text = done.to_json();

@@ -90,12 +90,7 @@ fn bad_share_links_are_refused() {
 
 #[wasm_bindgen_test]
 fn mesh_messages_round_trip() {
-    let run = ToWorker::RunMesh {
-        id: 3,
-        experiment: Box::new(preset_contention(0.4)),
-        trace: Some("t.swf".into()),
-        lite: true,
-    };
+    let run = ToWorker::run_mesh(3, preset_contention(0.4), Some("t.swf".into()), true);
     assert_eq!(ToWorker::from_json(&run.to_json()).unwrap(), run);
     let mut exp = preset_window();
     if let schedlab::modes::flat::spec::WorkloadSpec::Synthetic(
@@ -105,9 +100,9 @@ fn mesh_messages_round_trip() {
         p.jobs = 50;
     }
     let report = mesh_worker::report(&exp, None, false).unwrap();
-    let done = FromWorker::MeshDone {
+    let done = FromWorker::Done {
         id: 3,
-        report: Box::new(report),
+        report: Box::new(report.into()),
     };
     assert_eq!(FromWorker::from_json(&done.to_json()).unwrap(), done);
 }

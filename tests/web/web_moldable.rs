@@ -33,11 +33,7 @@ fn small(jobs: usize) -> MoldableShare {
 
 #[wasm_bindgen_test]
 fn moldable_messages_and_links_round_trip() {
-    let run = ToWorker::RunMoldable {
-        id: 4,
-        share: Box::new(small(100)),
-        trace: Some("t.swf".into()),
-    };
+    let run = ToWorker::run(4, Envelope::Moldable(small(100)), vec!["t.swf".into()]);
     assert_eq!(ToWorker::from_json(&run.to_json()).unwrap(), run);
     let env = Envelope::Moldable(small(100));
     let fragment = env.to_fragment();
@@ -90,9 +86,9 @@ async fn the_worker_comparison_has_the_numbers_of_the_cli() {
     assert!(p.iter().all(|&(c, t)| t == 6 * 300 && c <= t), "{p:?}");
     assert!(p.windows(2).all(|w| w[0].0 <= w[1].0), "{p:?}");
     // Re-encoded as the worker posts it.
-    let done = FromWorker::MoldableDone {
+    let done = FromWorker::Done {
         id: 7,
-        report: Box::new(report),
+        report: Box::new(report.into()),
     };
     assert_eq!(FromWorker::from_json(&done.to_json()).unwrap(), done);
 }

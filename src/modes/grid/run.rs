@@ -230,6 +230,8 @@ pub struct GridStepper {
     current: Option<(Sharing, GridSimulation, Vec<AlignedWorkload>)>,
     done: Vec<GridRunReport>,
     total: usize,
+    /// The grid time the last finished configuration ended at.
+    last_now: f64,
 }
 
 impl GridStepper {
@@ -256,6 +258,7 @@ impl Stepper for GridStepper {
             return Ok(false);
         }
         if let Some((sharing, sim, alignment)) = self.current.take() {
+            self.last_now = sim.progress().now;
             let result = sim.into_result();
             self.done.push(GridRunReport {
                 sharing,
@@ -265,6 +268,11 @@ impl Stepper for GridStepper {
             });
         }
         Ok(self.pending.len() == 0)
+    }
+
+    fn stage(&self) -> usize {
+        // The run going, else the last one finished.
+        self.done.len() - usize::from(self.current.is_none() && !self.done.is_empty())
     }
 
     fn progress(&self) -> Progress {
@@ -283,7 +291,7 @@ impl Stepper for GridStepper {
                 completed: finished,
                 started: finished,
                 total: self.total,
-                now: 0.0,
+                now: self.last_now,
             },
         }
     }
@@ -359,6 +367,7 @@ impl ModeRun for Grid {
             current: None,
             done: Vec::new(),
             total,
+            last_now: 0.0,
         })
     }
 

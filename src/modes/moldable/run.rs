@@ -468,6 +468,8 @@ pub struct MoldableStepper<'p> {
     current: Option<(MoldableStrategyKind, MoldableSimulation)>,
     done: Vec<(MoldableStrategyKind, MoldableResult)>,
     runs: usize,
+    /// The simulated time the last finished run ended at.
+    last_now: f64,
 }
 
 impl MoldableStepper<'_> {
@@ -494,18 +496,27 @@ impl Stepper for MoldableStepper<'_> {
             return Ok(false);
         }
         if let Some((kind, sim)) = self.current.take() {
+            self.last_now = sim.progress().now;
             self.done.push((kind, checked(kind, sim.into_result())?));
         }
         Ok(self.pending.len() == 0)
     }
 
+    fn stage(&self) -> usize {
+        // The run going, else the last one finished.
+        self.done.len() - usize::from(self.current.is_none() && !self.done.is_empty())
+    }
+
     fn progress(&self) -> Progress {
         let jobs = self.prepared.prepared.workload.jobs.len();
         let before = jobs * self.done.len();
-        let (completed, started, now) = self.current.as_ref().map_or((0, 0, 0.0), |(_, sim)| {
-            let p = sim.progress();
-            (p.completed, p.started, p.now)
-        });
+        let (completed, started, now) =
+            self.current
+                .as_ref()
+                .map_or((0, 0, self.last_now), |(_, sim)| {
+                    let p = sim.progress();
+                    (p.completed, p.started, p.now)
+                });
         Progress {
             completed: before + completed,
             started: before + started,
@@ -567,6 +578,7 @@ impl ModeRun for Moldable {
             pending: kinds.into_iter(),
             current: None,
             done: Vec::new(),
+            last_now: 0.0,
         })
     }
 

@@ -54,9 +54,9 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
             maybe_auto_run(app);
         }
         FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
-        FromWorker::GridProgress {
+        FromWorker::Progress {
             id,
-            run,
+            stage: run,
             sim_time,
             completed,
             total,
@@ -93,10 +93,13 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
             )));
             render_clocks(app, Some((sim_time, config)));
         }
-        FromWorker::GridDone { id, report } => {
+        FromWorker::Done { id, report } => {
             if app.state.borrow().running != Some(id) {
                 return;
             }
+            let PageReport::Grid(report) = *report else {
+                return;
+            };
             let (t, run) = {
                 let mut st = app.state.borrow_mut();
                 st.running = None;
@@ -299,11 +302,11 @@ pub(super) fn on_run(app: &Rc<GridApp>) {
         .set_text_content(Some("Preparing the workloads…"));
     update_controls(app);
     render_clocks(app, Some((0.0, Sharing::Single)));
-    app.worker.post(&ToWorker::RunGrid {
+    app.worker.post(&ToWorker::run(
         id,
-        experiment: Box::new(exp),
+        Envelope::Grid(GridShare::new(exp)),
         traces,
-    });
+    ));
 }
 
 pub(super) fn on_cancel(app: &GridApp) {

@@ -5,7 +5,7 @@
 //! `worker` binary as the flat mode, started from [`WORKER_URL`], so the two modes never share
 //! state): a site editor (name, nodes, time-zone offset, a synthetic Lublin–Feitelson workload
 //! or an uploaded SWF trace per site), the local policy, the seed, "cut to shortest", the
-//! Ernemann et al. preset ([`preset_global_grid`]); Run sends one [`ToWorker::RunGrid`] that the worker
+//! Ernemann et al. preset ([`preset_global_grid`]); Run sends one [`ToWorker::Run`] of a grid envelope that the worker
 //! simulates twice (single sites, then job sharing, [`super::grid_worker`]); progress drives the
 //! world clock (one clock per site, its local time = grid time − offset); the results are a
 //! table per configuration, the comparison in % of single, the charts
@@ -30,7 +30,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
-use super::protocol::{FromWorker, ToWorker, TraceInfo};
+use super::protocol::{FromWorker, PageReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
 use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
@@ -42,6 +42,7 @@ use crate::modes::grid::run::{
 };
 use crate::modes::grid::spec::{preset_global_grid, MAX_SITES};
 use crate::modes::grid::GridExperiment;
+use crate::modes::Envelope;
 
 mod controller;
 mod link;

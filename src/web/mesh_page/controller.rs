@@ -80,7 +80,11 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 }
             }
         }
-        FromWorker::MeshDone { id, report } => on_mesh_done(app, id, *report),
+        FromWorker::Done { id, report } => {
+            if let PageReport::Mesh(report) = *report {
+                on_mesh_done(app, id, report);
+            }
+        }
         FromWorker::Progress {
             id,
             completed,
@@ -141,13 +145,9 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 }
             }
         }
-        FromWorker::Done { .. }
-        | FromWorker::Cancelled { .. }
+        FromWorker::Cancelled { .. }
         | FromWorker::Held { .. }
         | FromWorker::Exported { .. }
-        | FromWorker::GridProgress { .. }
-        | FromWorker::GridDone { .. }
-        | FromWorker::MoldableDone { .. }
         | FromWorker::ExerciseDone { .. } => {}
     }
 }
@@ -252,12 +252,7 @@ pub(super) fn send_current(app: &App) {
         };
         app.ui.progress.set_value(b.at as f64 / b.exps.len() as f64);
         set_progress(app, &running_label(b, e, None));
-        ToWorker::RunMesh {
-            id: b.id,
-            experiment: Box::new(e.clone()),
-            trace: b.trace.clone(),
-            lite: b.kind == BatchKind::Sweep,
-        }
+        ToWorker::run_mesh(b.id, e.clone(), b.trace.clone(), b.kind == BatchKind::Sweep)
     };
     app.worker.post(&msg);
 }

@@ -33,7 +33,7 @@ use super::kit::export::png_on_click;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::kit::playback::{Pace, Playback};
 use super::mesh_view::{self, Geometry, Line, RunView};
-use super::protocol::{FromWorker, MeshReport, ToWorker, TraceInfo};
+use super::protocol::{FromWorker, MeshReport, PageReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
 use crate::base::Registered;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};

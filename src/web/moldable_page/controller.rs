@@ -61,6 +61,7 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             completed,
             total,
             sim_time,
+            ..
         } => {
             if app.state.borrow().running != Some(id) {
                 return;
@@ -93,17 +94,20 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                 format::duration(sim_time)
             )));
         }
-        FromWorker::MoldableDone { id, report } => {
+        FromWorker::Done { id, report } => {
             if app.state.borrow().running != Some(id) {
                 return;
             }
+            let PageReport::Moldable(report) = *report else {
+                return;
+            };
             let wall = report.wall_ms;
             {
                 let mut st = app.state.borrow_mut();
                 st.running = None;
                 let share = st.run_share.take();
                 if let Some(share) = share {
-                    st.result = Some((share, *report));
+                    st.result = Some((share, report));
                 }
             }
             app.ui.progress.set_value(1.0);
@@ -255,11 +259,11 @@ pub(super) fn on_run(app: &Rc<App>) {
         .progress_label
         .set_text_content(Some("Preparing the workload…"));
     update_controls(app);
-    app.worker.post(&ToWorker::RunMoldable {
+    app.worker.post(&ToWorker::run(
         id,
-        share: Box::new(share),
-        trace,
-    });
+        Envelope::Moldable(share),
+        trace.into_iter().collect(),
+    ));
 }
 
 pub(super) fn on_cancel(app: &App) {

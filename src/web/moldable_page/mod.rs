@@ -6,7 +6,7 @@
 //! uploaded trace with its first jobs), σ, the range factor, the load factor, the seed, the
 //! strategies (checkboxes from the registry) and the preset "Moldable jobs (Srinivasan et al.)"; Run
 //! reads the form through [`crate::form::moldable`] and sends one
-//! [`ToWorker::RunMoldable`] ([`super::moldable_worker`]); the results are a table per
+//! [`ToWorker::Run`] of a moldable envelope ([`super::moldable_worker`]); the results are a table per
 //! strategy, the % change per weight category ([`super::moldable_chart`]), for small runs a
 //! Gantt chart of the processor count each job was given, downloads (report JSON, results
 //! CSV, per-job CSV) and a share link (`#e=` of mode `moldable`). Bad input is reported in
@@ -29,7 +29,7 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
-use super::protocol::{FromWorker, MoldablePageReport, ToWorker, TraceInfo};
+use super::protocol::{FromWorker, MoldablePageReport, PageReport, ToWorker, TraceInfo};
 use super::worker_link::ModeWorker;
 use crate::form::moldable::{self as moldable_form, MoldableFields};
 use crate::modes::envelope::Envelope;

@@ -266,6 +266,7 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             completed,
             total,
             sim_time,
+            ..
         } => {
             let st = app.state.borrow();
             let Some(b) = st.batch.as_ref().filter(|b| b.id == id) else {
@@ -294,14 +295,14 @@ pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             }
             ui.progress_label.set_text_content(Some(&text));
         }
-        FromWorker::Done { id, report } => on_done(app, id, *report),
+        FromWorker::Done { id, report } => {
+            if let PageReport::Flat(report) = *report {
+                on_done(app, id, report);
+            }
+        }
         FromWorker::Held { id, message } => on_held(app, id, &message),
         FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
-        FromWorker::GridProgress { .. }
-        | FromWorker::GridDone { .. }
-        | FromWorker::MeshDone { .. }
-        | FromWorker::MoldableDone { .. }
-        | FromWorker::ExerciseDone { .. } => {}
+        FromWorker::ExerciseDone { .. } => {}
         FromWorker::Cancelled { id } => {
             if current_id(app) == Some(id) {
                 end_batch(app, "Cancelled.");
@@ -405,12 +406,12 @@ pub(super) fn on_run(app: &Rc<App>) {
         start_pool(app, total);
         return;
     }
-    let first = ToWorker::Run {
-        id: batch.id,
-        experiment: Box::new(batch.runs[0].1.clone()),
-        trace: batch.trace.clone(),
-        max_work: batch.max_work,
-    };
+    let first = ToWorker::run_flat(
+        batch.id,
+        batch.runs[0].1.clone(),
+        batch.trace.clone(),
+        batch.max_work,
+    );
     app.ui.progress.set_value(0.0);
     app.ui.progress_label.set_text_content(Some(&format!(
         "{} (1 of {}): preparing the workload…",
@@ -535,12 +536,12 @@ pub(super) fn on_done(app: &Rc<App>, id: u32, report: RunReport) {
         if b.index < b.runs.len() {
             st.next_id += 1;
             b.id = st.next_id;
-            Some(ToWorker::Run {
-                id: b.id,
-                experiment: Box::new(b.runs[b.index].1.clone()),
-                trace: b.trace.clone(),
-                max_work: b.max_work,
-            })
+            Some(ToWorker::run_flat(
+                b.id,
+                b.runs[b.index].1.clone(),
+                b.trace.clone(),
+                b.max_work,
+            ))
         } else {
             None
         }

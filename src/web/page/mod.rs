@@ -1,4 +1,4 @@
-//! The page (the `app` binary): reads the experiment form, sends one run per selected policy
+//! The flat tab (started by the app shell, [`super::app`]): reads the experiment form, sends one run per selected policy
 //! to the simulation worker, shows progress, the results table, the charts ([`super::chart`]),
 //! the downloads (summary CSV/JSON made here; per-job CSV and SWF schedule made by the worker)
 //! and the share link ([`super::share`]), and reports bad input in the inline error box
@@ -25,7 +25,9 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
-use super::protocol::{ChartData, ExportFormat, FromWorker, RunReport, ToWorker, TraceInfo};
+use super::protocol::{
+    ChartData, ExportFormat, FromWorker, PageReport, RunReport, ToWorker, TraceInfo,
+};
 use super::replay_panel::{ReplayPanel, ReplayRun};
 use super::share::{ShareState, Sweep, SweepAxis};
 use crate::base::{Explanation, Registered};
@@ -373,7 +375,7 @@ pub fn show_error(message: &str) {
     }
 }
 
-fn show_fatal(message: &str) {
+pub fn show_fatal(message: &str) {
     if let Some(b) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| by_id::<HtmlElement>(&d, "fatal").ok())
@@ -390,19 +392,9 @@ fn hide_error() {
 }
 
 /// Entry point of the `app` binary.
-pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        let message = format!("Internal error — please reload the page and report this: {info}");
-        show_error(&message);
-        show_fatal(&message);
-    }));
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+pub fn start(doc: &Document) {
     let defaults = LublinParams::default();
-    super::kit::picker::fill_registry_pickers(&doc);
-    let ui = match build_ui(doc, &defaults) {
+    let ui = match build_ui(doc.clone(), &defaults) {
         Ok(ui) => ui,
         Err(m) => {
             show_fatal(&format!("The page is incomplete — please reload it: {m}"));
@@ -437,16 +429,11 @@ pub fn start() {
     });
     render_head(&app.ui, None);
     fill_sweep_metrics(&app.ui, None, "mean_wait");
-    super::modes::wire(&app.ui.doc);
     wire(&app);
     update_sweep_fields(&app.ui);
     spawn_worker(&app);
     update_controls(&app);
     open_fragment(&app);
-    super::grid_page::start(&app.ui.doc);
-    super::mesh_page::start();
-    super::moldable_page::start(&app.ui.doc);
-    super::exercise_page::start(&app.ui.doc);
 }
 
 /// The flat panel's elements (its model-parameter inputs written first); the error names the

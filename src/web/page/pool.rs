@@ -115,12 +115,7 @@ pub(super) fn dispatch(app: &App, i: usize) {
         if let Some(w) = app.pool.borrow_mut().get_mut(i) {
             w.running = Some((id, index));
         }
-        ToWorker::Run {
-            id,
-            experiment: Box::new(b.runs[index].1.clone()),
-            trace: b.trace.clone(),
-            max_work: None,
-        }
+        ToWorker::run_flat(id, b.runs[index].1.clone(), b.trace.clone(), None)
     };
     if let Some(w) = app.pool.borrow().get(i) {
         let _ = w.worker.post_message(&JsValue::from_str(&msg.to_json()));
@@ -152,14 +147,12 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         }
         FromWorker::TraceLoaded(_) => dispatch(app, i),
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
-        FromWorker::Exported { .. }
-        | FromWorker::GridProgress { .. }
-        | FromWorker::GridDone { .. }
-        | FromWorker::MeshDone { .. }
-        | FromWorker::MoldableDone { .. }
-        | FromWorker::ExerciseDone { .. }
-        | FromWorker::Held { .. } => {}
+        FromWorker::Exported { .. } | FromWorker::ExerciseDone { .. } | FromWorker::Held { .. } => {
+        }
         FromWorker::Done { id, report } => {
+            let PageReport::Flat(report) = *report else {
+                return;
+            };
             let running = app.pool.borrow().get(i).and_then(|w| w.running);
             let Some((_, index)) = running.filter(|(rid, _)| *rid == id) else {
                 return;
