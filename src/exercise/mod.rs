@@ -638,10 +638,9 @@ fn check_metric(key: &str, metric: &str, job: Option<u64>) -> Result<(), (String
 /// The SWF sources of an envelope: (key path inside the envelope, workload `name`).
 fn workload_names(env: &Envelope) -> Vec<(String, Option<String>)> {
     use crate::modes::flat::spec::WorkloadSpec;
-    let Ok(exp) = env.experiment(&crate::limits::Limits::DEFAULT) else {
-        return Vec::new();
-    };
-    exp.workloads()
+    env.link()
+        .written_experiment()
+        .workloads()
         .into_iter()
         .filter_map(|(key, w)| match w {
             WorkloadSpec::Swf(s) => Some((

@@ -473,10 +473,10 @@ pub struct RunSpec(pub Envelope);
 impl RunSpec {
     /// The names of the inline workloads it reads.
     fn workload_names(&self) -> Vec<String> {
-        let Ok(exp) = self.0.experiment(&exercise_limits()) else {
-            return Vec::new();
-        };
-        exp.workloads()
+        self.0
+            .link()
+            .written_experiment()
+            .workloads()
             .into_iter()
             .filter_map(|(_, w)| match w {
                 WorkloadSpec::Swf(s) => s.name.clone(),
@@ -490,11 +490,7 @@ impl RunRequest {
     /// Simulates the run through the functions of the CLI (flat runs with their decision
     /// explanations and replay data); the error says why it could not be done.
     pub fn run(&self) -> Result<RunResult, String> {
-        let exp = self
-            .spec
-            .0
-            .experiment(&exercise_limits())
-            .map_err(|e| e.to_string())?;
+        let exp = self.spec.0.link().written_experiment();
         match simulate(&self.spec, &self.workloads, true).map_err(|e| e.to_string())? {
             Simulated::Done(results, flat) => Ok(RunResult {
                 name: self.name.clone(),
@@ -517,7 +513,7 @@ fn simulate(
     explain: bool,
 ) -> Result<Simulated, Error> {
     let limits = exercise_limits();
-    let exp = spec.0.experiment(&limits)?;
+    let exp = spec.0.link().written_experiment();
     let mut traces = |w: &WorkloadSpec| {
         Ok(match w {
             WorkloadSpec::Swf(s) => s.name.as_ref().and_then(|name| {

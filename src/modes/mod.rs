@@ -264,8 +264,11 @@ pub trait ModeLink {
     fn mode(&self) -> Mode;
     /// The state's JSON (the envelope adds `v` and `mode`).
     fn state_json(&self) -> String;
-    /// The experiment of its first run.
+    /// The experiment of its first run (a mesh link's first allocator under its policy).
     fn experiment(&self, limits: &Limits) -> Result<Box<dyn ModeExperiment>, Error>;
+    /// The experiment as written in the link's `experiment`, whatever the page compares
+    /// (what an exercise's run is).
+    fn written_experiment(&self) -> Box<dyn ModeExperiment>;
     /// When the page compares several runs: how to run the others with the CLI.
     fn compared_hint(&self) -> Option<String> {
         None

@@ -421,3 +421,50 @@ fn exercises_travel_in_links() {
         ("link", "questions[0].tolerance")
     );
 }
+
+/// An exercise may run every mode: a moldable run's questions point into the comparison
+/// (`reference.summary.…`, `runs.0.change.overall_pct`), with the numbers of
+/// `schedlab moldable`.
+#[test]
+fn a_moldable_run_answers_with_the_numbers_of_schedlab_moldable() {
+    use schedlab::limits::Limits;
+    use schedlab::modes::moldable::run::run_moldable_with;
+    let jobs = [
+        "1 0 -1 100 8 -1 -1 8 100 -1 1 -1 -1 -1 -1 -1 -1 -1",
+        "2 1 -1 50 4 -1 -1 4 50 -1 1 -1 -1 -1 -1 -1 -1 -1",
+        "3 2 -1 80 8 -1 -1 8 80 -1 1 -1 -1 -1 -1 -1 -1 -1",
+        "4 3 -1 20 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1",
+    ];
+    let moldable = json!({"workload": {"swf": {"name": "jobs"}},
+        "machine": {"flat": {"procs": 8}},
+        "model": {"downey": {"sigma": 0.0, "range_factor": 2.0}},
+        "strategy": "base"});
+    let text = json!({
+        "format": 1, "id": "moldable-run", "title": "A moldable run", "text": "…",
+        "workloads": {"jobs": jobs},
+        "runs": {"m": {"v": 2, "mode": "moldable", "experiment": moldable,
+                       "strategies": ["base"]}},
+        "questions": [
+            {"kind": "numeric", "prompt": "Rigid mean turnaround?", "run": "m",
+             "metric": "reference.summary.mean_turnaround", "answer": 0, "tolerance": 1e9},
+            {"kind": "numeric", "prompt": "Change?", "run": "m",
+             "metric": "runs.0.change.overall_pct", "answer": 0, "tolerance": 1e9}]
+    })
+    .to_string();
+    let ex = Exercise::from_json(&text, "moldable.json").expect("a moldable run is accepted");
+    let solved = ex.solve("moldable.json").expect("solves");
+    let Some(Envelope::Moldable(s)) = ex.envelope("m") else {
+        panic!("m is no moldable run")
+    };
+    let swf = jobs.join("\n");
+    let cli = run_moldable_with(
+        &s.experiment,
+        &[],
+        Some(TraceInput::from_bytes("jobs", swf.as_bytes())),
+        &Limits::DEFAULT,
+    )
+    .unwrap();
+    assert_eq!(number(&solved[0]), cli.reference.summary.mean_turnaround);
+    assert_eq!(number(&solved[1]), cli.runs[0].change.overall_pct);
+    assert!(cli.reference.summary.mean_turnaround > 0.0);
+}

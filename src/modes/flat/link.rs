@@ -530,6 +530,10 @@ impl crate::modes::ModeLink for ShareState {
         self.to_json()
     }
 
+    fn written_experiment(&self) -> Box<dyn crate::modes::ModeExperiment> {
+        crate::modes::experiment_of::<crate::modes::flat::Flat>(self.experiment.clone())
+    }
+
     fn experiment(
         &self,
         _: &crate::limits::Limits,

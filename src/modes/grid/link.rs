@@ -130,6 +130,10 @@ impl crate::modes::ModeLink for GridShare {
         self.to_json()
     }
 
+    fn written_experiment(&self) -> Box<dyn crate::modes::ModeExperiment> {
+        crate::modes::experiment_of::<crate::modes::grid::Grid>(self.experiment.clone())
+    }
+
     fn experiment(
         &self,
         _: &crate::limits::Limits,

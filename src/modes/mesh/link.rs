@@ -126,6 +126,10 @@ impl crate::modes::ModeLink for MeshShare {
         self.to_json()
     }
 
+    fn written_experiment(&self) -> Box<dyn crate::modes::ModeExperiment> {
+        crate::modes::experiment_of::<crate::modes::mesh::Mesh>(self.experiment.clone())
+    }
+
     fn experiment(
         &self,
         limits: &crate::limits::Limits,

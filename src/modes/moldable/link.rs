@@ -74,6 +74,10 @@ impl crate::modes::ModeLink for MoldableShare {
         self.to_json()
     }
 
+    fn written_experiment(&self) -> Box<dyn crate::modes::ModeExperiment> {
+        crate::modes::experiment_of::<crate::modes::moldable::Moldable>(self.experiment.clone())
+    }
+
     fn experiment(
         &self,
         _: &crate::limits::Limits,
