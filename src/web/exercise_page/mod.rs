@@ -94,7 +94,7 @@ struct App {
     replay: Rc<ReplayPanel>,
 }
 
-/// Entry point, called once from [`super::page::start`]. Does nothing if the page has no
+/// Entry point, called once from [`super::app::start`]. Does nothing if the page has no
 /// Exercises panel.
 pub fn start(doc: &Document) {
     if doc.get_element_by_id("exercises-mode").is_none() {

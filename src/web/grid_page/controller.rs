@@ -2,6 +2,7 @@
 //! into [`crate::form::grid`]) and Cancel.
 
 use super::*;
+use crate::web::kit::tab_run::{self, TabRun};
 use crate::web::kit::upload::read_upload;
 
 pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
@@ -120,46 +121,8 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
             render_clocks(app, Some((t, config)));
             publish_link(app);
         }
-        FromWorker::Cancelled { id } => {
-            if app.state.borrow().running != Some(id) {
-                return;
-            }
-            app.state.borrow_mut().running = None;
-            app.ui.progress.set_value(0.0);
-            app.ui
-                .progress_label
-                .set_text_content(Some("Cancelled; the previous results are kept."));
-            update_controls(app);
-        }
-        FromWorker::Error { id, message, fatal } => {
-            let was_upload = id.is_none() && {
-                let mut st = app.state.borrow_mut();
-                let p = st.pending_upload.take();
-                p.map(|(i, name, _)| (i, name))
-            }
-            .is_some();
-            let ours = id.is_some() && app.state.borrow().running == id;
-            if ours {
-                app.state.borrow_mut().running = None;
-                app.ui.progress.set_value(0.0);
-                app.ui
-                    .progress_label
-                    .set_text_content(Some("Stopped by an error; the previous results are kept."));
-            }
-            if was_upload {
-                app.ui.errors.show(&format!(
-                    "This trace cannot be used: {}. The site keeps its previous workload.",
-                    message.trim_end_matches('.')
-                ));
-                render_sites(app);
-            } else if ours || id.is_none() || fatal {
-                app.ui.errors.show(&message);
-            }
-            if fatal {
-                replace_worker(app);
-            }
-            update_controls(app);
-        }
+        FromWorker::Cancelled { id } => tab_run::on_cancelled(&**app, id),
+        FromWorker::Error { id, message, fatal } => tab_run::on_error(app, id, &message, fatal),
         _ => {}
     }
 }
@@ -309,10 +272,44 @@ pub(super) fn on_run(app: &Rc<GridApp>) {
     ));
 }
 
-pub(super) fn on_cancel(app: &GridApp) {
-    let id = app.state.borrow().running;
-    if let Some(id) = id {
-        app.worker.post(&ToWorker::Cancel { id: Some(id) });
-        app.ui.progress_label.set_text_content(Some("Cancelling…"));
+impl TabRun for GridApp {
+    fn worker(&self) -> &ModeWorker {
+        &self.worker
+    }
+
+    fn running(&self) -> Option<u32> {
+        self.state.borrow().running
+    }
+
+    fn set_running(&self, id: Option<u32>) {
+        self.state.borrow_mut().running = id;
+    }
+
+    fn progress(&self) -> (&HtmlProgressElement, &Element) {
+        (&self.ui.progress, &self.ui.progress_label)
+    }
+
+    fn errors(&self) -> &ErrorBox {
+        &self.ui.errors
+    }
+
+    fn drop_pending_upload(&self) -> bool {
+        self.state.borrow_mut().pending_upload.take().is_some()
+    }
+
+    fn upload_kept(&self) -> &'static str {
+        "The site keeps its previous workload."
+    }
+
+    fn render_traces(&self) {
+        render_sites(self);
+    }
+
+    fn update_controls(&self) {
+        update_controls(self);
+    }
+
+    fn replace_worker(self: &Rc<Self>) {
+        replace_worker(self);
     }
 }

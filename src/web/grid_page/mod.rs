@@ -157,7 +157,7 @@ fn ui(doc: &Document) -> Result<Ui, String> {
     })
 }
 
-/// Sets up the Grid mode (called once from [`super::page::start`]).
+/// Sets up the Grid mode (called once from [`super::app::start`]).
 pub fn start(doc: &Document) {
     let ui = match ui(doc) {
         Ok(u) => u,
@@ -198,7 +198,13 @@ fn update_controls(app: &GridApp) {
 
 fn wire(app: &Rc<GridApp>) {
     let ui = &app.ui;
-    wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
+    wire_run_cancel(
+        app,
+        ui.form.as_ref(),
+        ui.cancel.as_ref(),
+        on_run,
+        |a: &GridApp| crate::web::kit::tab_run::cancel(a),
+    );
     {
         let app = Rc::clone(app);
         listen(ui.preset.as_ref(), "click", move |_: Event| {

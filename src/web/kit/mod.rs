@@ -1,5 +1,5 @@
-//! Panel pieces shared by the three modes' pages ([`super::page`], [`super::mesh_page`],
-//! [`super::grid_page`]):
+//! Panel pieces shared by the tabs ([`super::page`], [`super::mesh_page`],
+//! [`super::grid_page`], [`super::moldable_page`], [`super::exercise_page`]):
 //!
 //! * [`by_id`] — the one lookup of the page's markup (an error naming the id, never a panic).
 //! * [`controls`] — the Run form and Cancel button.
@@ -9,6 +9,7 @@
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
 //! * [`share_link`] — publishing a run's share link (link, panel, address bar).
+//! * [`tab_run`] — the run lifecycle every tab shares (cancelled, failed, worker replaced).
 //! * [`playback`] — Back / Play / Step and the time slider over a run's instants (the mesh
 //!   view and the flat replay).
 
@@ -19,6 +20,7 @@ pub mod export;
 pub mod picker;
 pub mod playback;
 pub mod share_link;
+pub mod tab_run;
 pub mod upload;
 
 use wasm_bindgen::JsCast;

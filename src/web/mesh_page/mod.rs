@@ -336,7 +336,7 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-/// Entry point, called once from [`super::page::start`]. Does nothing if the page has no mesh
+/// Entry point, called once from [`super::app::start`]. Does nothing if the page has no mesh
 /// panel.
 pub fn start() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {

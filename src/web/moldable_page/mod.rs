@@ -173,7 +173,7 @@ fn ui(doc: &Document) -> Result<Ui, String> {
     })
 }
 
-/// Sets up the moldable mode (called once from [`super::page::start`], after the registry's
+/// Sets up the moldable mode (called once from [`super::app::start`], after the registry's
 /// pickers are filled).
 pub fn start(doc: &Document) {
     let ui = match ui(doc) {
@@ -322,7 +322,13 @@ fn update_controls(app: &App) {
 
 fn wire(app: &Rc<App>) {
     let ui = &app.ui;
-    wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
+    wire_run_cancel(
+        app,
+        ui.form.as_ref(),
+        ui.cancel.as_ref(),
+        on_run,
+        |a: &App| crate::web::kit::tab_run::cancel(a),
+    );
     png_on_click(&ui.png_changes, "moldable-chart-changes");
     png_on_click(&ui.png_gantt, "moldable-gantt");
     {
