@@ -44,7 +44,7 @@ pub enum BenchCommand {
     Grid(grid::BenchGridArgs),
     /// The moldable engine: 5,000 SDSC SP2 jobs under the combined scheme.
     Moldable(moldable::BenchMoldableArgs),
-    /// The phases (load, simulate, measure) of a flat or mesh share link's experiment, as JSON
+    /// The phases (load, simulate, measure) of any mode's share link experiment, as JSON
     /// (the native side of scripts/bench-browser.mjs).
     Phases(phases::BenchPhasesArgs),
     /// A 10,000-point sweep (flat EASY, 5,000 Lublin–Feitelson jobs each): plan, run, merge.

@@ -16,7 +16,7 @@ use crate::modes::envelope::time_envelope;
 /// `schedlab bench phases`.
 #[derive(Args, Debug)]
 pub struct BenchPhasesArgs {
-    /// A flat or mesh share link (or its fragment), or an envelope file.
+    /// A share link of any mode (or its fragment), or an envelope file.
     pub link: String,
     /// Runs of the experiment (1 to 1000).
     #[arg(long, default_value_t = 10)]
