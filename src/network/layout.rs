@@ -99,9 +99,18 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
     let mut loads = vec![0.0f64; net.link_slots()];
     let (mut peak, mut io_peak) = (0.0f64, 0.0f64);
     let (mut scratch, mut v) = (super::link_counts::LinkScratch::default(), Vec::new());
+    // A running job's non-zero link weights, computed once at its start and taken back at
+    // its end (the same weights in the same order as recomputing them: identical loads).
+    let mut running: Vec<Vec<(usize, f64)>> = vec![Vec::new(); layouts.len()];
     for (_, start, i) in layout_events(layouts) {
         let l = &layouts[i];
         if l.end <= l.start {
+            continue;
+        }
+        if !start {
+            for (k, w) in std::mem::take(&mut running[i]) {
+                loads[k] -= w;
+            }
             continue;
         }
         super::link_counts::weighted_link_vector_into(
@@ -111,24 +120,23 @@ pub fn peak_link_loads(net: &Network, layouts: &[JobLayout], rho: f64) -> (f64, 
             &mut scratch,
             &mut v,
         );
+        let mut weights = Vec::new();
         for (k, &w) in v.iter().enumerate() {
             if w == 0.0 {
                 continue;
             }
-            if start {
-                loads[k] += w;
-                // Comparisons, not f64::max: the same maxima (no load is NaN or −0), but on
-                // wasm32 f64::max is a call.
-                if loads[k] > peak {
-                    peak = loads[k];
-                }
-                if io_line[k] && loads[k] > io_peak {
-                    io_peak = loads[k];
-                }
-            } else {
-                loads[k] -= w;
+            weights.push((k, w));
+            loads[k] += w;
+            // Comparisons, not f64::max: the same maxima (no load is NaN or −0), but on
+            // wasm32 f64::max is a call.
+            if loads[k] > peak {
+                peak = loads[k];
+            }
+            if io_line[k] && loads[k] > io_peak {
+                io_peak = loads[k];
             }
         }
+        running[i] = weights;
     }
     (peak, io_peak)
 }
