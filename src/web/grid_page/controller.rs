@@ -34,26 +34,7 @@ pub(super) fn spawn_worker(app: &Rc<GridApp>) {
 
 pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
     match msg {
-        FromWorker::Ready { .. } => {
-            let resend: Vec<(String, Rc<Vec<u8>>)> = {
-                let mut st = app.state.borrow_mut();
-                st.ready = true;
-                st.traces
-                    .iter()
-                    .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
-                    .collect()
-            };
-            // A replacement worker gets the traces again.
-            for (name, bytes) in resend {
-                app.worker.post_trace(&name, &bytes);
-            }
-            let _ = app.ui.panel.set_attribute("data-worker", "ready");
-            if app.state.borrow().running.is_none() {
-                app.ui.progress_label.set_text_content(Some("Ready."));
-            }
-            update_controls(app);
-            maybe_auto_run(app);
-        }
+        FromWorker::Ready { .. } => tab_run::on_ready(app),
         FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
         FromWorker::Progress {
             id,
@@ -125,18 +106,6 @@ pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
         FromWorker::Error { id, message, fatal } => tab_run::on_error(app, id, &message, fatal),
         _ => {}
     }
-}
-
-pub(super) fn replace_worker(app: &Rc<GridApp>) {
-    app.worker.terminate();
-    {
-        let mut st = app.state.borrow_mut();
-        st.ready = false;
-        st.running = None;
-        st.pending_upload = None;
-    }
-    let _ = app.ui.panel.set_attribute("data-worker", "loading");
-    spawn_worker(app);
 }
 
 pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
@@ -309,7 +278,28 @@ impl TabRun for GridApp {
         update_controls(self);
     }
 
-    fn replace_worker(self: &Rc<Self>) {
-        replace_worker(self);
+    fn panel(&self) -> &HtmlElement {
+        &self.ui.panel
+    }
+
+    fn set_ready(&self, ready: bool) {
+        self.state.borrow_mut().ready = ready;
+    }
+
+    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+        self.state
+            .borrow()
+            .traces
+            .iter()
+            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            .collect()
+    }
+
+    fn spawn_worker(self: &Rc<Self>) {
+        spawn_worker(self);
+    }
+
+    fn after_ready(self: &Rc<Self>) {
+        maybe_auto_run(self);
     }
 }

@@ -1,11 +1,12 @@
-//! The run lifecycle a tab shares with the others: a run cancelled, a run or an upload failed,
-//! the worker crashed and replaced — said the same way in every tab, the previous results
-//! kept. A tab implements [`TabRun`] (where its state and elements are) and hands its worker's
-//! `Cancelled` and `Error` messages to [`on_cancelled`] and [`on_error`].
+//! The run lifecycle a tab shares with the others: the worker ready (traces sent again to a
+//! replacement), Cancel, a run cancelled, a run or an upload failed, the worker crashed and
+//! replaced — said the same way in every tab, the previous results kept. A tab implements
+//! [`TabRun`] (where its state and elements are) and hands its worker's `Ready`, `Cancelled`
+//! and `Error` messages to [`on_ready`], [`on_cancelled`] and [`on_error`].
 
 use std::rc::Rc;
 
-use web_sys::{Element, HtmlProgressElement};
+use web_sys::{Element, HtmlElement, HtmlProgressElement};
 
 use super::error_box::ErrorBox;
 use crate::web::protocol::ToWorker;
@@ -31,8 +32,42 @@ pub trait TabRun {
     fn render_traces(&self);
     /// Enables and disables the tab's controls for its state.
     fn update_controls(&self);
-    /// Terminates the tab's worker and starts a fresh one.
-    fn replace_worker(self: &Rc<Self>);
+    /// The tab's panel (its `data-worker` says `loading` or `ready`).
+    fn panel(&self) -> &HtmlElement;
+    /// Records whether the worker is listening.
+    fn set_ready(&self, ready: bool);
+    /// The traces the tab holds, to send again to a replacement worker.
+    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)>;
+    /// Starts the tab's worker with its message handler.
+    fn spawn_worker(self: &Rc<Self>);
+    /// What the tab does once its worker is ready (a share link's run starts by itself).
+    fn after_ready(self: &Rc<Self>);
+}
+
+/// The worker is listening: a replacement worker gets the tab's traces again, the panel says
+/// so, and the tab goes on ([`TabRun::after_ready`]).
+pub fn on_ready<T: TabRun>(app: &Rc<T>) {
+    app.set_ready(true);
+    for (name, bytes) in app.loaded_traces() {
+        app.worker().post_trace(&name, &bytes);
+    }
+    let _ = app.panel().set_attribute("data-worker", "ready");
+    if app.running().is_none() {
+        app.progress().1.set_text_content(Some("Ready."));
+    }
+    app.update_controls();
+    app.after_ready();
+}
+
+/// Terminates the tab's worker (its run and upload in flight are dropped) and starts a fresh
+/// one.
+pub fn replace_worker<T: TabRun>(app: &Rc<T>) {
+    app.worker().terminate();
+    app.set_ready(false);
+    app.set_running(None);
+    app.drop_pending_upload();
+    let _ = app.panel().set_attribute("data-worker", "loading");
+    app.spawn_worker();
 }
 
 /// The Cancel button: asks the worker to stop the run in flight at its next slice.
@@ -77,7 +112,7 @@ pub fn on_error<T: TabRun>(app: &Rc<T>, id: Option<u32>, message: &str, fatal: b
         app.errors().show(message);
     }
     if fatal {
-        app.replace_worker();
+        replace_worker(app);
     }
     app.update_controls();
 }

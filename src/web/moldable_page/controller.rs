@@ -37,25 +37,7 @@ pub(super) fn spawn_worker(app: &Rc<App>) {
 
 fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
     match msg {
-        FromWorker::Ready { .. } => {
-            let resend = {
-                let mut st = app.state.borrow_mut();
-                st.ready = true;
-                st.trace
-                    .as_ref()
-                    .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
-            };
-            // A replacement worker gets the trace again.
-            if let Some((name, bytes)) = resend {
-                app.worker.post_trace(&name, &bytes);
-            }
-            let _ = app.ui.panel.set_attribute("data-worker", "ready");
-            if app.state.borrow().running.is_none() {
-                app.ui.progress_label.set_text_content(Some("Ready."));
-            }
-            update_controls(app);
-            maybe_auto_run(app);
-        }
+        FromWorker::Ready { .. } => tab_run::on_ready(app),
         FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
         FromWorker::Progress {
             id,
@@ -123,18 +105,6 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
         FromWorker::Error { id, message, fatal } => tab_run::on_error(app, id, &message, fatal),
         _ => {}
     }
-}
-
-fn replace_worker(app: &Rc<App>) {
-    app.worker.terminate();
-    {
-        let mut st = app.state.borrow_mut();
-        st.ready = false;
-        st.running = None;
-        st.pending_upload = None;
-    }
-    let _ = app.ui.panel.set_attribute("data-worker", "loading");
-    spawn_worker(app);
 }
 
 fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
@@ -271,7 +241,28 @@ impl TabRun for App {
         update_controls(self);
     }
 
-    fn replace_worker(self: &Rc<Self>) {
-        replace_worker(self);
+    fn panel(&self) -> &HtmlElement {
+        &self.ui.panel
+    }
+
+    fn set_ready(&self, ready: bool) {
+        self.state.borrow_mut().ready = ready;
+    }
+
+    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+        self.state
+            .borrow()
+            .trace
+            .iter()
+            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            .collect()
+    }
+
+    fn spawn_worker(self: &Rc<Self>) {
+        spawn_worker(self);
+    }
+
+    fn after_ready(self: &Rc<Self>) {
+        maybe_auto_run(self);
     }
 }
