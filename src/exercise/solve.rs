@@ -1,6 +1,6 @@
 //! Solving an exercise: every run it references is simulated once, through the same library
-//! functions as the CLI (`run::prepare_with` → `simulation` → `finish`, `mesh_run::run_mesh_with`,
-//! `grid::spec::run_grid`), and each question's correct value or options are read from the
+//! functions as the CLI (its mode's [`crate::modes::ModeRun`]: prepare → simulate → finish →
+//! measure, any mode), and each question's correct value or options are read from the
 //! results; [`check`] judges a student's answer. Answers the file states are compared with
 //! the simulation, so a wrong exercise is refused (docs/exercises.md "How answers are checked").
 //! [`Exercise::work`] runs every run for the page: the results, the solutions, and for flat runs

@@ -11,7 +11,7 @@ use super::{NetNode, Network};
 /// Where a job ran and when: what the mesh view draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobLayout {
-    /// Index of the job in its run (`mesh_run::MeshRunOutput::jobs`).
+    /// Index of the job in its run (`modes::mesh::run::MeshRunOutput::jobs`).
     pub job: usize,
     pub start: f64,
     pub end: f64,
