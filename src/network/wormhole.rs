@@ -767,21 +767,6 @@ pub fn simulate_wormhole(
     WormholeStepper::new(net, jobs, alloc, cfg)?.finish()
 }
 
-/// The mesh runs' wormhole run (`network.model = "wormhole"`): [`WormholeConfig::default`]
-/// with the experiment's ρ.
-pub fn stepper<'a>(
-    net: &'a Network,
-    jobs: &[FlowJob],
-    alloc: &'a mut dyn NodeAllocator,
-    traffic_io: f64,
-) -> Result<WormholeStepper<'a>, WormholeError> {
-    let cfg = WormholeConfig {
-        traffic_io,
-        ..WormholeConfig::default()
-    };
-    WormholeStepper::new(net, jobs, alloc, cfg)
-}
-
 /// A wormhole run stepped a few events at a time (the page's worker runs a mesh run in slices
 /// so that it can be cancelled); the same events, in the same order, as a run to the end.
 pub struct WormholeStepper<'a> {

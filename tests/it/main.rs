@@ -30,3 +30,4 @@ mod transform;
 mod untrusted_input;
 mod window;
 mod wormhole;
+mod wormhole_mesh;

@@ -281,11 +281,11 @@ impl<'a> MeshStepper<'a> {
                 let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
                 let model = match (exp.network.phases, exp.network.model) {
                     (None, ContentionModel::Wormhole) => {
-                        let w = crate::network::wormhole::stepper(
+                        let w = crate::network::wormhole::WormholeStepper::new(
                             net,
                             &fjobs,
                             alloc,
-                            exp.network.traffic_io,
+                            exp.wormhole_config(),
                         )
                         .map_err(|e| Error::simulation(Engine::Flow, exp.allocator.label(), e))?;
                         return Ok(MeshStepper {
