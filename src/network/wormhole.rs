@@ -842,6 +842,11 @@ impl<'a> WormholeStepper<'a> {
         Ok(self.over)
     }
 
+    /// The network the run is on.
+    pub fn network(&self) -> &'a Network {
+        self.run.net
+    }
+
     /// Jobs completed and started and the simulated time (seconds) so far.
     pub fn progress(&self) -> crate::sim::Progress {
         crate::sim::Progress {
