@@ -245,6 +245,13 @@ impl BinaryTreeKind {
     /// A fresh allocator for the I/O line `io` (its side decides which line is "column 0"
     /// and which half of a square is the left child).
     pub fn build_for(self, io: IoLayout) -> Box<dyn NodeAllocator> {
+        self.build_reading(io, false)
+    }
+
+    /// [`build_for`](Self::build_for), with DBT's tolerance ratio taken of the rectangle's
+    /// available processors instead of its size when `dbt_of_free` (the second reading of
+    /// §3.1, [`Balance::DynamicFree`]; `reproduce binary-tree --dbt-ratio-of free`).
+    pub fn build_reading(self, io: IoLayout, dbt_of_free: bool) -> Box<dyn NodeAllocator> {
         let name = self.as_str();
         match self {
             BinaryTreeKind::Scbt => Box::new(SpatiallyCompactTree::new(io)),
@@ -252,6 +259,9 @@ impl BinaryTreeKind {
                 let balance = match rule {
                     TreeRule::Plain => Balance::Left,
                     TreeRule::Static(a) => Balance::Static(u64::from(a)),
+                    TreeRule::Dynamic(d) if dbt_of_free => {
+                        Balance::DynamicFree(u64::from(d.max(1)))
+                    }
                     TreeRule::Dynamic(d) => Balance::Dynamic(u64::from(d.max(1))),
                 };
                 match split {

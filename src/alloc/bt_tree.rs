@@ -296,6 +296,10 @@ pub enum Balance {
     /// DBT: imbalance tolerance α = area(v) / `den` for the rectangle v whose children are
     /// compared (a ratio 1/den of its size).
     Dynamic(u64),
+    /// DBT under the second reading of §3.1 (docs/binary-tree.md): α = free(v) / `den`, a
+    /// ratio of the processors still available in v (equal to [`Balance::Dynamic`] on an
+    /// empty rectangle, tighter as it fills).
+    DynamicFree(u64),
 }
 
 impl Balance {
@@ -316,6 +320,7 @@ impl Balance {
             Balance::Left => return [a, b],
             Balance::Static(alpha) => imbalance <= alpha,
             Balance::Dynamic(den) => imbalance.saturating_mul(den.max(1)) <= parent.area(),
+            Balance::DynamicFree(den) => imbalance.saturating_mul(den.max(1)) <= sa + sb,
         };
         if ok {
             [heavy, light]
