@@ -24,6 +24,8 @@
 //! messages of a round one after the other, the next as soon as the previous one's tail has
 //! left the node; a round ends when its last message is delivered, the next starts at once,
 //! and the job ends with its last round: service time is network time, as in ProcSimity.
+//! With [`WormholeConfig::program`] a job runs Liu et al.'s program instead (§2, §5.2 of *I/O
+//! Processor Allocation for Mesh Cluster Computers*): K × (E all-to-all rounds, one write round).
 //!
 //! **Engine.** Integer time in flit times; one event queue ordered by (time, sequence), job
 //! arrivals first at equal times; no random numbers (the allocator's seed comes from the
