@@ -134,6 +134,10 @@ pub struct ReproduceArgs {
     /// processors (§3.1's second reading, docs/binary-tree.md).
     #[arg(long)]
     pub dbt_ratio_of: Option<String>,
+    /// binary-tree: what SBT's and DBT's imbalance counts as taken, the `request` (default) or
+    /// the tree `rectangle` it occupies (§3.1's other reading, docs/binary-tree.md).
+    #[arg(long)]
+    pub imbalance_counts: Option<String>,
     /// window, moldable: run the readings the paper's text leaves open (a sensitivity table,
     /// docs/reproductions.md) instead of the reproduction.
     #[arg(long)]
@@ -221,10 +225,24 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                     }))
                 }
             };
+            let imbalance_of_rectangle = match a.imbalance_counts.as_deref() {
+                None | Some("request") => false,
+                Some("rectangle") => true,
+                Some(other) => {
+                    return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                        key: "imbalance-counts".into(),
+                        message: format!(
+                            "expected request or rectangle (got {})",
+                            crate::limits::echo_quoted(other)
+                        ),
+                    }))
+                }
+            };
             let settings = crate::reproduce::binary_tree::BtSettings {
                 model,
                 rounds: a.rounds.unwrap_or(1),
                 dbt_of_free,
+                imbalance_of_rectangle,
             };
             let runs = a.runs.unwrap_or(
                 if model == crate::modes::mesh::spec::ContentionModel::Wormhole {

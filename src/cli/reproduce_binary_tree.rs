@@ -51,10 +51,14 @@ pub fn reproduce(o: &BinaryTreeReproOptions) -> Result<(), Error> {
         _ => "phase model (1 MB messages, links 11.65 MB/s, disks 4.545 MB/s; makespan in s)",
     };
     let rounds = o.settings.rounds;
-    let dbt = if o.settings.dbt_of_free {
-        "; DBT's ratio of the available processors (§3.1, second reading)"
-    } else {
-        ""
+    let dbt = match (o.settings.dbt_of_free, o.settings.imbalance_of_rectangle) {
+        (false, false) => "",
+        (true, false) => "; DBT's ratio of the available processors (§3.1, second reading)",
+        (false, true) => "; SBT/DBT imbalance counts the rectangle taken (§3.1, second reading)",
+        (true, true) => {
+            "; DBT's ratio of the available processors, SBT's imbalance counts the rectangle \
+             taken (§3.1, second readings)"
+        }
     };
     outln!(
         out,

@@ -63,6 +63,9 @@ pub struct BtSettings {
     /// DBT's tolerance ratio of the rectangle's available processors instead of its size
     /// (§3.1's second reading, `--dbt-ratio-of free`; default `false`: of its size).
     pub dbt_of_free: bool,
+    /// Contiguous SBT/DBT count the tree rectangle a task takes, not the task, in the
+    /// imbalance (§3.1's other reading, `--imbalance-counts rectangle`; default `false`).
+    pub imbalance_of_rectangle: bool,
 }
 
 impl Default for BtSettings {
@@ -71,6 +74,7 @@ impl Default for BtSettings {
             model: ContentionModel::Flow,
             rounds: 1,
             dbt_of_free: false,
+            imbalance_of_rectangle: false,
         }
     }
 }
@@ -197,8 +201,14 @@ pub fn run_one_with(
     settings: BtSettings,
 ) -> Result<RunMeasures, Error> {
     let mut alloc = match kind {
-        NodeAllocatorKind::BinaryTree(t) if settings.dbt_of_free => {
-            t.build_reading(crate::alloc::node_allocator::IoLayout::of(net), true)
+        NodeAllocatorKind::BinaryTree(t)
+            if settings.dbt_of_free || settings.imbalance_of_rectangle =>
+        {
+            t.build_readings(
+                crate::alloc::node_allocator::IoLayout::of(net),
+                settings.dbt_of_free,
+                settings.imbalance_of_rectangle,
+            )
         }
         _ => kind.build(net, seed),
     };

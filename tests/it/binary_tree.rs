@@ -458,6 +458,7 @@ fn the_binary_tree_reproduction_takes_a_model_and_rounds() {
         model: ContentionModel::Wormhole,
         rounds: 1,
         dbt_of_free: false,
+        imbalance_of_rectangle: false,
     };
     let out = reproduce_with(1, Some("plas"), 2, worm).unwrap();
     assert_eq!(out.kinds, vec![NodeAllocatorKind::Plas]);
@@ -483,6 +484,7 @@ fn the_binary_tree_reproduction_takes_a_model_and_rounds() {
         model: ContentionModel::Flow,
         rounds: 2,
         dbt_of_free: false,
+        imbalance_of_rectangle: false,
     };
     let a = run_one(&net, NodeAllocatorKind::Plas, 4, &tasks(0), SEED).unwrap();
     let b = run_one_with(&net, NodeAllocatorKind::Plas, 4, &tasks(0), SEED, twice).unwrap();
@@ -497,11 +499,13 @@ fn the_binary_tree_reproduction_takes_a_model_and_rounds() {
             model: ContentionModel::Separated,
             rounds: 1,
             dbt_of_free: false,
+            imbalance_of_rectangle: false,
         },
         BtSettings {
             model: ContentionModel::Flow,
             rounds: 0,
             dbt_of_free: false,
+            imbalance_of_rectangle: false,
         },
     ] {
         let e = reproduce_with(1, Some("plas"), 2, bad).err().unwrap();
@@ -568,4 +572,59 @@ fn dbt_ratio_of_free_processors_by_hand() {
     let mut b = kind.build_for(io(IoSide::West));
     let got = b.select(&m, 2).unwrap();
     assert_eq!(got.len(), 2);
+}
+
+/// §3.1's other reading of the imbalance after an allocation (`Balance::StaticRect`,
+/// `DynamicRect`, `reproduce binary-tree --imbalance-counts rectangle`), by hand on a 4 × 4
+/// mesh: the west half has 4 free nodes (the heavier child), the east half 8. A request of 3
+/// takes a 2 × 2 tree rectangle (A = 4). Counting the request: 8 − 4 + 3 = 7 ≤ α = 7, the
+/// heavier child first; counting the rectangle: 8 − 4 + 4 = 8 > 7, the lighter one first. For
+/// DBT ratio 1/2 of the root (16): 7 · 2 ≤ 16 and 8 · 2 ≤ 16, the heavier child either way; a
+/// request that fills its rectangle (r = 4) gives one rule.
+#[test]
+fn imbalance_counting_the_rectangle_by_hand() {
+    let busy: Vec<bool> = (0..16)
+        .map(|i| {
+            let (x, y) = (i % 4, i / 4);
+            x < 2 && y >= 2
+        })
+        .collect();
+    let m = mesh_from(4, 4, &busy);
+    let frame = Frame::new(&m, io(IoSide::West));
+    let root = frame.root();
+    let (west, east) = root.children().unwrap();
+    assert_eq!((frame.free_in(west), frame.free_in(east)), (4, 8));
+    assert_eq!(
+        Balance::Static(7).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::StaticRect(7).order(&frame, root, west, east, 3),
+        [east, west]
+    );
+    assert_eq!(
+        Balance::StaticRect(8).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::Dynamic(2).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::DynamicRect(2).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    for alpha in [0, 4, 7, 8, 16] {
+        assert_eq!(
+            Balance::Static(alpha).order(&frame, root, west, east, 4),
+            Balance::StaticRect(alpha).order(&frame, root, west, east, 4)
+        );
+    }
+    // SBT(α = 4 … 256 named only as powers of two): SBT(4) of a request of 3 under both
+    // readings goes east (7 > 4, 8 > 4); built by reading, it allocates there.
+    let kind = BinaryTreeKind::Tree(TreeSplit::Contiguous, TreeRule::Static(4));
+    let mut a = kind.build_readings(io(IoSide::West), false, true);
+    let got = a.select(&m, 3).unwrap();
+    check_nodes(&m, &got, 3, "sbt_4 (rectangle)");
+    assert!(got.iter().all(|&(x, _)| x >= 3), "{got:?}");
 }

@@ -346,6 +346,7 @@ fn mesh_runs_binary_tree_allocators_and_reproduce_binary_tree_checks_its_filter(
         (&["--model", "fluid"][..], "model"),
         (&["--rounds", "0"][..], "rounds"),
         (&["--dbt-ratio-of", "size"][..], "dbt-ratio-of"),
+        (&["--imbalance-counts", "area"][..], "imbalance-counts"),
         (&["--runs", "1"][..], "runs"),
     ] {
         let mut a = vec!["reproduce", "binary-tree", "--only", "plas"];
