@@ -57,6 +57,12 @@ pub const MAX_TIME: f64 = 1e12;
 /// moldable profile: a microsecond (Mache et al.'s compute-free contention runs use exactly that);
 /// below it (1e-320) run times round to 0 and every ratio to them is undefined.
 pub const MIN_TIME: f64 = 1e-6;
+/// Most flits per packet of the wormhole model (`network.wormhole.flits`).
+pub const MAX_PACKET_FLITS: u32 = 1024;
+/// Smallest `network.wormhole.round_length` in seconds: a job of run time C runs C / round
+/// length rounds of messages, so below a second a day-long job would send millions of rounds
+/// (the model's event bound would stop it, but only after minutes).
+pub const MIN_ROUND_LENGTH: f64 = 1.0;
 /// Largest `estimate_factor` of a synthetic model (user estimate = run time × factor).
 pub const MAX_ESTIMATE_FACTOR: f64 = 1000.0;
 /// Most characters of a value (a name, a link, a number) an error message repeats.

@@ -245,13 +245,42 @@ impl BinaryTreeKind {
     /// A fresh allocator for the I/O line `io` (its side decides which line is "column 0"
     /// and which half of a square is the left child).
     pub fn build_for(self, io: IoLayout) -> Box<dyn NodeAllocator> {
+        self.build_reading(io, false)
+    }
+
+    /// [`build_for`](Self::build_for), with DBT's tolerance ratio taken of the rectangle's
+    /// available processors instead of its size when `dbt_of_free` (the second reading of
+    /// §3.1, [`Balance::DynamicFree`]; `reproduce binary-tree --dbt-ratio-of free`).
+    pub fn build_reading(self, io: IoLayout, dbt_of_free: bool) -> Box<dyn NodeAllocator> {
+        self.build_readings(io, dbt_of_free, false)
+    }
+
+    /// [`build_reading`](Self::build_reading), and with `of_rectangle` the contiguous SBT and
+    /// DBT count the tree rectangle a request takes instead of the request in the imbalance
+    /// ([`Balance::StaticRect`], [`Balance::DynamicRect`]; `reproduce binary-tree
+    /// --imbalance-counts rectangle`). The ind-/d- variants' sub-requests fill their squares,
+    /// so the reading does not change them.
+    pub fn build_readings(
+        self,
+        io: IoLayout,
+        dbt_of_free: bool,
+        of_rectangle: bool,
+    ) -> Box<dyn NodeAllocator> {
         let name = self.as_str();
         match self {
             BinaryTreeKind::Scbt => Box::new(SpatiallyCompactTree::new(io)),
             BinaryTreeKind::Tree(split, rule) => {
+                let rect = of_rectangle && split == TreeSplit::Contiguous;
                 let balance = match rule {
                     TreeRule::Plain => Balance::Left,
+                    TreeRule::Static(a) if rect => Balance::StaticRect(u64::from(a)),
+                    TreeRule::Dynamic(d) if rect && !dbt_of_free => {
+                        Balance::DynamicRect(u64::from(d.max(1)))
+                    }
                     TreeRule::Static(a) => Balance::Static(u64::from(a)),
+                    TreeRule::Dynamic(d) if dbt_of_free => {
+                        Balance::DynamicFree(u64::from(d.max(1)))
+                    }
                     TreeRule::Dynamic(d) => Balance::Dynamic(u64::from(d.max(1))),
                 };
                 match split {

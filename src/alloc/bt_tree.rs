@@ -296,6 +296,31 @@ pub enum Balance {
     /// DBT: imbalance tolerance α = area(v) / `den` for the rectangle v whose children are
     /// compared (a ratio 1/den of its size).
     Dynamic(u64),
+    /// DBT under the second reading of §3.1 (docs/binary-tree.md): α = free(v) / `den`, a
+    /// ratio of the processors still available in v (equal to [`Balance::Dynamic`] on an
+    /// empty rectangle, tighter as it fills).
+    DynamicFree(u64),
+    /// SBT, counting the tree rectangle the request takes (its area A, the smallest tree
+    /// rectangle of the heavier child holding r; log₂ A − 1 < log₂ r ≤ log₂ A on a
+    /// power-of-two mesh) instead of r in the imbalance: §3.1's other reading of "available
+    /// processors" after the allocation (docs/binary-tree.md).
+    StaticRect(u64),
+    /// DBT (ratio of the rectangle's size), counting A instead of r as [`Balance::StaticRect`].
+    DynamicRect(u64),
+}
+
+/// Area of the tree rectangle a contiguous request of `r` nodes takes under `rect`: descend
+/// into the larger child while it holds r.
+fn unit_area(mut rect: Rect, r: u64) -> u64 {
+    while let Some((a, b)) = rect.children() {
+        let big = if a.area() >= b.area() { a } else { b };
+        if big.area() >= r {
+            rect = big;
+        } else {
+            break;
+        }
+    }
+    rect.area()
 }
 
 impl Balance {
@@ -311,11 +336,17 @@ impl Balance {
             (b, a, sb, sa)
         };
         // Imbalance after the allocation: |(S_h − r) − S_l| = S_l − S_h + r (S_h ≤ S_l).
-        let imbalance = sl - sh + r;
+        let taken = match self {
+            Balance::StaticRect(_) | Balance::DynamicRect(_) => unit_area(heavy, r),
+            _ => r,
+        };
+        let imbalance = sl - sh + taken;
         let ok = match self {
             Balance::Left => return [a, b],
-            Balance::Static(alpha) => imbalance <= alpha,
+            Balance::Static(alpha) | Balance::StaticRect(alpha) => imbalance <= alpha,
+            Balance::DynamicRect(den) => imbalance.saturating_mul(den.max(1)) <= parent.area(),
             Balance::Dynamic(den) => imbalance.saturating_mul(den.max(1)) <= parent.area(),
+            Balance::DynamicFree(den) => imbalance.saturating_mul(den.max(1)) <= sa + sb,
         };
         if ok {
             [heavy, light]

@@ -46,6 +46,10 @@ pub struct MeshArgs {
     /// Write the whole output (summary, layout metrics, per-job records, layouts) as JSON.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Wormhole model only: write one CSV row per link that carried a message
+    /// (`from_x,from_y,to_x,to_y,messages,flits,held,blocked`; times in flit times).
+    #[arg(long)]
+    pub links_csv: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
@@ -89,15 +93,34 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
     Ok((exp, trace))
 }
 
+/// Whether a run of `exp` measures per-link held and blocked times (the wormhole model).
+fn has_link_counters(exp: &MeshExperiment) -> bool {
+    !exp.allocator.is_contiguous()
+        && exp.network.phases.is_none()
+        && exp.network.model == ContentionModel::Wormhole
+}
+
 /// Runs `schedlab mesh`.
 pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
     let (exp, trace_path) = mesh_experiment_from_args(a)?;
     let mut inputs = vec![a.experiment.as_path()];
     inputs.extend(trace_path.as_deref());
     super::output_guard::refuse_outputs_that_are_inputs(
-        &[a.jobs_csv.as_deref(), a.report.as_deref()],
+        &[
+            a.jobs_csv.as_deref(),
+            a.report.as_deref(),
+            a.links_csv.as_deref(),
+        ],
         &inputs,
     )?;
+    if a.links_csv.is_some() && !has_link_counters(&exp) {
+        return Err(key_err(
+            "--links-csv",
+            "needs the wormhole model (network.model = \"wormhole\", a non-contiguous \
+             allocator, no network.phases): only it measures held and blocked time per link"
+                .into(),
+        ));
+    }
     // A synthetic model is estimated from its job count before it is generated (a 10^6-job
     // model on a 256 × 256 mesh is refused at once), then every run from its prepared jobs.
     a.work.max_seconds()?;
@@ -113,6 +136,10 @@ pub fn mesh_command(a: &MeshArgs) -> Result<(), Error> {
     let out = measure_mesh(&exp, &net, &workload, transform, shapes, run);
     if let Some(path) = &a.jobs_csv {
         let csv = mesh_jobs_csv(&out);
+        write_file(path, |w| w.write_all(csv.as_bytes()))?;
+    }
+    if let (Some(path), Some(links)) = (&a.links_csv, &out.links) {
+        let csv = links.csv();
         write_file(path, |w| w.write_all(csv.as_bytes()))?;
     }
     if let Some(path) = &a.report {

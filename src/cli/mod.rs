@@ -120,9 +120,24 @@ pub struct ReproduceArgs {
     #[arg(long)]
     pub policies: Option<String>,
     /// mc-elongated: the contention model, `separated` (default), `flow` or `wormhole`
-    /// (docs/network-model.md).
+    /// (docs/network-model.md); binary-tree: `flow` (the phase model, default) or `wormhole`.
     #[arg(long)]
     pub model: Option<String>,
+    /// binary-tree: repetitions of (E exchanges, one write) per task (default 1; §5.2's
+    /// second reading, docs/binary-tree.md).
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// binary-tree: runs per point (default 1000, 20 under `--model wormhole`).
+    #[arg(long)]
+    pub runs: Option<usize>,
+    /// binary-tree: DBT's tolerance ratio of the rectangle's `area` (default) or of its `free`
+    /// processors (§3.1's second reading, docs/binary-tree.md).
+    #[arg(long)]
+    pub dbt_ratio_of: Option<String>,
+    /// binary-tree: what SBT's and DBT's imbalance counts as taken, the `request` (default) or
+    /// the tree `rectangle` it occupies (§3.1's other reading, docs/binary-tree.md).
+    #[arg(long)]
+    pub imbalance_counts: Option<String>,
     /// window, moldable: run the readings the paper's text leaves open (a sensitivity table,
     /// docs/reproductions.md) instead of the reproduction.
     #[arg(long)]
@@ -136,6 +151,21 @@ fn list_papers() -> Result<(), Error> {
         text.push_str(&format!("{:<14} {} — {}\n", p.key, p.authors, p.title));
     }
     streams::emit(&text)
+}
+
+/// `--model NAME` of `reproduce`, an error naming `model` if it is not a contention model.
+fn parse_model(
+    m: Option<&str>,
+) -> Result<Option<crate::modes::mesh::spec::ContentionModel>, Error> {
+    m.map(|m| {
+        crate::modes::mesh::spec::ContentionModel::parse(m).map_err(|message| {
+            Error::Config(crate::modes::flat::spec::ConfigError {
+                key: "model".into(),
+                message,
+            })
+        })
+    })
+    .transpose()
 }
 
 fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
@@ -180,24 +210,64 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
             })
         }
         "binary-tree" => {
+            let model = parse_model(a.model.as_deref())?
+                .unwrap_or(crate::modes::mesh::spec::ContentionModel::Flow);
+            let dbt_of_free = match a.dbt_ratio_of.as_deref() {
+                None | Some("area") => false,
+                Some("free") => true,
+                Some(other) => {
+                    return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                        key: "dbt-ratio-of".into(),
+                        message: format!(
+                            "expected area or free (got {})",
+                            crate::limits::echo_quoted(other)
+                        ),
+                    }))
+                }
+            };
+            let imbalance_of_rectangle = match a.imbalance_counts.as_deref() {
+                None | Some("request") => false,
+                Some("rectangle") => true,
+                Some(other) => {
+                    return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                        key: "imbalance-counts".into(),
+                        message: format!(
+                            "expected request or rectangle (got {})",
+                            crate::limits::echo_quoted(other)
+                        ),
+                    }))
+                }
+            };
+            let settings = crate::reproduce::binary_tree::BtSettings {
+                model,
+                rounds: a.rounds.unwrap_or(1),
+                dbt_of_free,
+                imbalance_of_rectangle,
+            };
+            let runs = a.runs.unwrap_or(
+                if model == crate::modes::mesh::spec::ContentionModel::Wormhole {
+                    crate::reproduce::binary_tree::WORMHOLE_RUNS
+                } else {
+                    crate::reproduce::binary_tree::RUNS
+                },
+            );
+            if !(2..=100_000).contains(&runs) {
+                return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                    key: "runs".into(),
+                    message: format!("must be between 2 and 100000 (got {runs})"),
+                }));
+            }
             reproduce_binary_tree::reproduce(&reproduce_binary_tree::BinaryTreeReproOptions {
                 json: a.json,
                 only: a.only.clone(),
                 threads,
+                settings,
+                runs,
             })
         }
         "mc-elongated" => {
-            let model = match a.model.as_deref() {
-                None => crate::reproduce::mc_elongated::MODEL,
-                Some(m) => {
-                    crate::modes::mesh::spec::ContentionModel::parse(m).map_err(|message| {
-                        Error::Config(crate::modes::flat::spec::ConfigError {
-                            key: "model".into(),
-                            message,
-                        })
-                    })?
-                }
-            };
+            let model =
+                parse_model(a.model.as_deref())?.unwrap_or(crate::reproduce::mc_elongated::MODEL);
             reproduce_mc_elongated::reproduce(&reproduce_mc_elongated::McElongatedReproOptions {
                 json: a.json,
                 threads,

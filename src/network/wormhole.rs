@@ -24,6 +24,8 @@
 //! messages of a round one after the other, the next as soon as the previous one's tail has
 //! left the node; a round ends when its last message is delivered, the next starts at once,
 //! and the job ends with its last round: service time is network time, as in ProcSimity.
+//! With [`WormholeConfig::program`] a job runs Liu et al.'s program instead (§2, §5.2 of *I/O
+//! Processor Allocation for Mesh Cluster Computers*): K × (E all-to-all rounds, one write round).
 //!
 //! **Engine.** Integer time in flit times; one event queue ordered by (time, sequence), job
 //! arrivals first at equal times; no random numbers (the allocator's seed comes from the
@@ -54,6 +56,32 @@ pub struct WormholeConfig {
     pub round_seconds: f64,
     /// Largest number of events a run may process (the work bound).
     pub max_events: u64,
+    /// Liu et al.'s program (§2, §5.2) instead of ρ and the job's length: every job runs
+    /// [`ExchangeProgram::rounds`] × (E all-to-all exchanges, then one complete-bipartite
+    /// write); `None` (the default): the mix of ρ over C / `round_seconds` rounds.
+    pub program: Option<ExchangeProgram>,
+}
+
+/// Liu et al.'s program of a job (§5.2: "We let all tasks communicate first and then do one
+/// I/O operation"): `rounds` times, `exchanges` all-to-all rounds then one write round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExchangeProgram {
+    /// E: all-to-all exchanges before each write (0: pure I/O).
+    pub exchanges: u32,
+    /// Repetitions of (E exchanges, one write), ≥ 1.
+    pub rounds: u32,
+}
+
+impl ExchangeProgram {
+    /// Rounds of the pattern a job runs: rounds × (E + 1).
+    pub fn total(&self) -> u64 {
+        u64::from(self.rounds) * (u64::from(self.exchanges) + 1)
+    }
+
+    /// Whether round `r` is a write: the last of each group of E + 1.
+    pub fn is_io(&self, r: u64) -> bool {
+        r % (u64::from(self.exchanges) + 1) == u64::from(self.exchanges)
+    }
 }
 
 impl Default for WormholeConfig {
@@ -66,6 +94,7 @@ impl Default for WormholeConfig {
             flit_seconds: DEFAULT_FLIT_SECONDS,
             round_seconds: DEFAULT_ROUND_SECONDS,
             max_events: DEFAULT_MAX_EVENTS,
+            program: None,
         }
     }
 }
@@ -101,6 +130,14 @@ impl WormholeConfig {
         }
         if !(self.round_seconds.is_finite() && self.round_seconds > 0.0) {
             return bad("round_seconds", "must be a finite number > 0");
+        }
+        if let Some(p) = self.program {
+            if p.rounds == 0 || p.rounds > 1_000_000 || p.exchanges > 1_000_000 {
+                return bad(
+                    "program",
+                    "needs 1 ..= 10^6 rounds and at most 10^6 exchanges per round",
+                );
+            }
         }
         Ok(())
     }
@@ -767,21 +804,6 @@ pub fn simulate_wormhole(
     WormholeStepper::new(net, jobs, alloc, cfg)?.finish()
 }
 
-/// The mesh runs' wormhole run (`network.model = "wormhole"`): [`WormholeConfig::default`]
-/// with the experiment's ρ.
-pub fn stepper<'a>(
-    net: &'a Network,
-    jobs: &[FlowJob],
-    alloc: &'a mut dyn NodeAllocator,
-    traffic_io: f64,
-) -> Result<WormholeStepper<'a>, WormholeError> {
-    let cfg = WormholeConfig {
-        traffic_io,
-        ..WormholeConfig::default()
-    };
-    WormholeStepper::new(net, jobs, alloc, cfg)
-}
-
 /// A wormhole run stepped a few events at a time (the page's worker runs a mesh run in slices
 /// so that it can be cancelled); the same events, in the same order, as a run to the end.
 pub struct WormholeStepper<'a> {
@@ -855,6 +877,11 @@ impl<'a> WormholeStepper<'a> {
             self.over = self.run.step(n.saturating_mul(EVENTS_PER_STEP))?;
         }
         Ok(self.over)
+    }
+
+    /// The network the run is on.
+    pub fn network(&self) -> &'a Network {
+        self.run.net
     }
 
     /// Jobs completed and started and the simulated time (seconds) so far.
@@ -1003,7 +1030,10 @@ impl JobRun<'_> {
             if r.round >= r.rounds {
                 return self.end_job(job).map(|()| true);
             }
-            r.io = round_is_io(job, r.round, rho);
+            r.io = match self.cfg.program {
+                Some(p) => p.is_io(r.round),
+                None => round_is_io(job, r.round, rho),
+            };
             let per = r.per_node(self.net);
             if per == 0 {
                 r.round += 1;
@@ -1082,7 +1112,10 @@ impl JobRun<'_> {
         self.running[i] = Some(Running {
             job: i,
             nodes: nodes.iter().map(|&(x, y)| NetNode::new(x, y)).collect(),
-            rounds: self.cfg.rounds(self.jobs[i].compute),
+            rounds: match self.cfg.program {
+                Some(p) => p.total(),
+                None => self.cfg.rounds(self.jobs[i].compute),
+            },
             round: 0,
             io: false,
             sent: vec![0; size],

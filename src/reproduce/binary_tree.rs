@@ -25,7 +25,9 @@ use crate::alloc::binary_tree::{BinaryTreeKind, TreeRule, TreeSplit};
 use crate::alloc::NodeAllocatorKind;
 use crate::base::{Registered, SimRng};
 use crate::error::Error;
-use crate::network::flow::{simulate_phases, FlowJob, PhaseConfig};
+use crate::modes::mesh::spec::ContentionModel;
+use crate::network::flow::{simulate_phases, FlowJob, FlowRecord, PhaseConfig};
+use crate::network::wormhole::{simulate_wormhole, ExchangeProgram, WormholeConfig};
 use crate::network::{IoSide, Network, NetworkConfig};
 use crate::reproduce::stats::MeanCi;
 
@@ -41,6 +43,63 @@ pub const RUNS: usize = 1000;
 pub const SEED: u64 = 1001;
 /// All-to-all exchanges between two I/O phases: the lines of Figs. 3–6 (0 = pure I/O).
 pub const EXCHANGES: [u32; 5] = [0, 1, 4, 16, 64];
+/// Runs per point under the wormhole model by default (`--model wormhole`): a run at E = 64
+/// is about half a million worms, so 1000 runs × 30 allocators would take hours.
+pub const WORMHOLE_RUNS: usize = 20;
+
+/// How the reproduction's tasks communicate: the network model and the reading of §5.2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BtSettings {
+    /// `Flow`: the phase model on the flow engine ([`PhaseConfig::paper`], the default);
+    /// `Wormhole`: the packet-level model of [`crate::network::wormhole`] with Liu et al.'s
+    /// program ([`ExchangeProgram`]: E all-to-all rounds, then one write round), 8-flit worms,
+    /// times in flit times. `Separated` is not a model of this paper (refused).
+    pub model: ContentionModel,
+    /// Repetitions of (E exchanges, one write) per task: 1 (the default) reads §5.2's "all
+    /// tasks communicate first and then do one I/O operation"; 2 or more reads §2's
+    /// "alternates between computation and I/O phases" and the figures' "communications
+    /// between two I/O phases" (`--rounds`).
+    pub rounds: u32,
+    /// DBT's tolerance ratio of the rectangle's available processors instead of its size
+    /// (§3.1's second reading, `--dbt-ratio-of free`; default `false`: of its size).
+    pub dbt_of_free: bool,
+    /// Contiguous SBT/DBT count the tree rectangle a task takes, not the task, in the
+    /// imbalance (§3.1's other reading, `--imbalance-counts rectangle`; default `false`).
+    pub imbalance_of_rectangle: bool,
+}
+
+impl Default for BtSettings {
+    fn default() -> Self {
+        BtSettings {
+            model: ContentionModel::Flow,
+            rounds: 1,
+            dbt_of_free: false,
+            imbalance_of_rectangle: false,
+        }
+    }
+}
+
+impl BtSettings {
+    /// Checks the model and the rounds (1 ..= 64).
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.model == ContentionModel::Separated {
+            return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                key: "model".into(),
+                message: "reproduce binary-tree runs Liu et al.'s phase model (flow, the \
+                          default) or the packet-level wormhole model; separated is Mache et \
+                          al.'s"
+                    .into(),
+            }));
+        }
+        if !(1..=64).contains(&self.rounds) {
+            return Err(Error::Config(crate::modes::flat::spec::ConfigError {
+                key: "rounds".into(),
+                message: format!("must be between 1 and 64 (got {})", self.rounds),
+            }));
+        }
+        Ok(())
+    }
+}
 
 /// The 16 × 16 mesh with 16 I/O nodes on the west side.
 pub fn network() -> Network {
@@ -120,7 +179,8 @@ fn err(message: String) -> Error {
     })
 }
 
-/// Runs one task set with `kind` at `exchanges` exchanges per I/O phase.
+/// Runs one task set with `kind` at `exchanges` exchanges per I/O phase, under the phase
+/// model (the default [`BtSettings`]).
 pub fn run_one(
     net: &Network,
     kind: NodeAllocatorKind,
@@ -128,9 +188,52 @@ pub fn run_one(
     jobs: &[FlowJob],
     seed: u64,
 ) -> Result<RunMeasures, Error> {
-    let mut alloc = kind.build(net, seed);
-    let recs = simulate_phases(net, jobs, alloc.as_mut(), PhaseConfig::paper(exchanges))
-        .map_err(|e| err(format!("{}: {e}", kind.as_str())))?;
+    run_one_with(net, kind, exchanges, jobs, seed, BtSettings::default())
+}
+
+/// [`run_one`] under `settings`: the phase model or the wormhole model, 1 or more rounds.
+pub fn run_one_with(
+    net: &Network,
+    kind: NodeAllocatorKind,
+    exchanges: u32,
+    jobs: &[FlowJob],
+    seed: u64,
+    settings: BtSettings,
+) -> Result<RunMeasures, Error> {
+    let mut alloc = match kind {
+        NodeAllocatorKind::BinaryTree(t)
+            if settings.dbt_of_free || settings.imbalance_of_rectangle =>
+        {
+            t.build_readings(
+                crate::alloc::node_allocator::IoLayout::of(net),
+                settings.dbt_of_free,
+                settings.imbalance_of_rectangle,
+            )
+        }
+        _ => kind.build(net, seed),
+    };
+    let fail = |e: String| err(format!("{}: {e}", kind.as_str()));
+    let recs: Vec<FlowRecord> = match settings.model {
+        ContentionModel::Wormhole => {
+            let cfg = WormholeConfig {
+                program: Some(ExchangeProgram {
+                    exchanges,
+                    rounds: settings.rounds,
+                }),
+                ..WormholeConfig::default()
+            };
+            simulate_wormhole(net, jobs, alloc.as_mut(), cfg)
+                .map(|r| r.records)
+                .map_err(|e| fail(e.to_string()))?
+        }
+        ContentionModel::Flow | ContentionModel::Separated => {
+            let cfg = PhaseConfig {
+                rounds: settings.rounds,
+                ..PhaseConfig::paper(exchanges)
+            };
+            simulate_phases(net, jobs, alloc.as_mut(), cfg).map_err(|e| fail(e.to_string()))?
+        }
+    };
     let makespan = recs.iter().map(|r| r.end).fold(0.0, f64::max);
     let n = recs.len().max(1) as f64;
     let work: f64 = recs
@@ -152,6 +255,8 @@ pub struct BinaryTreeReproOutput {
     pub kinds: Vec<NodeAllocatorKind>,
     /// Runs per point.
     pub runs: usize,
+    /// The model and reading the runs used.
+    pub settings: BtSettings,
     /// `[kind][exchange index]` → per run.
     pub measures: Vec<Vec<Vec<RunMeasures>>>,
 }
@@ -163,6 +268,17 @@ pub fn reproduce(
     only: Option<&str>,
     runs: usize,
 ) -> Result<BinaryTreeReproOutput, Error> {
+    reproduce_with(threads, only, runs, BtSettings::default())
+}
+
+/// [`reproduce`] under `settings` (the model and the number of rounds).
+pub fn reproduce_with(
+    threads: usize,
+    only: Option<&str>,
+    runs: usize,
+    settings: BtSettings,
+) -> Result<BinaryTreeReproOutput, Error> {
+    settings.validate()?;
     let kinds: Vec<NodeAllocatorKind> = kinds()
         .into_iter()
         .filter(|k| only.is_none_or(|o| k.as_str().contains(o)))
@@ -187,7 +303,16 @@ pub fn reproduce(
         task_sets
             .iter()
             .enumerate()
-            .map(|(r, jobs)| run_one(&net, kinds[k], EXCHANGES[e], jobs, SEED + r as u64))
+            .map(|(r, jobs)| {
+                run_one_with(
+                    &net,
+                    kinds[k],
+                    EXCHANGES[e],
+                    jobs,
+                    SEED + r as u64,
+                    settings,
+                )
+            })
             .collect::<Result<Vec<_>, _>>()
     })?;
     let mut measures = vec![Vec::with_capacity(EXCHANGES.len()); kinds.len()];
@@ -197,6 +322,7 @@ pub fn reproduce(
     Ok(BinaryTreeReproOutput {
         kinds,
         runs,
+        settings,
         measures,
     })
 }

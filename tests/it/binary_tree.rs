@@ -386,3 +386,245 @@ fn deterministic() {
         TreeRule::Dynamic(16)
     )));
 }
+
+/// Liu et al.'s program under the wormhole model (`reproduce binary-tree --model wormhole`),
+/// by hand on a 2 × 1 mesh with one I/O node (L = 8): an all-to-all round of the two nodes
+/// takes 3 − 1 + L = 10 flit times, the write round 2 + 2L = 18 (the second worm waits L − 1
+/// behind the first on the I/O link). E exchanges then one write: 10 E + 18; K rounds of that:
+/// K (10 E + 18).
+#[test]
+fn liu_programs_under_the_wormhole_model_by_hand() {
+    use schedlab::alloc::node_allocator::NodeAllocatorKind;
+    use schedlab::network::flow::FlowJob;
+    use schedlab::network::wormhole::{simulate_wormhole, ExchangeProgram, WormholeConfig};
+    use schedlab::network::{Network, NetworkConfig};
+    let net = Network::new(NetworkConfig {
+        width: 2,
+        height: 1,
+        io_side: IoSide::West,
+        io_count: None,
+    })
+    .unwrap();
+    let job = FlowJob {
+        submit: 0.0,
+        size: 2,
+        compute: 0.0,
+    };
+    let span = |exchanges: u32, rounds: u32| {
+        let cfg = WormholeConfig {
+            program: Some(ExchangeProgram { exchanges, rounds }),
+            ..WormholeConfig::default()
+        };
+        let kind = NodeAllocatorKind::Paging(0);
+        let r = simulate_wormhole(&net, &[job], kind.build(&net, 1).as_mut(), cfg).unwrap();
+        (r.records[0].end, r.stats.delivered)
+    };
+    assert_eq!(span(0, 1), (18.0, 2));
+    assert_eq!(span(1, 1), (28.0, 4));
+    assert_eq!(span(4, 1), (58.0, 10));
+    assert_eq!(span(4, 2), (116.0, 20));
+    let p = ExchangeProgram {
+        exchanges: 2,
+        rounds: 3,
+    };
+    assert_eq!(p.total(), 9);
+    let io: Vec<u64> = (0..9).filter(|&r| p.is_io(r)).collect();
+    assert_eq!(io, vec![2, 5, 8]);
+    // Zero rounds is a typed error naming the field.
+    let cfg = WormholeConfig {
+        program: Some(ExchangeProgram {
+            exchanges: 1,
+            rounds: 0,
+        }),
+        ..WormholeConfig::default()
+    };
+    let kind = NodeAllocatorKind::Paging(0);
+    let e = simulate_wormhole(&net, &[job], kind.build(&net, 1).as_mut(), cfg).unwrap_err();
+    assert!(e.to_string().contains("program"), "{e}");
+}
+
+/// `reproduce binary-tree`'s settings: the wormhole model gives makespans in flit times equal
+/// to the single runs', the second reading of §5.2 (2 rounds) makes every phase-model task
+/// about twice as long, and a bad model or round count is refused naming it.
+#[test]
+fn the_binary_tree_reproduction_takes_a_model_and_rounds() {
+    use schedlab::alloc::node_allocator::NodeAllocatorKind;
+    use schedlab::modes::mesh::spec::ContentionModel;
+    use schedlab::reproduce::binary_tree::{
+        network, reproduce_with, run_one, run_one_with, tasks, BtSettings, EXCHANGES, SEED,
+    };
+    let net = network();
+    let worm = BtSettings {
+        model: ContentionModel::Wormhole,
+        rounds: 1,
+        dbt_of_free: false,
+        imbalance_of_rectangle: false,
+    };
+    let out = reproduce_with(1, Some("plas"), 2, worm).unwrap();
+    assert_eq!(out.kinds, vec![NodeAllocatorKind::Plas]);
+    for (e, &x) in EXCHANGES.iter().enumerate().take(3) {
+        for r in 0..2 {
+            let one = run_one_with(
+                &net,
+                NodeAllocatorKind::Plas,
+                x,
+                &tasks(r),
+                SEED + r as u64,
+                worm,
+            )
+            .unwrap();
+            assert_eq!(out.measures[0][e][r], one);
+            // Flit times are integers.
+            assert_eq!(one.makespan, one.makespan.round());
+        }
+    }
+    // More exchanges, longer makespans.
+    assert!(out.makespan(0, 4).mean > out.makespan(0, 0).mean);
+    let twice = BtSettings {
+        model: ContentionModel::Flow,
+        rounds: 2,
+        dbt_of_free: false,
+        imbalance_of_rectangle: false,
+    };
+    let a = run_one(&net, NodeAllocatorKind::Plas, 4, &tasks(0), SEED).unwrap();
+    let b = run_one_with(&net, NodeAllocatorKind::Plas, 4, &tasks(0), SEED, twice).unwrap();
+    assert!(
+        b.makespan > 1.5 * a.makespan,
+        "{} vs {}",
+        b.makespan,
+        a.makespan
+    );
+    for bad in [
+        BtSettings {
+            model: ContentionModel::Separated,
+            rounds: 1,
+            dbt_of_free: false,
+            imbalance_of_rectangle: false,
+        },
+        BtSettings {
+            model: ContentionModel::Flow,
+            rounds: 0,
+            dbt_of_free: false,
+            imbalance_of_rectangle: false,
+        },
+    ] {
+        let e = reproduce_with(1, Some("plas"), 2, bad).err().unwrap();
+        let key = if bad.rounds == 0 { "rounds" } else { "model" };
+        assert!(e.to_string().contains(key), "{e}");
+    }
+}
+
+/// §3.1's second reading of DBT's tolerance ratio (`Balance::DynamicFree`, `reproduce
+/// binary-tree --dbt-ratio-of free`), by hand on a 4 × 4 mesh, west I/O: the west half (area 8)
+/// has 2 free nodes, the east half 8. A request of 2: putting it in the heavier west half
+/// leaves an imbalance of 8 − 2 + 2 = 8. Ratio 1/2 of the root's area: 8 · 2 ≤ 16, the heavier
+/// child first; ratio 1/2 of the root's free processors: 8 · 2 > 10, the lighter one first. On an
+/// empty mesh the two readings are one rule.
+#[test]
+fn dbt_ratio_of_free_processors_by_hand() {
+    let busy: Vec<bool> = (0..16)
+        .map(|i| {
+            let (x, y) = (i % 4, i / 4);
+            x < 2 && !(x == 0 && y < 2)
+        })
+        .collect();
+    let m = mesh_from(4, 4, &busy);
+    assert_eq!(m.free_count(), 10);
+    let frame = Frame::new(&m, io(IoSide::West));
+    let root = frame.root();
+    let (west, east) = root.children().unwrap();
+    assert_eq!((west.c, west.w, east.c), (0, 2, 2));
+    assert_eq!((frame.free_in(west), frame.free_in(east)), (2, 8));
+    assert_eq!(
+        Balance::Dynamic(2).order(&frame, root, west, east, 2),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::DynamicFree(2).order(&frame, root, west, east, 2),
+        [east, west]
+    );
+    // Ratio 1/4: 8 · 4 > 16 and > 10, the lighter child under both readings.
+    assert_eq!(
+        Balance::Dynamic(4).order(&frame, root, west, east, 2),
+        [east, west]
+    );
+    assert_eq!(
+        Balance::DynamicFree(4).order(&frame, root, west, east, 2),
+        [east, west]
+    );
+    // Empty: free = area, the same order for every request and ratio.
+    let empty = Mesh::new(4, 4).unwrap();
+    let f = Frame::new(&empty, io(IoSide::West));
+    for r in 1..=8 {
+        for d in [1, 2, 4, 8, 16] {
+            assert_eq!(
+                Balance::Dynamic(d).order(&f, root, west, east, r),
+                Balance::DynamicFree(d).order(&f, root, west, east, r)
+            );
+        }
+    }
+    // The allocators: d-DBT(1/2) under the second reading is built by name and reading.
+    let kind = BinaryTreeKind::Tree(TreeSplit::Dependent, TreeRule::Dynamic(2));
+    let mut a = kind.build_reading(io(IoSide::West), true);
+    let got = a.select(&m, 2).unwrap();
+    check_nodes(&m, &got, 2, "d_dbt_2 (free)");
+    assert!(got.iter().all(|&(x, _)| x >= 3), "{got:?}");
+    let mut b = kind.build_for(io(IoSide::West));
+    let got = b.select(&m, 2).unwrap();
+    assert_eq!(got.len(), 2);
+}
+
+/// §3.1's other reading of the imbalance after an allocation (`Balance::StaticRect`,
+/// `DynamicRect`, `reproduce binary-tree --imbalance-counts rectangle`), by hand on a 4 × 4
+/// mesh: the west half has 4 free nodes (the heavier child), the east half 8. A request of 3
+/// takes a 2 × 2 tree rectangle (A = 4). Counting the request: 8 − 4 + 3 = 7 ≤ α = 7, the
+/// heavier child first; counting the rectangle: 8 − 4 + 4 = 8 > 7, the lighter one first. For
+/// DBT ratio 1/2 of the root (16): 7 · 2 ≤ 16 and 8 · 2 ≤ 16, the heavier child either way; a
+/// request that fills its rectangle (r = 4) gives one rule.
+#[test]
+fn imbalance_counting_the_rectangle_by_hand() {
+    let busy: Vec<bool> = (0..16)
+        .map(|i| {
+            let (x, y) = (i % 4, i / 4);
+            x < 2 && y >= 2
+        })
+        .collect();
+    let m = mesh_from(4, 4, &busy);
+    let frame = Frame::new(&m, io(IoSide::West));
+    let root = frame.root();
+    let (west, east) = root.children().unwrap();
+    assert_eq!((frame.free_in(west), frame.free_in(east)), (4, 8));
+    assert_eq!(
+        Balance::Static(7).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::StaticRect(7).order(&frame, root, west, east, 3),
+        [east, west]
+    );
+    assert_eq!(
+        Balance::StaticRect(8).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::Dynamic(2).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    assert_eq!(
+        Balance::DynamicRect(2).order(&frame, root, west, east, 3),
+        [west, east]
+    );
+    for alpha in [0, 4, 7, 8, 16] {
+        assert_eq!(
+            Balance::Static(alpha).order(&frame, root, west, east, 4),
+            Balance::StaticRect(alpha).order(&frame, root, west, east, 4)
+        );
+    }
+    // SBT(α = 4 … 256 named only as powers of two): SBT(4) of a request of 3 under both
+    // readings goes east (7 > 4, 8 > 4); built by reading, it allocates there.
+    let kind = BinaryTreeKind::Tree(TreeSplit::Contiguous, TreeRule::Static(4));
+    let mut a = kind.build_readings(io(IoSide::West), false, true);
+    let got = a.select(&m, 3).unwrap();
+    check_nodes(&m, &got, 3, "sbt_4 (rectangle)");
+    assert!(got.iter().all(|&(x, _)| x >= 3), "{got:?}");
+}

@@ -340,6 +340,40 @@ fn mesh_runs_binary_tree_allocators_and_reproduce_binary_tree_checks_its_filter(
     let (code, _, err) = schedlab(&["reproduce", "binary-tree", "--only", "nothing"]);
     assert_eq!(code, 2);
     assert!(err.contains("d_dbt_8"), "{err}");
+    // The model, the readings and the runs are checked before anything runs.
+    for (args, key) in [
+        (&["--model", "separated"][..], "model"),
+        (&["--model", "fluid"][..], "model"),
+        (&["--rounds", "0"][..], "rounds"),
+        (&["--dbt-ratio-of", "size"][..], "dbt-ratio-of"),
+        (&["--imbalance-counts", "area"][..], "imbalance-counts"),
+        (&["--runs", "1"][..], "runs"),
+    ] {
+        let mut a = vec!["reproduce", "binary-tree", "--only", "plas"];
+        a.extend_from_slice(args);
+        let (code, _, err) = schedlab(&a);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(key), "{args:?}: {err}");
+    }
+    // Two runs of PLAS under the wormhole model: makespans in flit times, claims counted.
+    let (code, out, err) = schedlab(&[
+        "reproduce",
+        "binary-tree",
+        "--only",
+        "plas",
+        "--model",
+        "wormhole",
+        "--runs",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("wormhole model") && out.contains("flit times"),
+        "{out}"
+    );
+    assert!(out.contains("0 of 0 checked claims hold"), "{out}");
 }
 
 #[test]

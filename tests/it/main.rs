@@ -31,3 +31,4 @@ mod transform;
 mod untrusted_input;
 mod window;
 mod wormhole;
+mod wormhole_mesh;

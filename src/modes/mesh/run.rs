@@ -101,6 +101,85 @@ pub struct MeshRunOutput {
     pub jobs: Vec<MeshJobRecord>,
     /// Per job, same order.
     pub layouts: Vec<JobLayout>,
+    /// The wormhole model's per-link counters (`network.model = "wormhole"`); absent under
+    /// the other models, whose JSON is unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<MeshLinks>,
+}
+
+/// One link of a wormhole run (Mache et al. §4.1: two unidirectional links between
+/// neighbours, the I/O line's included): what crossed it and for how long it was held and
+/// waited for, in flit times ([`crate::network::wormhole::LinkStats`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkTimes {
+    /// The link's ends on the extended grid (the I/O line is column or row 0 or W + 1 / H + 1).
+    pub from: [u32; 2],
+    pub to: [u32; 2],
+    /// Messages (worms) and flits that crossed it.
+    pub messages: u64,
+    pub flits: u64,
+    /// Flit times a worm held it.
+    pub held: u64,
+    /// Flit times headers spent blocked waiting for it, summed over the waiting worms.
+    pub blocked: u64,
+}
+
+/// The per-link counters of a wormhole mesh run ([`MeshRunOutput::links`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshLinks {
+    /// Seconds per flit time (`network.wormhole.flit_time`): `held` and `blocked` × this are
+    /// seconds.
+    pub flit_time: f64,
+    /// Every link that carried a message, in [`Network::link_index`] order.
+    pub links: Vec<LinkTimes>,
+}
+
+impl MeshLinks {
+    /// The links of `net` that carried a message in `stats`.
+    pub fn of(
+        net: &Network,
+        stats: &crate::network::wormhole::FabricStats,
+        flit_time: f64,
+    ) -> MeshLinks {
+        let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+        let links = net
+            .links()
+            .filter_map(|l| {
+                let i = net.link_index(l);
+                let messages = at(&stats.links.messages, i);
+                (messages > 0).then(|| {
+                    let to = l.to();
+                    LinkTimes {
+                        from: [l.from.x, l.from.y],
+                        to: [to.x, to.y],
+                        messages,
+                        flits: at(&stats.links.flits, i),
+                        held: at(&stats.links.held, i),
+                        blocked: at(&stats.links.blocked, i),
+                    }
+                })
+            })
+            .collect();
+        MeshLinks { flit_time, links }
+    }
+
+    /// Header of [`MeshLinks::csv`] (that of `schedlab bench wormhole --links-csv`).
+    pub const CSV_HEADER: &'static str = "from_x,from_y,to_x,to_y,messages,flits,held,blocked";
+
+    /// One CSV row per link that carried a message (times in flit times), in link index
+    /// order: the same text as [`crate::network::wormhole::FabricStats::links_csv`].
+    pub fn csv(&self) -> String {
+        let mut s = String::with_capacity(self.links.len() * 40 + 64);
+        s.push_str(Self::CSV_HEADER);
+        s.push('\n');
+        for l in &self.links {
+            s.push_str(&format!(
+                "{},{},{},{},{},{},{},{}\n",
+                l.from[0], l.from[1], l.to[0], l.to[1], l.messages, l.flits, l.held, l.blocked
+            ));
+        }
+        s
+    }
 }
 
 /// The per-job CSV of a mesh run.
@@ -205,13 +284,15 @@ pub fn mesh_network(exp: &MeshExperiment) -> Result<Network, Error> {
     })
 }
 
-/// What the engine of a mesh run produced: per job (arrival order) its outcome and layout, and
-/// which engine ran (`contiguous`, `flow` or `separated`, see [`MeshMetrics::engine`]).
+/// What the engine of a mesh run produced: per job (arrival order) its outcome and layout,
+/// which engine ran (`contiguous`, `flow`, `separated` or `wormhole`, see
+/// [`MeshMetrics::engine`]) and, for the wormhole model, its per-link counters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshSimulated {
     pub outcomes: Vec<JobOutcome>,
     pub layouts: Vec<JobLayout>,
     pub engine: &'static str,
+    pub links: Option<MeshLinks>,
 }
 
 /// Simulates the prepared `workload` ([`prepare_mesh`]) on `net` ([`mesh_network`]) with the
@@ -281,11 +362,11 @@ impl<'a> MeshStepper<'a> {
                 let fjobs: Vec<FlowJob> = jobs.iter().map(FlowJob::of).collect();
                 let model = match (exp.network.phases, exp.network.model) {
                     (None, ContentionModel::Wormhole) => {
-                        let w = crate::network::wormhole::stepper(
+                        let w = crate::network::wormhole::WormholeStepper::new(
                             net,
                             &fjobs,
                             alloc,
-                            exp.network.traffic_io,
+                            exp.wormhole_config(),
                         )
                         .map_err(|e| Error::simulation(Engine::Flow, exp.allocator.label(), e))?;
                         return Ok(MeshStepper {
@@ -380,16 +461,29 @@ impl<'a> MeshStepper<'a> {
                     outcomes: result.outcomes,
                     layouts,
                     engine: "contiguous",
+                    links: None,
                 })
             }
             engine @ (Stepping::Flow(_) | Stepping::Wormhole(_)) => {
                 let fail = |m: String| Error::simulation(Engine::Flow, exp.allocator.label(), m);
-                let recs = match engine {
+                let (recs, links) = match engine {
                     Stepping::Wormhole(w) => {
-                        (*w).finish().map(|r| r.records).map_err(|e| e.to_string())
+                        let net = w.network();
+                        (*w).finish()
+                            .map(|r| {
+                                let links = MeshLinks::of(
+                                    net,
+                                    &r.stats,
+                                    exp.wormhole_config().flit_seconds,
+                                );
+                                (r.records, Some(links))
+                            })
+                            .map_err(|e| e.to_string())
                     }
-                    Stepping::Flow(f) => (*f).finish().map_err(|e| e.to_string()),
-                    Stepping::Contiguous(_) => Ok(Vec::new()),
+                    Stepping::Flow(f) => {
+                        (*f).finish().map(|r| (r, None)).map_err(|e| e.to_string())
+                    }
+                    Stepping::Contiguous(_) => Ok((Vec::new(), None)),
                 }
                 .map_err(fail)?;
                 if recs.len() != self.jobs {
@@ -426,6 +520,7 @@ impl<'a> MeshStepper<'a> {
                     outcomes,
                     layouts,
                     engine,
+                    links,
                 })
             }
         }
@@ -446,6 +541,7 @@ pub fn measure_mesh(
         outcomes,
         layouts,
         engine,
+        links,
     } = run;
     let jobs = &workload.jobs;
     let records: Vec<JobRecord> = jobs
@@ -506,6 +602,7 @@ pub fn measure_mesh(
         shapes,
         jobs: mesh_jobs,
         layouts,
+        links,
     }
 }
 

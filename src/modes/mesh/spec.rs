@@ -219,6 +219,85 @@ pub struct MeshNetworkSpec {
     /// σ: weight of the computation term of the separated model, 0 ..= 1 (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub compute: f64,
+    /// The wormhole model's packet size, flit time and round length (`network.wormhole`;
+    /// only with `model = "wormhole"`; absent: [`WormholeSpec::default`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wormhole: Option<WormholeSpec>,
+}
+
+fn default_flits() -> u32 {
+    crate::network::wormhole::DEFAULT_FLITS
+}
+
+fn default_flit_time() -> f64 {
+    crate::network::wormhole::DEFAULT_FLIT_SECONDS
+}
+
+fn default_round_length() -> f64 {
+    crate::network::wormhole::DEFAULT_ROUND_SECONDS
+}
+
+/// The parameters of the packet-level wormhole model (`network.wormhole`, Mache et al. §4.1;
+/// the paper gives none of them, `docs/network-model.md` "Wormhole model"). Every key is
+/// optional; the defaults are the model's (8 flits, 1 s, 7150 s).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WormholeSpec {
+    /// Flits per packet (every message is one packet), 1 ..= [`crate::limits::MAX_PACKET_FLITS`].
+    #[serde(default = "default_flits")]
+    pub flits: u32,
+    /// Seconds per flit time (converts the workload's submit times; service times come out
+    /// in flit times × this), [`crate::limits::MIN_TIME`] ..= [`crate::limits::MAX_TIME`].
+    #[serde(default = "default_flit_time")]
+    pub flit_time: f64,
+    /// Seconds of a job's run time per round of its traffic pattern (a job of run time C runs
+    /// max(1, round(C / round_length)) rounds), [`crate::limits::MIN_ROUND_LENGTH`] ..=
+    /// [`crate::limits::MAX_TIME`].
+    #[serde(default = "default_round_length")]
+    pub round_length: f64,
+}
+
+impl Default for WormholeSpec {
+    fn default() -> Self {
+        WormholeSpec {
+            flits: default_flits(),
+            flit_time: default_flit_time(),
+            round_length: default_round_length(),
+        }
+    }
+}
+
+impl WormholeSpec {
+    /// Checks the ranges; the error names the key under `network.wormhole`.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        use crate::limits::{echo_number, MAX_PACKET_FLITS, MAX_TIME, MIN_ROUND_LENGTH, MIN_TIME};
+        if self.flits == 0 || self.flits > MAX_PACKET_FLITS {
+            return Err((
+                "flits",
+                format!(
+                    "must be between 1 and {MAX_PACKET_FLITS} (got {})",
+                    self.flits
+                ),
+            ));
+        }
+        for (key, v, lo) in [
+            ("flit_time", self.flit_time, MIN_TIME),
+            ("round_length", self.round_length, MIN_ROUND_LENGTH),
+        ] {
+            if !(v.is_finite() && (lo..=MAX_TIME).contains(&v)) {
+                return Err((
+                    key,
+                    format!(
+                        "must be a number of seconds between {} and {} (got {})",
+                        echo_number(lo),
+                        echo_number(MAX_TIME),
+                        echo_number(v)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for MeshNetworkSpec {
@@ -231,6 +310,7 @@ impl Default for MeshNetworkSpec {
             phases: None,
             model: ContentionModel::Flow,
             compute: 0.0,
+            wormhole: None,
         }
     }
 }
@@ -353,9 +433,35 @@ impl MeshExperiment {
                 ),
             ));
         }
+        if let Some(w) = &n.wormhole {
+            if n.model != ContentionModel::Wormhole {
+                return Err(err(
+                    "network.wormhole",
+                    format!(
+                        "applies to network.model = \"wormhole\" only (the model is {})",
+                        n.model.as_str()
+                    ),
+                ));
+            }
+            w.validate()
+                .map_err(|(key, m)| err(&format!("network.wormhole.{key}"), m))?;
+        }
         self.network_model()
             .map_err(|m| err("network.io_count", m))?;
         Ok(())
+    }
+
+    /// The wormhole model's parameters of this run: `network.wormhole` (or its defaults) with
+    /// the experiment's ρ.
+    pub fn wormhole_config(&self) -> crate::network::wormhole::WormholeConfig {
+        let w = self.network.wormhole.unwrap_or_default();
+        crate::network::wormhole::WormholeConfig {
+            traffic_io: self.network.traffic_io,
+            packet_flits: w.flits,
+            flit_seconds: w.flit_time,
+            round_seconds: w.round_length,
+            ..crate::network::wormhole::WormholeConfig::default()
+        }
     }
 
     /// The compute mesh with its I/O line.
