@@ -31,7 +31,7 @@ use crate::modes::grid::link::{
 };
 use crate::modes::mesh::link::{MeshShare, MESH_FRAGMENT_PREFIX, MESH_SHARE_VERSION};
 use crate::modes::moldable::link::{MoldableShare, MOLDABLE_SHARE_VERSION};
-use crate::modes::timing::{PhaseTimes, MAX_RUNS};
+use crate::modes::timing::PhaseTimes;
 use crate::modes::{Mode, ModeExperiment, ModeLink};
 
 /// Version of the envelope this build writes and reads.
@@ -279,9 +279,7 @@ pub fn time_envelope(
     runs: usize,
     now_ms: &dyn Fn() -> f64,
 ) -> Result<PhaseTimes, String> {
-    if runs == 0 || runs > MAX_RUNS {
-        return Err(format!("runs must be 1 to {MAX_RUNS} (got {runs})"));
-    }
+    crate::modes::timing::check_runs(runs)?;
     let exp = env
         .experiment(&Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
@@ -435,6 +433,7 @@ mod timing_tests {
     use crate::modes::flat::spec::{Experiment, WorkloadSpec};
     use crate::modes::mesh::link::{MeshShare, MESH_SHARE_VERSION};
     use crate::modes::mesh::presets::preset_window;
+    use crate::modes::timing::MAX_RUNS;
     use crate::policy::PolicyKind;
     use crate::workload::synthetic::SyntheticModel;
 

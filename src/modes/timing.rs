@@ -63,6 +63,14 @@ impl PhaseTimes {
     }
 }
 
+/// The one bound on a measurement's run count: 1 ..= [`MAX_RUNS`].
+pub fn check_runs(runs: usize) -> Result<(), String> {
+    if runs == 0 || runs > MAX_RUNS {
+        return Err(format!("runs must be 1 to {MAX_RUNS} (got {runs})"));
+    }
+    Ok(())
+}
+
 /// Times `runs` runs (1 ..= [`MAX_RUNS`]) of `exp` with the clock `now_ms` (milliseconds).
 pub fn time<M: ModeRun>(
     exp: &M::Experiment,
@@ -70,12 +78,12 @@ pub fn time<M: ModeRun>(
     runs: usize,
     now_ms: &dyn Fn() -> f64,
 ) -> Result<PhaseTimes, Error> {
-    if runs == 0 || runs > MAX_RUNS {
-        return Err(Error::Config(crate::base::config_error::ConfigError {
-            key: "runs".into(),
-            message: format!("must be 1 to {MAX_RUNS} (got {runs})"),
-        }));
-    }
+    check_runs(runs).map_err(|message| {
+        Error::Config(crate::base::config_error::ConfigError {
+            key: String::new(),
+            message,
+        })
+    })?;
     let mut t = PhaseTimes {
         mode: M::MODE.as_str().to_string(),
         label: M::label(exp),

@@ -447,7 +447,8 @@ impl SweepSpec {
         let mut env = Map::new();
         env.insert("v".into(), Value::from(ENVELOPE_VERSION));
         env.insert("mode".into(), Value::from(self.mode.as_str()));
-        if let Some((list, key, default)) = one_run_list(self.mode) {
+        // A point's envelope lists its experiment's own run (`ModeEntry::compared`).
+        if let Some((list, key, default)) = self.mode.entry().compared {
             let one = exp.get(key).cloned().unwrap_or(Value::from(default));
             env.insert(list.into(), Value::Array(vec![one]));
         }
@@ -507,13 +508,6 @@ pub fn check_experiment(mode: Mode, exp: &Value, limits: &Limits) -> Result<(), 
     })
 }
 
-/// The list a mode's envelope compares (mesh `allocators`, moldable `strategies`), the key of
-/// the experiment that names the one run, and that key's default: a point's envelope lists
-/// its experiment's own, and a sweep's base may leave the list out.
-fn one_run_list(mode: Mode) -> Option<(&'static str, &'static str, &'static str)> {
-    mode.entry().compared
-}
-
 /// The trace paths of a mode's experiment JSON (flat and mesh: `workload.swf.path`; grid:
 /// every site's).
 fn trace_paths(mode: Mode, exp: &mut Value) -> Vec<&mut Value> {
@@ -544,7 +538,7 @@ fn base_experiment(base: Value, limits: &Limits) -> Result<(Mode, Value), (Strin
         .get("mode")
         .and_then(Value::as_str)
         .and_then(Mode::parse);
-    if let Some((list, key, default)) = mode.and_then(one_run_list) {
+    if let Some((list, key, default)) = mode.and_then(|m| m.entry().compared) {
         if !map.contains_key(list) {
             let one = map
                 .get("experiment")
