@@ -2,7 +2,7 @@
 //! into [`crate::form::grid`]) and Cancel.
 
 use super::*;
-use crate::web::kit::tab_run::{self, TabRun};
+use crate::web::kit::tab::{Batch, ModeTab, RunProgress, RunUi};
 use crate::web::kit::upload::read_upload;
 
 pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
@@ -12,100 +12,12 @@ pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
     read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            app.worker.post_trace(&name, &bytes);
+            app.tab.worker.post_trace(&name, &bytes);
             app.state.borrow_mut().pending_upload = Some((site, name, bytes));
             render_sites(&app);
         }
         Err(e) => app.ui.errors.show(&e.message(&name, "schedlab grid")),
     });
-}
-
-pub(super) fn spawn_worker(app: &Rc<GridApp>) {
-    let (a, b) = (Rc::clone(app), Rc::clone(app));
-    app.worker.start_in_panel(
-        &app.ui.errors,
-        move |msg| on_worker_message(&a, msg),
-        move || {
-            b.state.borrow_mut().running = None;
-            update_controls(&b);
-        },
-    );
-}
-
-pub(super) fn on_worker_message(app: &Rc<GridApp>, msg: FromWorker) {
-    match msg {
-        FromWorker::Ready { .. } => tab_run::on_ready(app),
-        FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
-        FromWorker::Progress {
-            id,
-            stage: run,
-            sim_time,
-            completed,
-            total,
-        } => {
-            if app.state.borrow().running != Some(id) {
-                return;
-            }
-            {
-                let mut st = app.state.borrow_mut();
-                st.last_time = sim_time;
-                st.last_run = run;
-            }
-            let frac = if total > 0 {
-                completed as f64 / total as f64
-            } else {
-                0.0
-            };
-            app.ui.progress.set_value(frac);
-            let config = CONFIGURATIONS.get(run).copied().unwrap_or(Sharing::Single);
-            let left = crate::work::time_left_words(
-                (js_sys::Date::now() - app.state.borrow().started_ms) / 1000.0,
-                frac,
-            )
-            .map(|l| format!(" · {l}"))
-            .unwrap_or_default();
-            app.ui.progress_label.set_text_content(Some(&format!(
-                "{} ({} of {}): {} of {} jobs · grid time {}{left}",
-                sharing_label(config),
-                run + 1,
-                CONFIGURATIONS.len(),
-                format::count(completed as u64),
-                format::count(total as u64),
-                format::duration(sim_time)
-            )));
-            render_clocks(app, Some((sim_time, config)));
-        }
-        FromWorker::Done { id, report } => {
-            if app.state.borrow().running != Some(id) {
-                return;
-            }
-            let PageReport::Grid(report) = *report else {
-                return;
-            };
-            let (t, run) = {
-                let mut st = app.state.borrow_mut();
-                st.running = None;
-                st.result = Some(report.comparison);
-                (st.last_time, st.last_run)
-            };
-            app.ui.progress.set_value(1.0);
-            app.ui.progress_label.set_text_content(Some(&format!(
-                "Done in {:.1} s: both configurations simulated.",
-                report.wall_ms / 1000.0
-            )));
-            update_controls(app);
-            render_results(app);
-            let config = CONFIGURATIONS
-                .get(run)
-                .copied()
-                .unwrap_or(Sharing::JobSharing);
-            render_clocks(app, Some((t, config)));
-            publish_link(app);
-        }
-        FromWorker::Cancelled { id } => tab_run::on_cancelled(&**app, id),
-        FromWorker::Error { id, message, fatal } => tab_run::on_error(app, id, &message, fatal),
-        _ => {}
-    }
 }
 
 pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
@@ -151,8 +63,8 @@ pub(super) fn maybe_auto_run(app: &Rc<GridApp>) {
     let go = {
         let st = app.state.borrow();
         st.auto_run
-            && st.ready
-            && st.running.is_none()
+            && app.tab.ready()
+            && !app.tab.busy()
             && st.pending_upload.is_none()
             && st.sites.iter().all(|r| !r.trace_mode || r.trace.is_some())
     };
@@ -205,7 +117,7 @@ pub(super) fn mark_invalid(app: &GridApp) {
 }
 
 pub(super) fn on_run(app: &Rc<GridApp>) {
-    if app.state.borrow().running.is_some() || !app.state.borrow().ready {
+    if app.tab.busy() || !app.tab.ready() {
         return;
     }
     app.ui.errors.hide();
@@ -217,49 +129,131 @@ pub(super) fn on_run(app: &Rc<GridApp>) {
             return;
         }
     };
-    let id = {
+    {
         let mut st = app.state.borrow_mut();
-        st.next_id += 1;
-        st.running = Some(st.next_id);
-        st.started_ms = js_sys::Date::now();
         st.run_exp = Some(exp.clone());
         st.last_time = 0.0;
         st.last_run = 0;
-        st.next_id
-    };
+    }
     app.ui.notice.set_hidden(true);
-    app.ui.progress.set_value(0.0);
-    app.ui
-        .progress_label
-        .set_text_content(Some("Preparing the workloads…"));
-    update_controls(app);
+    tab::start(
+        app,
+        vec![GridRun { exp, traces }],
+        "Preparing the workloads…",
+    );
     render_clocks(app, Some((0.0, Sharing::Single)));
-    app.worker.post(&ToWorker::run(
-        id,
-        Envelope::Grid(GridShare::new(exp)),
-        traces,
-    ));
 }
 
-impl TabRun for GridApp {
-    fn worker(&self) -> &ModeWorker {
-        &self.worker
+/// One grid run: the experiment (simulated in both configurations) and the traces it reads.
+pub(super) struct GridRun {
+    exp: GridExperiment,
+    traces: Vec<String>,
+}
+
+impl ModeTab for GridApp {
+    type Run = GridRun;
+    type Report = GridComparison;
+
+    fn controller(&self) -> &TabController<Self> {
+        &self.tab
     }
 
-    fn running(&self) -> Option<u32> {
-        self.state.borrow().running
+    fn run_ui(&self) -> RunUi<'_> {
+        RunUi {
+            panel: &self.ui.panel,
+            bar: &self.ui.progress,
+            label: &self.ui.progress_label,
+            errors: &self.ui.errors,
+        }
     }
 
-    fn set_running(&self, id: Option<u32>) {
-        self.state.borrow_mut().running = id;
+    fn report(report: PageReport) -> Option<GridComparison> {
+        match report {
+            PageReport::Grid(r) => Some(r.comparison),
+            _ => None,
+        }
     }
 
-    fn progress(&self) -> (&HtmlProgressElement, &Element) {
-        (&self.ui.progress, &self.ui.progress_label)
+    fn message(&self, id: u32, run: &GridRun) -> ToWorker {
+        ToWorker::run(
+            id,
+            Envelope::Grid(GridShare::new(run.exp.clone())),
+            run.traces.clone(),
+        )
     }
 
-    fn errors(&self) -> &ErrorBox {
-        &self.ui.errors
+    fn progress_text(
+        &self,
+        _batch: &Batch<GridRun>,
+        p: &RunProgress,
+        left: Option<&str>,
+    ) -> String {
+        let config = CONFIGURATIONS
+            .get(p.stage)
+            .copied()
+            .unwrap_or(Sharing::Single);
+        format!(
+            "{} ({} of {}): {} of {} jobs · grid time {}{}",
+            sharing_label(config),
+            p.stage + 1,
+            CONFIGURATIONS.len(),
+            format::count(p.completed as u64),
+            format::count(p.total as u64),
+            format::duration(p.sim_time),
+            left.map(|l| format!(" · {l}")).unwrap_or_default()
+        )
+    }
+
+    fn on_progress(&self, p: &RunProgress) {
+        {
+            let mut st = self.state.borrow_mut();
+            st.last_time = p.sim_time;
+            st.last_run = p.stage;
+        }
+        let config = CONFIGURATIONS
+            .get(p.stage)
+            .copied()
+            .unwrap_or(Sharing::Single);
+        render_clocks(self, Some((p.sim_time, config)));
+    }
+
+    fn done_text(&self, _runs: usize, secs: f64) -> String {
+        format!("Done in {secs:.1} s: both configurations simulated.")
+    }
+
+    fn on_batch_done(self: &Rc<Self>, done: Vec<(GridRun, GridComparison)>, _secs: f64) {
+        let Some((_, comparison)) = done.into_iter().next() else {
+            return;
+        };
+        let (t, run) = {
+            let mut st = self.state.borrow_mut();
+            st.result = Some(comparison);
+            (st.last_time, st.last_run)
+        };
+        render_results(self);
+        let config = CONFIGURATIONS
+            .get(run)
+            .copied()
+            .unwrap_or(Sharing::JobSharing);
+        render_clocks(self, Some((t, config)));
+        publish_link(self);
+    }
+
+    fn on_trace_loaded(self: &Rc<Self>, info: TraceInfo) {
+        on_trace_loaded(self, info);
+    }
+
+    fn update_controls(&self) {
+        update_controls(self);
+    }
+
+    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+        self.state
+            .borrow()
+            .traces
+            .iter()
+            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            .collect()
     }
 
     fn drop_pending_upload(&self) -> bool {
@@ -272,31 +266,6 @@ impl TabRun for GridApp {
 
     fn render_traces(&self) {
         render_sites(self);
-    }
-
-    fn update_controls(&self) {
-        update_controls(self);
-    }
-
-    fn panel(&self) -> &HtmlElement {
-        &self.ui.panel
-    }
-
-    fn set_ready(&self, ready: bool) {
-        self.state.borrow_mut().ready = ready;
-    }
-
-    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
-        self.state
-            .borrow()
-            .traces
-            .iter()
-            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
-            .collect()
-    }
-
-    fn spawn_worker(self: &Rc<Self>) {
-        spawn_worker(self);
     }
 
     fn after_ready(self: &Rc<Self>) {

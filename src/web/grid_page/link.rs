@@ -25,7 +25,7 @@ pub(super) fn open_fragment(app: &Rc<GridApp>) {
     match parse_fragment(&hash) {
         Ok(None) => {}
         Ok(Some(exp)) => {
-            if app.state.borrow().running.is_some() {
+            if app.tab.busy() {
                 app.ui
                     .errors
                     .show("A grid run is in progress: cancel it, then open the link again.");

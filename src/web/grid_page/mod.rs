@@ -30,8 +30,8 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
-use super::protocol::{FromWorker, PageReport, ToWorker, TraceInfo};
-use super::worker_link::ModeWorker;
+use super::kit::tab::{self, TabController};
+use super::protocol::{PageReport, ToWorker, TraceInfo};
 use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
@@ -63,11 +63,6 @@ struct Loaded {
 
 #[derive(Default)]
 struct State {
-    ready: bool,
-    next_id: u32,
-    running: Option<u32>,
-    /// `Date.now()` when the run in progress started (milliseconds): its time left.
-    started_ms: f64,
     /// The experiment of the run in progress.
     run_exp: Option<GridExperiment>,
     name: Option<String>,
@@ -120,7 +115,7 @@ struct Ui {
 struct GridApp {
     ui: Ui,
     state: RefCell<State>,
-    worker: ModeWorker,
+    tab: TabController<GridApp>,
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -169,12 +164,12 @@ pub fn start(doc: &Document) {
     let app = Rc::new(GridApp {
         ui,
         state: RefCell::new(State::default()),
-        worker: ModeWorker::default(),
+        tab: TabController::default(),
     });
     load_experiment(&app, &preset_global_grid());
     wire(&app);
-    spawn_worker(&app);
-    update_controls(&app);
+    tab::spawn_worker(&app);
+    tab::refresh(&*app);
     open_fragment(&app);
 }
 
@@ -183,15 +178,12 @@ pub fn start(doc: &Document) {
 fn update_controls(app: &GridApp) {
     let st = app.state.borrow();
     let ui = &app.ui;
-    let busy = st.running.is_some();
+    let busy = app.tab.busy();
     ui.run
-        .set_disabled(!st.ready || busy || st.pending_upload.is_some());
+        .set_disabled(!app.tab.ready() || busy || st.pending_upload.is_some());
     ui.cancel.set_disabled(!busy);
     ui.preset.set_disabled(busy);
     ui.add.set_disabled(busy || st.sites.len() >= MAX_SITES);
-    let _ = ui
-        .panel
-        .set_attribute("data-state", if busy { "running" } else { "idle" });
 }
 
 // ---------------------------------------------------------------- wiring
@@ -203,12 +195,12 @@ fn wire(app: &Rc<GridApp>) {
         ui.form.as_ref(),
         ui.cancel.as_ref(),
         on_run,
-        |a: &GridApp| crate::web::kit::tab_run::cancel(a),
+        |a: &GridApp| tab::cancel(a),
     );
     {
         let app = Rc::clone(app);
         listen(ui.preset.as_ref(), "click", move |_: Event| {
-            if app.state.borrow().running.is_some() {
+            if app.tab.busy() {
                 return;
             }
             app.ui.errors.hide();

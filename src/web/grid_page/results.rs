@@ -42,7 +42,7 @@ pub(super) fn render_clocks(app: &GridApp, at: Option<(f64, Sharing)>) {
     app.ui.clock.set_inner_html(&html);
     let _ = app.ui.clock.set_attribute("data-time", &t.to_string());
     let caption = match at {
-        Some((t, s)) if st.running.is_some() => format!(
+        Some((t, s)) if app.tab.busy() => format!(
             "Simulating {}: grid time {}.",
             sharing_label(s).to_lowercase(),
             format::duration(t),

@@ -116,8 +116,8 @@ pub(super) fn render_sites(app: &GridApp) {
          Monday 6 hours after a site of offset 0."
     )));
     drop(st);
-    update_controls(app);
-    if app.state.borrow().running.is_none() {
+    tab::refresh(app);
+    if !app.tab.busy() {
         render_clocks(app, None);
     }
 }
@@ -208,7 +208,7 @@ pub(super) fn on_site_click(app: &Rc<GridApp>, ev: &Event) {
     };
     {
         let mut st = app.state.borrow_mut();
-        if st.sites.len() <= 1 || i >= st.sites.len() || st.running.is_some() {
+        if st.sites.len() <= 1 || i >= st.sites.len() || app.tab.busy() {
             return;
         }
         st.sites.remove(i);
@@ -222,7 +222,7 @@ pub(super) fn on_site_click(app: &Rc<GridApp>, ev: &Event) {
 pub(super) fn add_site(app: &GridApp) {
     {
         let mut st = app.state.borrow_mut();
-        if st.sites.len() >= MAX_SITES || st.running.is_some() {
+        if st.sites.len() >= MAX_SITES || app.tab.busy() {
             return;
         }
         let n = st.sites.len() + 1;

@@ -9,7 +9,8 @@
 //! * [`picker`] — checkboxes from a plain list of (name, label, description).
 //! * [`downloads`] — the object URLs of a panel's download links, revoked when replaced.
 //! * [`share_link`] — publishing a run's share link (link, panel, address bar).
-//! * [`tab_run`] — the run lifecycle every tab shares (cancelled, failed, worker replaced).
+//! * [`tab`] — the controller every tab instantiates: its worker, batches of runs, progress,
+//!   Cancel, errors.
 //! * [`playback`] — Back / Play / Step and the time slider over a run's instants (the mesh
 //!   view and the flat replay).
 
@@ -20,7 +21,7 @@ pub mod export;
 pub mod picker;
 pub mod playback;
 pub mod share_link;
-pub mod tab_run;
+pub mod tab;
 pub mod upload;
 
 use wasm_bindgen::JsCast;

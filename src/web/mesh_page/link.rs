@@ -62,7 +62,7 @@ pub(super) fn open_fragment(app: &Rc<App>) {
             // estimate is shown and Run stays enabled (docs/limits.md, "Work bounds").
             let held = crate::work::estimate_mesh_batch(&share.experiment, &share.allocators, None)
                 .and_then(|e| crate::work::page_hold_message(&e));
-            let ready = app.state.borrow().ready;
+            let ready = app.tab.ready();
             match (held, ready) {
                 (Some(text), true) => set_progress(app, &text),
                 (Some(text), false) => app.state.borrow_mut().held_link = Some(text),

@@ -32,9 +32,9 @@ use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::kit::playback::{Pace, Playback};
+use super::kit::tab::{self, TabController};
 use super::mesh_view::{self, Geometry, Line, RunView};
-use super::protocol::{FromWorker, MeshReport, PageReport, ToWorker, TraceInfo};
-use super::worker_link::ModeWorker;
+use super::protocol::{MeshReport, PageReport, ToWorker, TraceInfo};
 use crate::base::Registered;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};
@@ -285,24 +285,16 @@ enum BatchKind {
     Sweep,
 }
 
-/// Runs in progress: sent one after the other.
-struct Batch {
+/// One run of a mesh batch (a comparison of allocators, or a traffic-ratio sweep).
+struct MeshRun {
     kind: BatchKind,
-    exps: Vec<MeshExperiment>,
-    /// Index of the run in flight.
-    at: usize,
-    /// Id of the run in flight.
-    id: u32,
+    exp: MeshExperiment,
+    /// The uploaded trace it reads.
     trace: Option<String>,
-    done: Vec<(MeshExperiment, MeshReport)>,
-    t0: f64,
 }
 
 #[derive(Default)]
 struct State {
-    ready: bool,
-    next_id: u32,
-    batch: Option<Batch>,
     runs: Vec<Run>,
     /// The experiment the form edits (keeps what the form does not show: κ, transforms…).
     base: Option<MeshExperiment>,
@@ -326,14 +318,10 @@ struct State {
 struct App {
     ui: Ui,
     state: RefCell<State>,
-    worker: ModeWorker,
+    tab: TabController<App>,
     /// The mesh view's time: Back / Play / Step and the slider.
     playback: Rc<Playback>,
     drawing: Cell<bool>,
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 /// Entry point, called once from [`super::app::start`]. Does nothing if the page has no mesh
@@ -359,7 +347,7 @@ pub fn start() {
     let app = Rc::new(App {
         ui,
         state: RefCell::new(State::default()),
-        worker: ModeWorker::default(),
+        tab: TabController::default(),
         playback,
         drawing: Cell::new(false),
     });
@@ -379,8 +367,8 @@ pub fn start() {
         None,
     );
     wire(&app);
-    spawn_worker(&app);
-    update_controls(&app);
+    tab::spawn_worker(&app);
+    tab::refresh(&*app);
     open_fragment(&app);
 }
 
@@ -504,7 +492,7 @@ fn wire(app: &Rc<App>) {
         ui.form.as_ref(),
         ui.cancel.as_ref(),
         |a| on_run(a, BatchKind::Compare),
-        on_cancel,
+        |a: &App| tab::cancel(a),
     );
     {
         let a = Rc::clone(app);
@@ -613,7 +601,7 @@ fn wire(app: &Rc<App>) {
                 .and_then(|w| w.location().hash().ok())
                 .unwrap_or_default();
             let h = hash.trim_start_matches('#');
-            let busy = a.state.borrow().batch.is_some();
+            let busy = a.tab.busy();
             if super::kit::share_link::is_link_of(h, crate::modes::Mode::Mesh)
                 && h != a.state.borrow().fragment
                 && !busy

@@ -4,7 +4,7 @@
 use super::*;
 use crate::form::TraceFacts;
 use crate::web::format;
-use crate::web::kit::tab_run::{self, TabRun};
+use crate::web::kit::tab::{self, Batch, ModeTab, RunProgress, RunUi, TabController};
 use crate::web::kit::upload::read_upload;
 
 pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
@@ -14,100 +14,16 @@ pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
     read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            app.worker.post_trace(&name, &bytes);
+            app.tab.worker.post_trace(&name, &bytes);
             app.state.borrow_mut().pending_upload = Some((name, bytes));
             render_trace_label(&app);
-            update_controls(&app);
+            tab::refresh(&*app);
         }
         Err(e) => app.ui.errors.show(&e.message(&name, "schedlab moldable")),
     });
 }
 
-pub(super) fn spawn_worker(app: &Rc<App>) {
-    let (a, b) = (Rc::clone(app), Rc::clone(app));
-    app.worker.start_in_panel(
-        &app.ui.errors,
-        move |msg| on_worker_message(&a, msg),
-        move || {
-            b.state.borrow_mut().running = None;
-            update_controls(&b);
-        },
-    );
-}
-
-fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
-    match msg {
-        FromWorker::Ready { .. } => tab_run::on_ready(app),
-        FromWorker::TraceLoaded(info) => on_trace_loaded(app, info),
-        FromWorker::Progress {
-            id,
-            completed,
-            total,
-            sim_time,
-            ..
-        } => {
-            if app.state.borrow().running != Some(id) {
-                return;
-            }
-            let runs = app
-                .state
-                .borrow()
-                .run_share
-                .as_ref()
-                .map_or(1, |s| 1 + s.strategies.len());
-            let frac = if total > 0 {
-                completed as f64 / total as f64
-            } else {
-                0.0
-            };
-            app.ui.progress.set_value(frac);
-            let per_run = (total / runs.max(1)).max(1);
-            let left = crate::work::time_left_words(
-                (js_sys::Date::now() - app.state.borrow().started_ms) / 1000.0,
-                frac,
-            )
-            .map(|l| format!(" · {l}"))
-            .unwrap_or_default();
-            app.ui.progress_label.set_text_content(Some(&format!(
-                "Run {} of {}: {} of {} jobs · simulated time {}{left}",
-                (completed / per_run + 1).min(runs),
-                runs,
-                format::count((completed % per_run) as u64),
-                format::count(per_run as u64),
-                format::duration(sim_time)
-            )));
-        }
-        FromWorker::Done { id, report } => {
-            if app.state.borrow().running != Some(id) {
-                return;
-            }
-            let PageReport::Moldable(report) = *report else {
-                return;
-            };
-            let wall = report.wall_ms;
-            {
-                let mut st = app.state.borrow_mut();
-                st.running = None;
-                let share = st.run_share.take();
-                if let Some(share) = share {
-                    st.result = Some((share, report));
-                }
-            }
-            app.ui.progress.set_value(1.0);
-            app.ui
-                .progress_label
-                .set_text_content(Some(&format!("Done in {:.1} s.", wall / 1000.0)));
-            update_controls(app);
-            render_results(app);
-            publish_link(app);
-        }
-        FromWorker::Cancelled { id } => tab_run::on_cancelled(&**app, id),
-        FromWorker::Error { id, message, fatal } => tab_run::on_error(app, id, &message, fatal),
-        _ => {}
-    }
-}
-
-fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
+pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
     let pending = {
         let mut st = app.state.borrow_mut();
         match &st.pending_upload {
@@ -127,7 +43,7 @@ fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
                  the file the link was made with."
             ));
             render_trace_label(app);
-            update_controls(app);
+            tab::refresh(&**app);
             return;
         }
     }
@@ -138,7 +54,7 @@ fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
     }
     app.ui.notice.set_hidden(true);
     set_workload(app, true);
-    update_controls(app);
+    tab::refresh(&**app);
     maybe_auto_run(app);
 }
 
@@ -147,8 +63,8 @@ pub(super) fn maybe_auto_run(app: &Rc<App>) {
     let go = {
         let st = app.state.borrow();
         st.auto_run
-            && st.ready
-            && st.running.is_none()
+            && app.tab.ready()
+            && !app.tab.busy()
             && st.pending_upload.is_none()
             && st.want_trace.is_none()
     };
@@ -159,7 +75,7 @@ pub(super) fn maybe_auto_run(app: &Rc<App>) {
 }
 
 pub(super) fn on_run(app: &Rc<App>) {
-    if app.state.borrow().running.is_some() || !app.state.borrow().ready {
+    if app.tab.busy() || !app.tab.ready() {
         return;
     }
     app.ui.errors.hide();
@@ -182,71 +98,92 @@ pub(super) fn on_run(app: &Rc<App>) {
     } else {
         None
     };
-    let id = {
-        let mut st = app.state.borrow_mut();
-        st.next_id += 1;
-        st.running = Some(st.next_id);
-        st.started_ms = js_sys::Date::now();
-        st.run_share = Some(share.clone());
-        st.base = Some(share.clone());
-        st.next_id
-    };
+    app.state.borrow_mut().base = Some(share.clone());
     app.ui.notice.set_hidden(true);
-    app.ui.progress.set_value(0.0);
-    app.ui
-        .progress_label
-        .set_text_content(Some("Preparing the workload…"));
-    update_controls(app);
-    app.worker.post(&ToWorker::run(
-        id,
-        Envelope::Moldable(share),
-        trace.into_iter().collect(),
-    ));
+    tab::start(
+        app,
+        vec![MoldableRun { share, trace }],
+        "Preparing the workload…",
+    );
 }
 
-impl TabRun for App {
-    fn worker(&self) -> &ModeWorker {
-        &self.worker
+/// One moldable run: the experiment and the name of the trace it reads.
+pub(super) struct MoldableRun {
+    share: MoldableShare,
+    trace: Option<String>,
+}
+
+impl ModeTab for App {
+    type Run = MoldableRun;
+    type Report = MoldablePageReport;
+
+    fn controller(&self) -> &TabController<Self> {
+        &self.tab
     }
 
-    fn running(&self) -> Option<u32> {
-        self.state.borrow().running
+    fn run_ui(&self) -> RunUi<'_> {
+        RunUi {
+            panel: &self.ui.panel,
+            bar: &self.ui.progress,
+            label: &self.ui.progress_label,
+            errors: &self.ui.errors,
+        }
     }
 
-    fn set_running(&self, id: Option<u32>) {
-        self.state.borrow_mut().running = id;
+    fn report(report: PageReport) -> Option<Self::Report> {
+        match report {
+            PageReport::Moldable(r) => Some(r),
+            _ => None,
+        }
     }
 
-    fn progress(&self) -> (&HtmlProgressElement, &Element) {
-        (&self.ui.progress, &self.ui.progress_label)
+    fn message(&self, id: u32, run: &MoldableRun) -> ToWorker {
+        ToWorker::run(
+            id,
+            Envelope::Moldable(run.share.clone()),
+            run.trace.iter().cloned().collect(),
+        )
     }
 
-    fn errors(&self) -> &ErrorBox {
-        &self.ui.errors
+    fn progress_text(
+        &self,
+        batch: &Batch<MoldableRun>,
+        p: &RunProgress,
+        left: Option<&str>,
+    ) -> String {
+        // The reference, then each strategy: one chained simulation each.
+        let runs = batch.current().map_or(1, |r| 1 + r.share.strategies.len());
+        let per_run = (p.total / runs.max(1)).max(1);
+        format!(
+            "Run {} of {}: {} of {} jobs · simulated time {}{}",
+            (p.completed / per_run + 1).min(runs),
+            runs,
+            format::count((p.completed % per_run) as u64),
+            format::count(per_run as u64),
+            format::duration(p.sim_time),
+            left.map(|l| format!(" · {l}")).unwrap_or_default()
+        )
     }
 
-    fn drop_pending_upload(&self) -> bool {
-        self.state.borrow_mut().pending_upload.take().is_some()
+    fn done_text(&self, _runs: usize, secs: f64) -> String {
+        format!("Done in {secs:.1} s.")
     }
 
-    fn upload_kept(&self) -> &'static str {
-        "The workload is unchanged."
+    fn on_batch_done(self: &Rc<Self>, done: Vec<(MoldableRun, MoldablePageReport)>, _secs: f64) {
+        let Some((run, report)) = done.into_iter().next() else {
+            return;
+        };
+        self.state.borrow_mut().result = Some((run.share, report));
+        render_results(self);
+        publish_link(self);
     }
 
-    fn render_traces(&self) {
-        render_trace_label(self);
+    fn on_trace_loaded(self: &Rc<Self>, info: TraceInfo) {
+        on_trace_loaded(self, info);
     }
 
     fn update_controls(&self) {
         update_controls(self);
-    }
-
-    fn panel(&self) -> &HtmlElement {
-        &self.ui.panel
-    }
-
-    fn set_ready(&self, ready: bool) {
-        self.state.borrow_mut().ready = ready;
     }
 
     fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
@@ -258,8 +195,12 @@ impl TabRun for App {
             .collect()
     }
 
-    fn spawn_worker(self: &Rc<Self>) {
-        spawn_worker(self);
+    fn drop_pending_upload(&self) -> bool {
+        self.state.borrow_mut().pending_upload.take().is_some()
+    }
+
+    fn render_traces(&self) {
+        render_trace_label(self);
     }
 
     fn after_ready(self: &Rc<Self>) {

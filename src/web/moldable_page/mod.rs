@@ -29,8 +29,8 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
-use super::protocol::{FromWorker, MoldablePageReport, PageReport, ToWorker, TraceInfo};
-use super::worker_link::ModeWorker;
+use super::kit::tab::{self, TabController};
+use super::protocol::{MoldablePageReport, PageReport, ToWorker, TraceInfo};
 use crate::form::moldable::{self as moldable_form, MoldableFields};
 use crate::modes::envelope::Envelope;
 use crate::modes::moldable::link::MoldableShare;
@@ -51,15 +51,8 @@ struct Loaded {
 
 #[derive(Default)]
 struct State {
-    ready: bool,
-    next_id: u32,
-    running: Option<u32>,
-    /// `Date.now()` when the run in progress started (milliseconds): its time left.
-    started_ms: f64,
     /// The experiment the form edits (what it does not show is kept from here).
     base: Option<MoldableShare>,
-    /// The experiment of the run in progress.
-    run_share: Option<MoldableShare>,
     trace: Option<Loaded>,
     /// Upload in progress: file name and bytes.
     pending_upload: Option<(String, Rc<Vec<u8>>)>,
@@ -123,7 +116,7 @@ struct Ui {
 struct App {
     ui: Ui,
     state: RefCell<State>,
-    worker: ModeWorker,
+    tab: TabController<App>,
 }
 
 fn ui(doc: &Document) -> Result<Ui, String> {
@@ -186,12 +179,12 @@ pub fn start(doc: &Document) {
     let app = Rc::new(App {
         ui,
         state: RefCell::new(State::default()),
-        worker: ModeWorker::default(),
+        tab: TabController::default(),
     });
     load_share(&app, &moldable_form::preset_moldable());
     wire(&app);
-    spawn_worker(&app);
-    update_controls(&app);
+    tab::spawn_worker(&app);
+    tab::refresh(&*app);
     open_fragment(&app);
 }
 
@@ -308,14 +301,11 @@ fn render_trace_label(app: &App) {
 fn update_controls(app: &App) {
     let st = app.state.borrow();
     let ui = &app.ui;
-    let busy = st.running.is_some();
+    let busy = app.tab.busy();
     ui.run
-        .set_disabled(!st.ready || busy || st.pending_upload.is_some());
+        .set_disabled(!app.tab.ready() || busy || st.pending_upload.is_some());
     ui.cancel.set_disabled(!busy);
     ui.preset.set_disabled(busy);
-    let _ = ui
-        .panel
-        .set_attribute("data-state", if busy { "running" } else { "idle" });
 }
 
 // ---------------------------------------------------------------- wiring
@@ -327,14 +317,14 @@ fn wire(app: &Rc<App>) {
         ui.form.as_ref(),
         ui.cancel.as_ref(),
         on_run,
-        |a: &App| crate::web::kit::tab_run::cancel(a),
+        |a: &App| tab::cancel(a),
     );
     png_on_click(&ui.png_changes, "moldable-chart-changes");
     png_on_click(&ui.png_gantt, "moldable-gantt");
     {
         let app = Rc::clone(app);
         listen(ui.preset.as_ref(), "click", move |_: Event| {
-            if app.state.borrow().running.is_some() {
+            if app.tab.busy() {
                 return;
             }
             app.ui.errors.hide();
@@ -395,7 +385,7 @@ fn open_fragment(app: &Rc<App>) {
     let hash = crate::web::kit::share_link::location_hash();
     match super::kit::share_link::open(&hash, Mode::Moldable) {
         Ok(Some(Envelope::Moldable(share))) => {
-            if app.state.borrow().running.is_some() {
+            if app.tab.busy() {
                 app.ui
                     .errors
                     .show("A moldable run is in progress: cancel it, then open the link again.");
