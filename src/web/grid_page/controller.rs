@@ -217,8 +217,10 @@ impl ModeTab for GridApp {
         render_clocks(self, Some((p.sim_time, config)));
     }
 
-    fn done_text(&self, _runs: usize, secs: f64) -> String {
-        format!("Done in {secs:.1} s: both configurations simulated.")
+    fn done_text(&self, _runs: usize, secs: f64) -> Option<String> {
+        Some(format!(
+            "Done in {secs:.1} s: both configurations simulated."
+        ))
     }
 
     fn on_batch_done(self: &Rc<Self>, done: Vec<(GridRun, GridComparison)>, _secs: f64) {
@@ -244,7 +246,7 @@ impl ModeTab for GridApp {
     }
 
     fn update_controls(&self) {
-        update_controls(self);
+        set_controls(self);
     }
 
     fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {

@@ -175,7 +175,8 @@ pub fn start(doc: &Document) {
 
 // ---------------------------------------------------------------- errors and controls
 
-fn update_controls(app: &GridApp) {
+/// Enables and disables the tab's own controls (the controller sets the panel's state).
+fn set_controls(app: &GridApp) {
     let st = app.state.borrow();
     let ui = &app.ui;
     let busy = app.tab.busy();

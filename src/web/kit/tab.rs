@@ -93,18 +93,27 @@ pub trait ModeTab: Sized + 'static {
     /// Each progress message of the run in flight, after the bar and line moved (the grid's
     /// clocks).
     fn on_progress(&self, _p: &RunProgress) {}
-    /// Run `index` of the batch finished (the flat tab adds its row at once).
-    fn on_run_done(&self, _index: usize, _run: &Self::Run, _report: &Self::Report) {}
+    /// The run in flight of `batch` (its `at` and `id`) finished (the flat tab adds its row at
+    /// once).
+    fn on_run_done(&self, _batch: &Batch<Self::Run>, _report: &Self::Report) {}
     /// The whole batch finished: show it. `secs`: the batch's wall time.
     fn on_batch_done(self: &Rc<Self>, done: Vec<(Self::Run, Self::Report)>, secs: f64);
-    /// The progress line once a batch of `runs` runs finished in `secs` seconds.
-    fn done_text(&self, runs: usize, secs: f64) -> String {
-        format!(
+    /// The progress line once a batch of `runs` runs finished in `secs` seconds (`None`: the
+    /// tab says it itself once its results are shown).
+    fn done_text(&self, runs: usize, secs: f64) -> Option<String> {
+        Some(format!(
             "Done: {runs} run{} in {} s.",
             if runs == 1 { "" } else { "s" },
             format::fixed(secs, 2)
-        )
+        ))
     }
+    /// The tab is busy: a batch runs (the flat tab also while a sweep's pool runs and while
+    /// a finished batch is being shown).
+    fn busy(&self) -> bool {
+        self.controller().busy()
+    }
+    /// The batch stopped before its end (Cancel, an error, the worker lost or a run held).
+    fn on_stopped(&self) {}
     /// The name of a run in an error ("MC-Elongated: …"), if the batch has several.
     fn run_name(&self, _run: &Self::Run) -> Option<String> {
         None
@@ -197,7 +206,7 @@ pub fn refresh<T: ModeTab>(app: &T) {
     let ui = app.run_ui();
     let _ = ui
         .panel
-        .set_attribute("data-state", if c.busy() { "running" } else { "idle" });
+        .set_attribute("data-state", if app.busy() { "running" } else { "idle" });
     let _ = ui
         .panel
         .set_attribute("data-worker", if c.ready() { "ready" } else { "loading" });
@@ -212,6 +221,7 @@ pub fn spawn_worker<T: ModeTab>(app: &Rc<T>) {
         move |msg| on_message(&a, msg),
         move || {
             b.controller().state.borrow_mut().batch = None;
+            b.on_stopped();
             refresh(&*b);
         },
     );
@@ -254,6 +264,7 @@ pub fn cancel<T: ModeTab>(app: &T) {
     };
     c.state.borrow_mut().done.clear();
     c.worker.post(&ToWorker::Cancel { id: Some(b.id) });
+    app.on_stopped();
     let ui = app.run_ui();
     ui.bar.set_value(0.0);
     let text = if b.runs.len() == 1 {
@@ -269,6 +280,22 @@ pub fn cancel<T: ModeTab>(app: &T) {
     refresh(app);
 }
 
+/// Ends the batch in flight without a result (a share link's run the worker held above the
+/// page's work bound): `text` in the progress line.
+pub fn stop<T: ModeTab>(app: &T, text: &str) {
+    let c = app.controller();
+    {
+        let mut st = c.state.borrow_mut();
+        st.batch = None;
+        st.done.clear();
+    }
+    let ui = app.run_ui();
+    ui.bar.set_value(0.0);
+    ui.label.set_text_content(Some(text));
+    app.on_stopped();
+    refresh(app);
+}
+
 /// Terminates the tab's worker (its run and upload in flight are dropped) and starts a fresh
 /// one, which gets the tab's traces again once ready.
 pub fn replace_worker<T: ModeTab>(app: &Rc<T>) {
@@ -281,6 +308,7 @@ pub fn replace_worker<T: ModeTab>(app: &Rc<T>) {
         st.done.clear();
     }
     app.drop_pending_upload();
+    app.on_stopped();
     app.on_worker_lost();
     refresh(&**app);
     spawn_worker(app);
@@ -360,9 +388,7 @@ fn on_done<T: ModeTab>(app: &Rc<T>, report: T::Report) {
         let Some(b) = st.batch.as_ref() else {
             return;
         };
-        if let Some(run) = b.current() {
-            app.on_run_done(b.at, run, &report);
-        }
+        app.on_run_done(b, &report);
         b.at
     };
     // The next run is sent, or the batch ends.
@@ -400,7 +426,9 @@ fn on_done<T: ModeTab>(app: &Rc<T>, report: T::Report) {
     let runs = batch.runs.len();
     let ui = app.run_ui();
     ui.bar.set_value(1.0);
-    ui.label.set_text_content(Some(&app.done_text(runs, secs)));
+    if let Some(text) = app.done_text(runs, secs) {
+        ui.label.set_text_content(Some(&text));
+    }
     refresh(&**app);
     app.on_batch_done(batch.runs.into_iter().zip(reports).collect(), secs);
 }

@@ -77,6 +77,11 @@ pub(super) fn upload(app: &Rc<App>, file: File) {
 }
 
 pub(super) fn update_controls(app: &App) {
+    tab::refresh(app);
+}
+
+/// Enables and disables the tab's own controls (the controller set the panel's state).
+fn set_controls(app: &App) {
     let st = app.state.borrow();
     let ui = &app.ui;
     let busy = app.tab.busy();
@@ -221,7 +226,7 @@ impl ModeTab for App {
     }
 
     fn update_controls(&self) {
-        update_controls(self);
+        set_controls(self);
     }
 
     fn drop_pending_upload(&self) -> bool {

@@ -165,8 +165,8 @@ impl ModeTab for App {
         )
     }
 
-    fn done_text(&self, _runs: usize, secs: f64) -> String {
-        format!("Done in {secs:.1} s.")
+    fn done_text(&self, _runs: usize, secs: f64) -> Option<String> {
+        Some(format!("Done in {secs:.1} s."))
     }
 
     fn on_batch_done(self: &Rc<Self>, done: Vec<(MoldableRun, MoldablePageReport)>, _secs: f64) {
@@ -183,7 +183,7 @@ impl ModeTab for App {
     }
 
     fn update_controls(&self) {
-        update_controls(self);
+        set_controls(self);
     }
 
     fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {

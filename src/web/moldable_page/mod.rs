@@ -298,7 +298,8 @@ fn render_trace_label(app: &App) {
     }
 }
 
-fn update_controls(app: &App) {
+/// Enables and disables the tab's own controls (the controller sets the panel's state).
+fn set_controls(app: &App) {
     let st = app.state.borrow();
     let ui = &app.ui;
     let busy = app.tab.busy();

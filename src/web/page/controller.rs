@@ -3,6 +3,7 @@
 //! experiments by [`crate::form::flat`]) and Cancel, and each finished run.
 
 use super::*;
+use crate::web::kit::tab::{self, Batch as TabBatch, ModeTab, RunProgress, RunUi, TabController};
 use crate::web::kit::upload::{read_upload, UploadError};
 
 /// The current batch is a load-factor sweep.
@@ -16,30 +17,6 @@ pub(super) fn is_sweep(app: &App) -> bool {
 
 pub(super) fn is_busy(app: &App) -> bool {
     app.state.borrow().batch.is_some()
-}
-
-pub(super) fn spawn_worker(app: &Rc<App>) {
-    let on_message = {
-        let app = Rc::clone(app);
-        move |msg: Result<FromWorker, String>| match msg {
-            Ok(msg) => on_worker_message(&app, msg),
-            Err(m) => show_error(&m),
-        }
-    };
-    let on_error = {
-        let app = Rc::clone(app);
-        move |message: String| {
-            set_status(&app.ui, "error", "Simulator failed");
-            show_error(&format!("The simulator failed to load: {message}"));
-            end_batch(&app, "Stopped: the simulator failed.");
-        }
-    };
-    if let Err(e) = app.worker.start(on_message, Some(Box::new(on_error))) {
-        {
-            set_status(&app.ui, "error", "Simulator unavailable");
-            show_error(&format!("The simulator could not be started: {e}"));
-        }
-    }
 }
 
 /// Shows the sweep's axis and from/to/step inputs when "Sweep" is ticked; the load factor or
@@ -60,20 +37,20 @@ pub(super) fn set_status(ui: &Ui, state: &str, text: &str) {
     let _ = ui.status.set_attribute("data-state", state);
 }
 
-/// Enables and disables the controls for the current state.
+/// The panel's state and every control, for the current state.
 pub(super) fn update_controls(app: &App) {
+    tab::refresh(app);
+}
+
+/// Enables and disables the controls for the current state.
+fn set_controls(app: &App) {
     let st = app.state.borrow();
     let ui = &app.ui;
     let busy = st.batch.is_some();
+    let ready = app.tab.ready();
     let loading = st.pending_trace.is_some();
-    ui.run.set_disabled(!st.ready || busy || loading);
+    ui.run.set_disabled(!ready || busy || loading);
     ui.cancel.set_disabled(!busy);
-    let _ = ui
-        .body
-        .set_attribute("data-state", if busy { "running" } else { "idle" });
-    let _ = ui
-        .body
-        .set_attribute("data-worker", if st.ready { "ready" } else { "loading" });
     // The form is frozen while a batch runs (its experiments are already built).
     if let Ok(fieldsets) = ui.doc.query_selector_all("#experiment fieldset") {
         for i in 0..fieldsets.length() {
@@ -96,7 +73,7 @@ pub(super) fn update_controls(app: &App) {
         .dropzone
         .class_list()
         .toggle_with_force("disabled", busy || loading);
-    if st.ready {
+    if ready {
         if busy {
             set_status(ui, "busy", "Simulating…");
         } else if loading {
@@ -161,7 +138,7 @@ pub(super) fn upload(app: &Rc<App>, file: File) {
     let reading = read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            a.worker.post_trace(&n, &bytes);
+            a.tab.worker.post_trace(&n, &bytes);
             a.state.borrow_mut().pending_trace = Some((n, bytes, false));
             update_controls(&a);
         }
@@ -217,127 +194,169 @@ pub(super) fn render_trace_label(app: &App) {
     }
 }
 
-pub(super) fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
-    match msg {
-        FromWorker::Ready { .. } => {
-            let reload = {
-                let mut st = app.state.borrow_mut();
-                if !st.ready && st.batch.is_none() && st.next_id == 0 {
-                    app.ui.progress_label.set_text_content(Some("Ready."));
-                }
-                st.ready = true;
-                st.trace
-                    .as_ref()
-                    .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)))
-            };
-            // A replacement worker gets the current trace again.
-            if let Some((name, bytes)) = reload {
-                app.worker.post_trace(&name, &bytes);
-                app.state.borrow_mut().pending_trace = Some((name, bytes, true));
-            }
-            update_controls(app);
-            maybe_auto_run(app);
-        }
-        FromWorker::TraceLoaded(info) => {
-            let pending = app.state.borrow_mut().pending_trace.take();
-            if let Some((name, bytes, silent)) = pending {
-                if name == info.name {
-                    if !silent && !accept_for_link(app, &info) {
-                        render_trace_label(app);
-                        update_controls(app);
-                        return;
-                    }
-                    app.state.borrow_mut().trace = Some(LoadedTrace { info, bytes });
-                    if !silent {
-                        app.ui.wl_trace.set_disabled(false);
-                        app.ui.wl_trace.set_checked(true);
-                        on_mode_change(app);
-                        restore_trace_procs(app);
-                    }
-                }
-            }
-            render_trace_label(app);
-            update_procs_hint(app);
-            update_controls(app);
-            maybe_auto_run(app);
-        }
-        FromWorker::Progress {
-            id,
-            completed,
-            total,
-            sim_time,
-            ..
-        } => {
-            let st = app.state.borrow();
-            let Some(b) = st.batch.as_ref().filter(|b| b.id == id) else {
+/// A trace read by the worker: the upload becomes the workload (a share link's trace only
+/// when it is the file the link names).
+pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
+    let pending = app.state.borrow_mut().pending_trace.take();
+    if let Some((name, bytes, silent)) = pending {
+        if name == info.name {
+            if !silent && !accept_for_link(app, &info) {
+                render_trace_label(app);
+                tab::refresh(&**app);
                 return;
-            };
-            let ui = &app.ui;
-            ui.progress.set_max(total.max(1) as f64);
-            ui.progress.set_value(completed as f64);
-            let policy = b.runs[b.index].0;
-            let mut text = format!(
-                "{} ({} of {}): {} / {} jobs · simulated time {}",
-                policy_short(policy),
-                b.index + 1,
-                b.runs.len(),
-                format::count(completed as u64),
-                format::count(total as u64),
-                format::duration(sim_time)
-            );
-            // The time left of the batch at its pace so far, once that is worth saying.
-            let within = completed as f64 / total.max(1) as f64;
-            let fraction = (b.index as f64 + within) / b.runs.len().max(1) as f64;
-            let elapsed = (js_sys::Date::now() - b.started) / 1000.0;
-            if let Some(left) = crate::work::time_left_words(elapsed, fraction) {
-                text.push_str(" · ");
-                text.push_str(&left);
             }
-            ui.progress_label.set_text_content(Some(&text));
-        }
-        FromWorker::Done { id, report } => {
-            if let PageReport::Flat(report) = *report {
-                on_done(app, id, report);
-            }
-        }
-        FromWorker::Held { id, message } => on_held(app, id, &message),
-        FromWorker::Exported { id, format, text } => save_export(app, id, format, &text),
-        FromWorker::ExerciseDone { .. } => {}
-        FromWorker::Cancelled { id } => {
-            if current_id(app) == Some(id) {
-                end_batch(app, "Cancelled.");
-            }
-        }
-        FromWorker::Error { id, message, fatal } => {
-            if fatal {
-                replace_worker(app);
-            }
-            match id {
-                Some(id) if current_id(app) == Some(id) => {
-                    show_error(&message);
-                    end_batch(app, "Stopped by an error.");
-                }
-                Some(_) => {}
-                None => {
-                    let had_pending = app.state.borrow_mut().pending_trace.take().is_some();
-                    show_error(&message);
-                    if had_pending {
-                        render_trace_label(app);
-                    }
-                    if fatal {
-                        end_batch(app, "Stopped: the simulator crashed.");
-                    }
-                    update_controls(app);
-                }
+            app.state.borrow_mut().trace = Some(LoadedTrace { info, bytes });
+            if !silent {
+                app.ui.wl_trace.set_disabled(false);
+                app.ui.wl_trace.set_checked(true);
+                on_mode_change(app);
+                restore_trace_procs(app);
             }
         }
     }
+    render_trace_label(app);
+    update_procs_hint(app);
+    tab::refresh(&**app);
+    maybe_auto_run(app);
 }
 
-pub(super) fn replace_worker(app: &Rc<App>) {
-    app.worker.terminate();
-    app.state.borrow_mut().ready = false;
-    spawn_worker(app);
+/// One run of a flat batch: a policy's experiment.
+pub(super) struct FlatRun {
+    policy: PolicyKind,
+    exp: Experiment,
+    /// The uploaded trace it reads.
+    trace: Option<String>,
+    /// Its work bound (a share link's run), seconds.
+    max_work: Option<f64>,
+}
+
+impl ModeTab for App {
+    type Run = FlatRun;
+    type Report = RunReport;
+
+    fn controller(&self) -> &TabController<Self> {
+        &self.tab
+    }
+
+    fn run_ui(&self) -> RunUi<'_> {
+        RunUi {
+            panel: &self.ui.body,
+            bar: &self.ui.progress,
+            label: &self.ui.progress_label,
+            errors: &self.ui.errors,
+        }
+    }
+
+    fn report(report: PageReport) -> Option<RunReport> {
+        match report {
+            PageReport::Flat(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn message(&self, id: u32, run: &FlatRun) -> ToWorker {
+        ToWorker::run_flat(id, run.exp.clone(), run.trace.clone(), run.max_work)
+    }
+
+    fn progress_text(
+        &self,
+        batch: &TabBatch<FlatRun>,
+        p: &RunProgress,
+        left: Option<&str>,
+    ) -> String {
+        let Some(run) = batch.current() else {
+            return String::new();
+        };
+        let mut text = format!(
+            "{} ({} of {}): {} / {} jobs · simulated time {}",
+            policy_short(run.policy),
+            batch.at + 1,
+            batch.runs.len(),
+            format::count(p.completed as u64),
+            format::count(p.total as u64),
+            format::duration(p.sim_time)
+        );
+        if let Some(left) = left {
+            text.push_str(" · ");
+            text.push_str(left);
+        }
+        text
+    }
+
+    fn on_run_done(&self, batch: &TabBatch<FlatRun>, report: &RunReport) {
+        if let Some(run) = batch.current() {
+            add_run(self, batch.id, run.policy, report);
+        }
+    }
+
+    fn done_text(&self, _runs: usize, _secs: f64) -> Option<String> {
+        // Said by `finish_batch` once the results are shown.
+        None
+    }
+
+    fn on_batch_done(self: &Rc<Self>, _done: Vec<(FlatRun, RunReport)>, _secs: f64) {
+        highlight_best(&self.ui);
+        finish_batch(
+            self,
+            |b| b.wall_ms,
+            |n, ms| {
+                format!(
+                    "Done: {} run{} in {} s.",
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    format::fixed(ms / 1000.0, 2)
+                )
+            },
+        );
+    }
+
+    fn busy(&self) -> bool {
+        is_busy(self)
+    }
+
+    fn on_stopped(&self) {
+        stop_pool(self);
+        self.state.borrow_mut().batch = None;
+    }
+
+    fn on_trace_loaded(self: &Rc<Self>, info: TraceInfo) {
+        on_trace_loaded(self, info);
+    }
+
+    fn on_other(self: &Rc<Self>, msg: FromWorker) {
+        match msg {
+            FromWorker::Held { id, message } if self.tab.running() == Some(id) => {
+                tab::stop(&**self, &message);
+            }
+            FromWorker::Exported { id, format, text } => save_export(self, id, format, &text),
+            _ => {}
+        }
+    }
+
+    fn update_controls(&self) {
+        set_controls(self);
+    }
+
+    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+        self.state
+            .borrow()
+            .trace
+            .iter()
+            .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)))
+            .collect()
+    }
+
+    fn drop_pending_upload(&self) -> bool {
+        self.state.borrow_mut().pending_trace.take().is_some()
+    }
+
+    fn render_traces(&self) {
+        render_trace_label(self);
+    }
+
+    fn after_ready(self: &Rc<Self>) {
+        maybe_auto_run(self);
+    }
 }
 
 pub(super) fn current_id(app: &App) -> Option<u32> {
@@ -353,38 +372,18 @@ pub(super) fn end_batch(app: &App, note: &str) {
     update_controls(app);
 }
 
+/// Cancel: a sweep's pool is stopped at once; a batch's run in flight through the tab's
+/// controller. The results on screen stay.
 pub(super) fn on_cancel(app: &App) {
-    let sweep = is_sweep(app);
-    if sweep {
-        // The pool's workers are stopped at once; the results on screen stay.
+    if is_sweep(app) {
         end_batch(app, "Cancelled.");
-        return;
+    } else {
+        tab::cancel(app);
     }
-    let id = current_id(app);
-    if let Some(id) = id {
-        app.worker.post(&ToWorker::Cancel { id: Some(id) });
-        app.ui.progress_label.set_text_content(Some("Cancelling…"));
-        app.ui.cancel.set_disabled(true);
-    }
-}
-
-/// A share link's run that the worker did not start (its estimate is above the page's work
-/// bound): the batch ends, the label says how long it would take, and Run starts it.
-fn on_held(app: &App, id: u32, message: &str) {
-    {
-        let mut st = app.state.borrow_mut();
-        if st.batch.as_ref().map(|b| b.id) != Some(id) {
-            return;
-        }
-        st.batch = None;
-    }
-    app.ui.progress.set_value(0.0);
-    app.ui.progress_label.set_text_content(Some(message));
-    update_controls(app);
 }
 
 pub(super) fn on_run(app: &Rc<App>) {
-    if is_busy(app) || !app.state.borrow().ready {
+    if is_busy(app) || !app.tab.ready() {
         return;
     }
     hide_error();
@@ -406,21 +405,23 @@ pub(super) fn on_run(app: &Rc<App>) {
         start_pool(app, total);
         return;
     }
-    let first = ToWorker::run_flat(
-        batch.id,
-        batch.runs[0].1.clone(),
-        batch.trace.clone(),
-        batch.max_work,
-    );
-    app.ui.progress.set_value(0.0);
-    app.ui.progress_label.set_text_content(Some(&format!(
+    let runs: Vec<FlatRun> = batch
+        .runs
+        .iter()
+        .map(|(policy, exp)| FlatRun {
+            policy: *policy,
+            exp: exp.clone(),
+            trace: batch.trace.clone(),
+            max_work: batch.max_work,
+        })
+        .collect();
+    let first = format!(
         "{} (1 of {}): preparing the workload…",
         policy_short(batch.runs[0].0),
         batch.runs.len()
-    )));
+    );
     app.state.borrow_mut().batch = Some(batch);
-    update_controls(app);
-    app.worker.post(&first);
+    tab::start(app, runs, &first);
 }
 
 /// The flat form as typed.
@@ -475,7 +476,6 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
     Ok(Batch {
         runs: b.runs,
         trace: b.trace,
-        index: 0,
         id: st.next_id,
         caption: b.caption,
         rows: 0,
@@ -495,75 +495,33 @@ pub(super) fn build_batch(app: &App) -> Result<Batch, FieldError> {
     })
 }
 
-pub(super) fn on_done(app: &Rc<App>, id: u32, report: RunReport) {
-    let next = {
-        let mut guard = app.state.borrow_mut();
-        let st = &mut *guard;
-        let Some(b) = st.batch.as_mut().filter(|b| b.id == id) else {
-            return;
-        };
-        let policy = b.runs[b.index].0;
-        if b.rows == 0 {
-            // First result of this batch: the previous results make way.
-            app.ui.results_body.set_inner_html("");
-            render_head(&app.ui, None);
-            app.ui.caption.set_text_content(Some(&b.caption));
-            app.ui.empty.set_hidden(true);
-            app.ui.share.set_hidden(true);
-            app.ui.exports.set_hidden(true);
-            app.ui.charts.set_hidden(true);
-            app.replay.hide();
-        }
-        add_row(
-            &app.ui,
-            policy,
-            None,
-            &serde_json::to_value(&report.output.summary).unwrap_or_default(),
-        );
-        b.done.push((
-            policy,
-            id,
-            serde_json::to_value(&report.output.summary).unwrap_or_default(),
-        ));
-        b.charts.push(report.charts.clone());
-        b.records.push(report.jobs.clone().map(Rc::new));
-        b.why.push(report.why.clone().map(Rc::new));
-        b.explanations
-            .push(report.explanations.clone().map(Rc::new));
-        b.rows += 1;
-        b.wall_ms += report.wall_ms;
-        b.index += 1;
-        if b.index < b.runs.len() {
-            st.next_id += 1;
-            b.id = st.next_id;
-            Some(ToWorker::run_flat(
-                b.id,
-                b.runs[b.index].1.clone(),
-                b.trace.clone(),
-                b.max_work,
-            ))
-        } else {
-            None
-        }
+/// A run of the batch finished (`id`: its worker run, for exports): its row at once (the
+/// first makes the previous results make way), its charts and records kept for the end.
+fn add_run(app: &App, id: u32, policy: PolicyKind, report: &RunReport) {
+    let mut st = app.state.borrow_mut();
+    let Some(b) = st.batch.as_mut() else {
+        return;
     };
-    match next {
-        Some(msg) => app.worker.post(&msg),
-        None => {
-            highlight_best(&app.ui);
-            finish_batch(
-                app,
-                |b| b.wall_ms,
-                |n, ms| {
-                    format!(
-                        "Done: {} run{} in {} s.",
-                        n,
-                        if n == 1 { "" } else { "s" },
-                        format::fixed(ms / 1000.0, 2)
-                    )
-                },
-            );
-        }
+    if b.rows == 0 {
+        app.ui.results_body.set_inner_html("");
+        render_head(&app.ui, None);
+        app.ui.caption.set_text_content(Some(&b.caption));
+        app.ui.empty.set_hidden(true);
+        app.ui.share.set_hidden(true);
+        app.ui.exports.set_hidden(true);
+        app.ui.charts.set_hidden(true);
+        app.replay.hide();
     }
+    let summary = serde_json::to_value(&report.output.summary).unwrap_or_default();
+    add_row(&app.ui, policy, None, &summary);
+    b.done.push((policy, id, summary));
+    b.charts.push(report.charts.clone());
+    b.records.push(report.jobs.clone().map(Rc::new));
+    b.why.push(report.why.clone().map(Rc::new));
+    b.explanations
+        .push(report.explanations.clone().map(Rc::new));
+    b.rows += 1;
+    b.wall_ms += report.wall_ms;
 }
 
 /// Shows a finished batch and ends it, in three main-thread tasks so that no single one holds

@@ -155,7 +155,7 @@ pub(super) fn accept_for_link(app: &Rc<App>, info: &TraceInfo) -> bool {
         .as_ref()
         .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)));
     if let Some((name, bytes)) = previous {
-        app.worker.post_trace(&name, &bytes);
+        app.tab.worker.post_trace(&name, &bytes);
         app.state.borrow_mut().pending_trace = Some((name, bytes, true));
     }
     false
@@ -182,7 +182,7 @@ pub(super) fn maybe_auto_run(app: &Rc<App>) {
     let go = {
         let st = app.state.borrow();
         st.auto_run
-            && st.ready
+            && app.tab.ready()
             && st.batch.is_none()
             && st.pending_trace.is_none()
             && st.wanted_trace.is_none()

@@ -38,7 +38,7 @@ use crate::modes::flat::spec::{Experiment, MachineSpec, WorkloadSpec};
 use crate::policy::PolicyKind;
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 
-use super::worker_link::ModeWorker;
+use super::kit::tab::{self, TabController};
 pub use super::worker_link::WORKER_URL;
 
 mod charts;
@@ -195,6 +195,7 @@ fn policy_short(p: PolicyKind) -> &'static str {
 struct Ui {
     doc: Document,
     body: HtmlElement,
+    errors: ErrorBox,
     status: Element,
     form: Element,
     run: HtmlButtonElement,
@@ -272,7 +273,6 @@ struct GanttRun {
 struct Batch {
     runs: Vec<(PolicyKind, Experiment)>,
     trace: Option<String>,
-    index: usize,
     id: u32,
     caption: String,
     rows: usize,
@@ -310,7 +310,6 @@ struct PoolWorker {
 
 #[derive(Default)]
 struct State {
-    ready: bool,
     next_id: u32,
     trace: Option<LoadedTrace>,
     /// A trace sent to the worker and not yet acknowledged: (name, bytes, silent reload).
@@ -352,7 +351,7 @@ struct App {
     state: RefCell<State>,
     /// The step-by-step replay card (`#replay`).
     replay: Rc<ReplayPanel>,
-    worker: ModeWorker,
+    tab: TabController<App>,
     /// Workers of the running sweep (terminated when it ends).
     pool: RefCell<Vec<PoolWorker>>,
     /// Bumped when the pool is torn down: messages of an older pool are ignored.
@@ -423,7 +422,7 @@ pub fn start(doc: &Document) {
             synthetic_procs: defaults.procs.to_string(),
             ..State::default()
         }),
-        worker: ModeWorker::default(),
+        tab: TabController::default(),
         pool: RefCell::new(Vec::new()),
         pool_gen: Cell::new(0),
     });
@@ -431,8 +430,8 @@ pub fn start(doc: &Document) {
     fill_sweep_metrics(&app.ui, None, "mean_wait");
     wire(&app);
     update_sweep_fields(&app.ui);
-    spawn_worker(&app);
-    update_controls(&app);
+    tab::spawn_worker(&app);
+    tab::refresh(&*app);
     open_fragment(&app);
 }
 
@@ -442,6 +441,7 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
     by_id::<Element>(&doc, "model-params-fields")?.set_inner_html(&param_fields_html(defaults));
     Ok(Ui {
         body: doc.body().ok_or("the page has no body")?,
+        errors: ErrorBox::find(&doc, "error", "flat-mode")?,
         status: by_id(&doc, "worker-status")?,
         form: by_id(&doc, "experiment")?,
         run: by_id(&doc, "run")?,

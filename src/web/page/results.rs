@@ -204,7 +204,7 @@ pub(super) fn request_export(app: &App, b: &Element) {
     };
     if let (Some(id), Some(format)) = (id, format) {
         hide_error();
-        app.worker.post(&ToWorker::Export { id, format });
+        app.tab.worker.post(&ToWorker::Export { id, format });
     }
 }
 
