@@ -240,29 +240,35 @@ pub enum PageReport {
     Moldable(MoldablePageReport),
 }
 
-impl From<RunReport> for PageReport {
-    fn from(r: RunReport) -> PageReport {
-        PageReport::Flat(r)
-    }
+/// Each mode's report in and out of [`PageReport`]: `From` to send it, `TryFrom` for the
+/// page's tab of that mode (another mode's report is handed back).
+macro_rules! page_report_variants {
+    ($($variant:ident($report:ty)),* $(,)?) => {$(
+        impl From<$report> for PageReport {
+            fn from(r: $report) -> PageReport {
+                PageReport::$variant(r)
+            }
+        }
+
+        impl TryFrom<PageReport> for $report {
+            type Error = PageReport;
+
+            fn try_from(r: PageReport) -> Result<$report, PageReport> {
+                match r {
+                    PageReport::$variant(r) => Ok(r),
+                    other => Err(other),
+                }
+            }
+        }
+    )*};
 }
 
-impl From<MeshReport> for PageReport {
-    fn from(r: MeshReport) -> PageReport {
-        PageReport::Mesh(r)
-    }
-}
-
-impl From<GridReport> for PageReport {
-    fn from(r: GridReport) -> PageReport {
-        PageReport::Grid(r)
-    }
-}
-
-impl From<MoldablePageReport> for PageReport {
-    fn from(r: MoldablePageReport) -> PageReport {
-        PageReport::Moldable(r)
-    }
-}
+page_report_variants!(
+    Flat(RunReport),
+    Mesh(MeshReport),
+    Grid(GridReport),
+    Moldable(MoldablePageReport),
+);
 
 fn is_zero(n: &usize) -> bool {
     *n == 0

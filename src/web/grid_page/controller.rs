@@ -47,7 +47,7 @@ pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
             }
         }
         st.traces.retain(|l| l.info.name != info.name);
-        st.traces.push(Loaded { info, bytes });
+        st.traces.push(LoadedTrace { info, bytes });
         if let Some(r) = st.sites.get_mut(i) {
             r.trace = Some(name);
             r.want = None;
@@ -152,26 +152,19 @@ pub(super) struct GridRun {
 
 impl ModeTab for GridApp {
     type Run = GridRun;
-    type Report = GridComparison;
+    type Report = GridReport;
 
     fn controller(&self) -> &TabController<Self> {
         &self.tab
     }
 
     fn run_ui(&self) -> RunUi<'_> {
-        RunUi {
-            panel: &self.ui.panel,
-            bar: &self.ui.progress,
-            label: &self.ui.progress_label,
-            errors: &self.ui.errors,
-        }
-    }
-
-    fn report(report: PageReport) -> Option<GridComparison> {
-        match report {
-            PageReport::Grid(r) => Some(r.comparison),
-            _ => None,
-        }
+        RunUi::new(
+            &self.ui.panel,
+            &self.ui.progress,
+            &self.ui.progress_label,
+            &self.ui.errors,
+        )
     }
 
     fn message(&self, id: u32, run: &GridRun) -> ToWorker {
@@ -223,8 +216,8 @@ impl ModeTab for GridApp {
         ))
     }
 
-    fn on_batch_done(self: &Rc<Self>, done: Vec<(GridRun, GridComparison)>, _secs: f64) {
-        let Some((_, comparison)) = done.into_iter().next() else {
+    fn on_batch_done(self: &Rc<Self>, done: Vec<(GridRun, GridReport)>, _secs: f64) {
+        let Some((_, GridReport { comparison, .. })) = done.into_iter().next() else {
             return;
         };
         let (t, run) = {
@@ -254,7 +247,7 @@ impl ModeTab for GridApp {
             .borrow()
             .traces
             .iter()
-            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            .map(LoadedTrace::resend)
             .collect()
     }
 

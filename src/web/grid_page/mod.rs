@@ -31,7 +31,8 @@ use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::tab::{self, TabController};
-use super::protocol::{PageReport, ToWorker, TraceInfo};
+use super::kit::upload::LoadedTrace;
+use super::protocol::{GridReport, ToWorker, TraceInfo};
 use crate::base::Registered;
 use crate::form::grid::{self as grid_form, model_jobs, GridFields, SiteRow};
 use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
@@ -55,19 +56,13 @@ pub use link::{fragment_of, parse_fragment};
 use results::*;
 use sites::*;
 
-/// A trace uploaded in this mode (kept to send again to a replacement worker).
-struct Loaded {
-    info: TraceInfo,
-    bytes: Rc<Vec<u8>>,
-}
-
 #[derive(Default)]
 struct State {
     /// The experiment of the run in progress.
     run_exp: Option<GridExperiment>,
     name: Option<String>,
     sites: Vec<SiteRow>,
-    traces: Vec<Loaded>,
+    traces: Vec<LoadedTrace>,
     /// Upload in progress: site index, file name, bytes.
     pending_upload: Option<(usize, String, Rc<Vec<u8>>)>,
     result: Option<GridComparison>,

@@ -29,6 +29,22 @@ pub struct RunUi<'a> {
     pub errors: &'a ErrorBox,
 }
 
+impl<'a> RunUi<'a> {
+    pub fn new(
+        panel: &'a HtmlElement,
+        bar: &'a HtmlProgressElement,
+        label: &'a Element,
+        errors: &'a ErrorBox,
+    ) -> Self {
+        Self {
+            panel,
+            bar,
+            label,
+            errors,
+        }
+    }
+}
+
 /// Where the run in flight is, as its worker says.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunProgress {
@@ -72,14 +88,12 @@ pub trait ModeTab: Sized + 'static {
     /// One run of a batch: what the tab needs to send it and to label its results.
     type Run;
     /// What the worker reports of a finished run (the tab's [`PageReport`] variant).
-    type Report;
+    type Report: TryFrom<PageReport>;
 
     /// The tab's controller.
     fn controller(&self) -> &TabController<Self>;
     /// The tab's run elements.
     fn run_ui(&self) -> RunUi<'_>;
-    /// The report of this tab's mode, `None` for another mode's.
-    fn report(report: PageReport) -> Option<Self::Report>;
     /// The worker message that starts `run` under `id`.
     fn message(&self, id: u32, run: &Self::Run) -> ToWorker;
     /// The progress line of the run in flight (`left`: the time left of the batch, in words,
@@ -339,7 +353,7 @@ pub fn on_message<T: ModeTab>(app: &Rc<T>, msg: FromWorker) {
             if app.controller().running() != Some(id) {
                 return;
             }
-            if let Some(report) = T::report(*report) {
+            if let Ok(report) = T::Report::try_from(*report) {
                 on_done(app, report);
             }
         }

@@ -5,7 +5,23 @@ use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
+use super::super::protocol::TraceInfo;
 use super::super::worker_link::js_message;
+use std::rc::Rc;
+
+/// A trace the worker accepted, its bytes kept by the tab to send again to a replacement
+/// worker.
+pub struct LoadedTrace {
+    pub info: TraceInfo,
+    pub bytes: Rc<Vec<u8>>,
+}
+
+impl LoadedTrace {
+    /// Its name and bytes, to post again.
+    pub fn resend(&self) -> (String, Rc<Vec<u8>>) {
+        (self.info.name.clone(), Rc::clone(&self.bytes))
+    }
+}
 
 /// Largest trace file the page reads into memory.
 pub const MAX_TRACE_BYTES: f64 = crate::limits::MAX_UPLOAD_BYTES as f64;

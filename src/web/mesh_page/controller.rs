@@ -170,19 +170,12 @@ impl ModeTab for App {
     }
 
     fn run_ui(&self) -> RunUi<'_> {
-        RunUi {
-            panel: &self.ui.panel,
-            bar: &self.ui.progress,
-            label: &self.ui.progress_label,
-            errors: &self.ui.errors,
-        }
-    }
-
-    fn report(report: PageReport) -> Option<MeshReport> {
-        match report {
-            PageReport::Mesh(r) => Some(r),
-            _ => None,
-        }
+        RunUi::new(
+            &self.ui.panel,
+            &self.ui.progress,
+            &self.ui.progress_label,
+            &self.ui.errors,
+        )
     }
 
     fn message(&self, id: u32, run: &MeshRun) -> ToWorker {

@@ -34,7 +34,7 @@ use super::kit::picker::{checkboxes_html, Choice};
 use super::kit::playback::{Pace, Playback};
 use super::kit::tab::{self, TabController};
 use super::mesh_view::{self, Geometry, Line, RunView};
-use super::protocol::{MeshReport, PageReport, ToWorker, TraceInfo};
+use super::protocol::{MeshReport, ToWorker, TraceInfo};
 use crate::base::Registered;
 use crate::form::mesh::{self, experiments_for, option_value, MeshFields, MeshWorkload};
 use crate::form::{FieldError, TraceFacts};

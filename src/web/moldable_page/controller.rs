@@ -49,7 +49,7 @@ pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
     }
     {
         let mut st = app.state.borrow_mut();
-        st.trace = Some(Loaded { info, bytes });
+        st.trace = Some(LoadedTrace { info, bytes });
         st.want_trace = None;
     }
     app.ui.notice.set_hidden(true);
@@ -122,19 +122,12 @@ impl ModeTab for App {
     }
 
     fn run_ui(&self) -> RunUi<'_> {
-        RunUi {
-            panel: &self.ui.panel,
-            bar: &self.ui.progress,
-            label: &self.ui.progress_label,
-            errors: &self.ui.errors,
-        }
-    }
-
-    fn report(report: PageReport) -> Option<Self::Report> {
-        match report {
-            PageReport::Moldable(r) => Some(r),
-            _ => None,
-        }
+        RunUi::new(
+            &self.ui.panel,
+            &self.ui.progress,
+            &self.ui.progress_label,
+            &self.ui.errors,
+        )
     }
 
     fn message(&self, id: u32, run: &MoldableRun) -> ToWorker {
@@ -191,7 +184,7 @@ impl ModeTab for App {
             .borrow()
             .trace
             .iter()
-            .map(|l| (l.info.name.clone(), Rc::clone(&l.bytes)))
+            .map(LoadedTrace::resend)
             .collect()
     }
 

@@ -30,7 +30,8 @@ use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
 use super::kit::tab::{self, TabController};
-use super::protocol::{MoldablePageReport, PageReport, ToWorker, TraceInfo};
+use super::kit::upload::LoadedTrace;
+use super::protocol::{MoldablePageReport, ToWorker, TraceInfo};
 use crate::form::moldable::{self as moldable_form, MoldableFields};
 use crate::modes::envelope::Envelope;
 use crate::modes::moldable::link::MoldableShare;
@@ -43,17 +44,11 @@ mod results;
 use controller::*;
 use results::*;
 
-/// The uploaded trace (kept to send again to a replacement worker).
-struct Loaded {
-    info: TraceInfo,
-    bytes: Rc<Vec<u8>>,
-}
-
 #[derive(Default)]
 struct State {
     /// The experiment the form edits (what it does not show is kept from here).
     base: Option<MoldableShare>,
-    trace: Option<Loaded>,
+    trace: Option<LoadedTrace>,
     /// Upload in progress: file name and bytes.
     pending_upload: Option<(String, Rc<Vec<u8>>)>,
     /// A link's trace, by name and SHA-256, until it is uploaded.

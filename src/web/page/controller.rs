@@ -239,19 +239,12 @@ impl ModeTab for App {
     }
 
     fn run_ui(&self) -> RunUi<'_> {
-        RunUi {
-            panel: &self.ui.body,
-            bar: &self.ui.progress,
-            label: &self.ui.progress_label,
-            errors: &self.ui.errors,
-        }
-    }
-
-    fn report(report: PageReport) -> Option<RunReport> {
-        match report {
-            PageReport::Flat(r) => Some(r),
-            _ => None,
-        }
+        RunUi::new(
+            &self.ui.body,
+            &self.ui.progress,
+            &self.ui.progress_label,
+            &self.ui.errors,
+        )
     }
 
     fn message(&self, id: u32, run: &FlatRun) -> ToWorker {
@@ -342,7 +335,7 @@ impl ModeTab for App {
             .borrow()
             .trace
             .iter()
-            .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)))
+            .map(LoadedTrace::resend)
             .collect()
     }
 

@@ -148,12 +148,7 @@ pub(super) fn accept_for_link(app: &Rc<App>, info: &TraceInfo) -> bool {
         sha.as_deref().unwrap_or("(none given)")
     ));
     // The worker now holds the refused file: give it the previous trace back.
-    let previous = app
-        .state
-        .borrow()
-        .trace
-        .as_ref()
-        .map(|t| (t.info.name.clone(), Rc::clone(&t.bytes)));
+    let previous = app.state.borrow().trace.as_ref().map(LoadedTrace::resend);
     if let Some((name, bytes)) = previous {
         app.tab.worker.post_trace(&name, &bytes);
         app.state.borrow_mut().pending_trace = Some((name, bytes, true));

@@ -25,6 +25,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
+use super::kit::upload::LoadedTrace;
 use super::protocol::{
     ChartData, ExportFormat, FromWorker, PageReport, RunReport, ToWorker, TraceInfo,
 };
@@ -247,12 +248,6 @@ struct Ui {
     gantt_canvas: web_sys::HtmlCanvasElement,
     gantt_tip: HtmlElement,
     compare: compare::CompareUi,
-}
-
-/// A trace accepted by the worker (the bytes stay here too, to reload a replaced worker).
-struct LoadedTrace {
-    info: TraceInfo,
-    bytes: Rc<Vec<u8>>,
 }
 
 /// Each job's decision explanations, as lines (`RunReport::why`).
