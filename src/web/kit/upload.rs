@@ -3,7 +3,7 @@
 
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::File;
+use web_sys::{File, HtmlInputElement};
 
 use super::super::protocol::TraceInfo;
 use super::super::worker_link::js_message;
@@ -69,4 +69,16 @@ pub fn read_upload(
         }
     });
     true
+}
+
+/// Calls `chosen` with each file picked in the file input `input`; the input is emptied after,
+/// so that choosing the same file again fires `change` again.
+pub fn on_file_chosen(input: &HtmlInputElement, chosen: impl Fn(File) + 'static) {
+    let el = input.clone();
+    super::super::dom::listen(input.as_ref(), "change", move |_: web_sys::Event| {
+        if let Some(file) = el.files().and_then(|f| f.get(0)) {
+            chosen(file);
+        }
+        el.set_value("");
+    });
 }

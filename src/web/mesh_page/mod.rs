@@ -33,6 +33,7 @@ use super::kit::export::png_on_click;
 use super::kit::picker::{checkboxes_html, Choice};
 use super::kit::playback::{Pace, Playback};
 use super::kit::tab::{self, TabController};
+use super::kit::upload::on_file_chosen;
 use super::mesh_view::{self, Geometry, Line, RunView};
 use super::protocol::{MeshReport, ToWorker, TraceInfo};
 use crate::base::Registered;
@@ -563,12 +564,7 @@ fn wire(app: &Rc<App>) {
     }
     {
         let a = Rc::clone(app);
-        listen(&ui.upload, "change", move |_: Event| {
-            let file = a.ui.upload.files().and_then(|f| f.get(0));
-            if let Some(file) = file {
-                upload(&a, file);
-            }
-        });
+        on_file_chosen(&ui.upload, move |file| upload(&a, file));
     }
     {
         let a = Rc::clone(app);

@@ -30,6 +30,7 @@ use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
 use super::kit::export::png_on_click;
 use super::kit::tab::{self, TabController};
+use super::kit::upload::on_file_chosen;
 use super::kit::upload::LoadedTrace;
 use super::protocol::{MoldablePageReport, ToWorker, TraceInfo};
 use crate::form::moldable::{self as moldable_form, MoldableFields};
@@ -331,13 +332,7 @@ fn wire(app: &Rc<App>) {
     }
     {
         let app = Rc::clone(app);
-        listen(ui.upload.as_ref(), "change", move |_: Event| {
-            let file = app.ui.upload.files().and_then(|f| f.get(0));
-            if let Some(file) = file {
-                upload(&app, file);
-            }
-            app.ui.upload.set_value("");
-        });
+        on_file_chosen(&ui.upload, move |file| upload(&app, file));
     }
     {
         let app = Rc::clone(app);

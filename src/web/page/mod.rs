@@ -25,6 +25,7 @@ use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
 use super::kit::downloads::Downloads;
 use super::kit::error_box::ErrorBox;
+use super::kit::upload::on_file_chosen;
 use super::kit::upload::LoadedTrace;
 use super::protocol::{
     ChartData, ExportFormat, FromWorker, PageReport, RunReport, ToWorker, TraceInfo,
@@ -664,14 +665,7 @@ fn wire(app: &Rc<App>) {
     }
     {
         let app = Rc::clone(app);
-        listen(ui.upload.as_ref(), "change", move |_: Event| {
-            let file = app.ui.upload.files().and_then(|f| f.get(0));
-            if let Some(file) = file {
-                upload(&app, file);
-            }
-            // Choosing the same file again must fire `change` again.
-            app.ui.upload.set_value("");
-        });
+        on_file_chosen(&ui.upload, move |file| upload(&app, file));
     }
     let dz: &EventTarget = ui.dropzone.as_ref();
     for ev in ["dragenter", "dragover"] {
