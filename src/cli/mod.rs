@@ -308,9 +308,20 @@ pub struct RunArgs {
     /// Machine size (default: the trace header's MaxProcs, else MaxNodes).
     #[arg(long)]
     pub procs: Option<u32>,
-    /// Policy: fcfs, easy or conservative.
-    #[arg(long, long_help = format!("Policy:\n{}", crate::registry::POLICIES.help()))]
+    /// Policy: fcfs, easy or conservative, optionally with its queue order, backfill order
+    /// and estimates: BACKFILLING[:ORDER[:BACKFILL_ORDER[:ESTIMATES]]] (docs/policies.md).
+    #[arg(long, long_help = format!("Policy: BACKFILLING[:ORDER[:BACKFILL_ORDER[:ESTIMATES]]], e.g. easy:sjf, easy:arrival:sjf (EASY-SJBF), conservative:wfp3::predicted.\nBackfilling:\n{}\nOrders:\n{}\n  or a priority you write (higher first), e.g. 'wait / estimate'\nEstimates: request (default), exact, predicted, or <f>x (f × run time)", crate::registry::POLICIES.help(), crate::policy::order::ORDERS.help()))]
     pub policy: Option<String>,
+    /// The queue order: a built-in order (sjf, wfp3, f1, …) or a priority you write over the
+    /// job's attributes, higher first: 'wait / estimate' (docs/policies.md).
+    #[arg(long)]
+    pub order: Option<String>,
+    /// EASY's backfill order, when not the queue order (sjf: EASY-SJBF).
+    #[arg(long)]
+    pub backfill_order: Option<String>,
+    /// The run-time estimates the policy plans with: request, exact, predicted or <f>x.
+    #[arg(long)]
+    pub estimates: Option<String>,
     /// Load factor: submit times are multiplied by 1/LF.
     #[arg(long)]
     pub load_factor: Option<f64>,
@@ -416,13 +427,33 @@ pub fn experiment_from_args(a: &RunArgs) -> Result<(Experiment, Option<PathBuf>)
         });
         trace_path = Some(swf.clone());
     }
+    let config = |key: &str, message: String| {
+        Error::Config(crate::modes::flat::spec::ConfigError {
+            key: key.into(),
+            message,
+        })
+    };
     if let Some(p) = &a.policy {
-        exp.policy = PolicyKind::parse(p).map_err(|message| {
-            Error::Config(crate::modes::flat::spec::ConfigError {
-                key: "policy".into(),
-                message,
-            })
-        })?;
+        let (kind, axes) =
+            crate::policy::order::parse_policy(p).map_err(|e| config("policy", e.to_string()))?;
+        exp.policy = kind;
+        if !axes.is_default() {
+            exp.queue = axes;
+        }
+    }
+    if let Some(o) = &a.order {
+        exp.queue.order = crate::policy::order::QueueOrder::parse(o)
+            .map_err(|e| config("queue.order", e.to_string()))?;
+    }
+    if let Some(o) = &a.backfill_order {
+        exp.queue.backfill_order = Some(
+            crate::policy::order::QueueOrder::parse(o)
+                .map_err(|e| config("queue.backfill_order", e.to_string()))?,
+        );
+    }
+    if let Some(e) = &a.estimates {
+        exp.queue.estimates = crate::policy::order::Estimates::parse(e)
+            .map_err(|e| config("queue.estimates", e.to_string()))?;
     }
     if let Some(p) = a.procs {
         exp.machine = MachineSpec::Flat { procs: Some(p) };

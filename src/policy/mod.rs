@@ -10,6 +10,8 @@ pub mod easy;
 pub mod fcfs;
 pub mod mesh;
 pub mod moldable;
+pub mod order;
+pub mod ordered;
 pub mod profile;
 pub mod queue_tree;
 mod step_tree;
@@ -18,6 +20,8 @@ pub mod wait_queue;
 pub use conservative::ConservativeBackfilling;
 pub use easy::EasyBackfilling;
 pub use fcfs::Fcfs;
+pub use order::PolicyAxes;
+pub use ordered::OrderedBackfilling;
 
 use crate::base::{Entry, Explanation, Family, JobId, Registered, Time};
 use crate::machine::RunningSet;
@@ -42,6 +46,10 @@ pub struct Context<'a> {
 pub trait Policy {
     /// Short name (`fcfs`, `easy`, `conservative`).
     fn name(&self) -> &'static str;
+    /// The name with the policy's parameters (`easy:sjf`), as reports write it.
+    fn full_name(&self) -> String {
+        self.name().to_string()
+    }
     /// `job` was submitted at `ctx.now`.
     fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>);
     /// `job` finished at `ctx.now`; its processors are already free in `ctx`.
@@ -110,6 +118,17 @@ impl PolicyKind {
             PolicyKind::Fcfs => Box::new(Fcfs::new()),
             PolicyKind::Easy => Box::new(EasyBackfilling::new(n_jobs)),
             PolicyKind::Conservative => Box::new(ConservativeBackfilling::new(n_jobs, procs)),
+        }
+    }
+
+    /// A fresh policy over `axes` (queue order, backfill order, estimates): this one's own
+    /// data structures for the papers' policies (arrival order, requested times), else
+    /// [`OrderedBackfilling`].
+    pub fn build_with(self, axes: &PolicyAxes, n_jobs: usize, procs: u32) -> Box<dyn Policy> {
+        if axes.is_default() {
+            self.build(n_jobs, procs)
+        } else {
+            Box::new(OrderedBackfilling::new(self, axes.clone()))
         }
     }
 

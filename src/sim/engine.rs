@@ -122,7 +122,7 @@ impl Engine<Flat> {
 impl Flat {
     fn machine_error(&self, error: MachineError) -> SimError {
         SimError::Machine {
-            policy: self.policy.name().to_string(),
+            policy: self.policy.full_name(),
             error,
         }
     }
@@ -172,7 +172,7 @@ impl Instance for Flat {
 
     fn not_waiting(&self, _d: usize, job: u64) -> SimError {
         SimError::NotWaiting {
-            policy: self.policy.name().to_string(),
+            policy: self.policy.full_name(),
             job,
         }
     }
@@ -191,7 +191,7 @@ impl Instance for Flat {
 
     fn stalled(&self, waiting: usize) -> SimError {
         SimError::Stalled {
-            policy: self.policy.name().to_string(),
+            policy: self.policy.full_name(),
             waiting,
         }
     }
@@ -223,7 +223,7 @@ impl Instance for Flat {
         let promised = (0..n).map(|j| self.policy.promised_start(j)).collect();
         let (jobs, outcomes) = table.into_parts();
         SimResult {
-            policy: self.policy.name().to_string(),
+            policy: self.policy.full_name(),
             procs: self.machine.total(),
             jobs,
             outcomes,

@@ -154,12 +154,14 @@ pub fn prepare_with(
 
 /// [`prepare_with`] without the trace's SWF records, for a run that writes no SWF output:
 /// about half the memory per job ([`crate::workload::job`]); every other output is the same.
+/// A policy that reads the users' numbers (predicted estimates, or a priority over `user` or
+/// `queue`) keeps the records.
 pub fn prepare_lean(
     exp: &Experiment,
     trace: Option<TraceInput<'_>>,
     limits: &Limits,
 ) -> Result<Prepared, Error> {
-    prepare_as(exp, trace, limits, true)
+    prepare_as(exp, trace, limits, !exp.queue.needs_users())
 }
 
 fn prepare_as(
@@ -275,7 +277,7 @@ pub fn simulation_taking(exp: &Experiment, prepared: &mut Prepared, timeline: bo
 }
 
 fn simulation_of(exp: &Experiment, jobs: Vec<Job>, procs: u32, timeline: bool) -> Simulation {
-    let policy = exp.policy.build(jobs.len(), procs);
+    let policy = exp.policy.build_with(&exp.queue, jobs.len(), procs);
     let sim = Simulation::new(jobs, procs, policy);
     if timeline {
         sim.with_timeline()
@@ -365,16 +367,18 @@ impl ModeRun for Flat {
     }
 
     fn title(exp: &Experiment) -> String {
+        let mut policy = exp.policy.entry().label.to_string();
+        if !exp.queue.is_default() {
+            policy = format!("{policy} ({})", exp.queue.label());
+        }
         match exp.machine {
-            MachineSpec::Flat { procs: Some(p) } => {
-                format!("{} on {p} processors", exp.policy.entry().label)
-            }
-            _ => exp.policy.entry().label.to_string(),
+            MachineSpec::Flat { procs: Some(p) } => format!("{policy} on {p} processors"),
+            _ => policy,
         }
     }
 
     fn label(exp: &Experiment) -> String {
-        exp.policy.as_str().to_string()
+        format!("{}{}", exp.policy.as_str(), exp.queue.suffix())
     }
 
     fn prepare(

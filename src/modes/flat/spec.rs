@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::limits::Limits;
-use crate::policy::PolicyKind;
+use crate::policy::{PolicyAxes, PolicyKind};
 use crate::workload::synthetic::SyntheticModel;
 use crate::workload::transform::Transforms;
 
@@ -33,6 +33,10 @@ pub struct Experiment {
     #[serde(default)]
     pub machine: MachineSpec,
     pub policy: PolicyKind,
+    /// The policy's queue order, backfill order and run-time estimates (docs/policies.md);
+    /// absent: arrival order and the user's requests, the policies of the papers.
+    #[serde(default, skip_serializing_if = "PolicyAxes::is_default")]
+    pub queue: PolicyAxes,
     /// Seed of every random choice in the run (synthetic workloads).
     #[serde(default)]
     pub seed: u64,
@@ -224,6 +228,7 @@ impl Experiment {
             transforms: Transforms::default(),
             machine: MachineSpec::default(),
             policy,
+            queue: Default::default(),
             seed: 0,
         }
     }

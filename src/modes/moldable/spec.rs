@@ -110,6 +110,7 @@ impl MoldableExperiment {
             transforms: self.transforms.clone(),
             machine: self.machine.clone(),
             policy: PolicyKind::Conservative,
+            queue: Default::default(),
             seed: self.seed,
         }
     }

@@ -1,0 +1,407 @@
+//! A flat policy with its three axes as parameters (docs/policies.md, "Queue orders,
+//! backfilling and estimates"): a backfilling (none, EASY, conservative) over a queue order,
+//! with EASY's own backfill order and the run-time estimates of [`super::order`].
+//!
+//! At every decision the waiting jobs are ranked by the queue order's priority (higher first,
+//! ties by arrival), with the estimates of the chosen source, and then:
+//!
+//! * **none**: jobs start in that order while the next one fits (list scheduling);
+//! * **EASY**: the same, then the first job that does not fit — the head of the order — gets a
+//!   reservation at its shadow time (when enough processors are free by the running jobs'
+//!   estimated ends), and the other jobs, in the backfill order, start if they fit now and
+//!   either end by the shadow time or use no more than the extra processors (Lifka; Mu'alem &
+//!   Feitelson), as [`super::EasyBackfilling`] does in arrival order;
+//! * **conservative**: every waiting job, in the queue order, gets the earliest reservation
+//!   that delays no job ranked before it; those whose reservation is now start. Reservations
+//!   are made again at every decision in the current order (an order that reads the wait
+//!   changes them).
+//!
+//! A running job whose estimate has passed is expected to run to its request (where it is
+//! killed). The arrival-order policies with requested times run as [`super::Fcfs`],
+//! [`super::EasyBackfilling`] and [`super::ConservativeBackfilling`], whose data structures are
+//! faster; this one is the general case (its cost: a sort of the queue per decision, and for
+//! conservative a profile of the reservations).
+
+use std::collections::HashMap;
+
+use super::order::{attributes, Estimates, PolicyAxes, QueueOrder};
+use super::{Context, Policy, PolicyKind};
+use crate::base::{Explainer, Explanation, JobId, Reason, Time};
+
+/// A running job as the policy planned it.
+#[derive(Clone, Copy, Debug)]
+struct Running {
+    job: JobId,
+    start: Time,
+    procs: u32,
+    /// Its estimate when it started.
+    estimate: Time,
+}
+
+/// Per-user run times for predicted estimates: the last two of each user.
+#[derive(Clone, Debug, Default)]
+struct Predictor {
+    last_two: HashMap<i64, (Option<Time>, Option<Time>)>,
+}
+
+impl Predictor {
+    fn predict(&self, user: i64, request: Time) -> Time {
+        match self.last_two.get(&user) {
+            Some((Some(a), Some(b))) => ((a + b) / 2.0).min(request),
+            Some((Some(a), None)) => a.min(request),
+            _ => request,
+        }
+    }
+
+    fn record(&mut self, user: i64, run: Time) {
+        let e = self.last_two.entry(user).or_default();
+        *e = (Some(run), e.0);
+    }
+}
+
+/// A flat policy with a queue order, a backfill order and an estimates source.
+#[derive(Clone, Debug)]
+pub struct OrderedBackfilling {
+    backfill: PolicyKind,
+    axes: PolicyAxes,
+    /// Waiting jobs in arrival order.
+    queue: Vec<JobId>,
+    running: Vec<Running>,
+    predictor: Predictor,
+    promised: HashMap<JobId, Time>,
+    explainer: Explainer,
+    /// Scratch.
+    stack: Vec<f64>,
+    ranked: Vec<(f64, Time, JobId, Time)>,
+}
+
+fn user_of(job: &crate::workload::Job) -> i64 {
+    job.record.get().map_or(-1, |r| r.user_id as i64)
+}
+
+impl OrderedBackfilling {
+    /// `backfill` (FCFS: none) over `axes`.
+    pub fn new(backfill: PolicyKind, axes: PolicyAxes) -> Self {
+        OrderedBackfilling {
+            backfill,
+            axes,
+            queue: Vec::new(),
+            running: Vec::new(),
+            predictor: Predictor::default(),
+            promised: HashMap::new(),
+            explainer: Explainer::default(),
+            stack: Vec::new(),
+            ranked: Vec::new(),
+        }
+    }
+
+    /// The estimate the policy plans a waiting `job` with.
+    fn estimate(&self, job: &crate::workload::Job) -> Time {
+        match self.axes.estimates {
+            Estimates::Predicted => self.predictor.predict(user_of(job), job.estimate),
+            e => e.of(job),
+        }
+    }
+
+    /// The expected end of a running job at `now`: start + estimate, or its request once the
+    /// estimate has passed.
+    fn expected_end(r: &Running, request: Time, now: Time) -> Time {
+        let end = r.start + r.estimate;
+        if end <= now && r.estimate < request {
+            r.start + request
+        } else {
+            end
+        }
+    }
+
+    /// Ranks `jobs` (waiting, by id) by `order`: (priority, submit, id, estimate), best first.
+    fn rank(&mut self, ctx: &Context<'_>, order: &QueueOrder, jobs: &[JobId]) {
+        let mut ranked = std::mem::take(&mut self.ranked);
+        ranked.clear();
+        for &j in jobs {
+            let job = &ctx.jobs[j];
+            let est = self.estimate(job);
+            let p = order.priority(&attributes(job, ctx.now, est), &mut self.stack);
+            ranked.push((p, job.submit, j, est));
+        }
+        ranked.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then(a.1.total_cmp(&b.1))
+                .then(a.2.cmp(&b.2))
+        });
+        self.ranked = ranked;
+    }
+
+    /// (expected end, procs) of the running jobs and those started in this decision, by end.
+    fn ends(&self, ctx: &Context<'_>) -> Vec<(Time, u32)> {
+        let mut ends: Vec<(Time, u32)> = self
+            .running
+            .iter()
+            .map(|r| {
+                let request = ctx.jobs[r.job].estimate;
+                (Self::expected_end(r, request, ctx.now), r.procs)
+            })
+            .collect();
+        ends.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        ends
+    }
+
+    fn start(&mut self, ctx: &Context<'_>, j: JobId, est: Time, starts: &mut Vec<JobId>) {
+        let job = &ctx.jobs[j];
+        starts.push(j);
+        self.running.push(Running {
+            job: j,
+            start: ctx.now,
+            procs: job.procs_held(),
+            estimate: est,
+        });
+        self.queue.retain(|&q| q != j);
+    }
+
+    fn decide_list(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        let queue = self.queue.clone();
+        self.rank(ctx, &self.axes.order.clone(), &queue);
+        let ranked = std::mem::take(&mut self.ranked);
+        let mut free = ctx.free_procs;
+        for &(_, _, j, est) in &ranked {
+            let needs = ctx.jobs[j].procs_held();
+            if needs > free {
+                let blocked = Reason::HeadBlocked {
+                    needs,
+                    free,
+                    shadow: None,
+                    extra: None,
+                };
+                self.explainer.record(ctx.now, j, blocked);
+                break;
+            }
+            self.explainer
+                .record(ctx.now, j, Reason::InOrder { needs, free });
+            free -= needs;
+            self.start(ctx, j, est, starts);
+        }
+        self.ranked = ranked;
+    }
+
+    fn decide_easy(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        let queue = self.queue.clone();
+        self.rank(ctx, &self.axes.order.clone(), &queue);
+        let ranked = std::mem::take(&mut self.ranked);
+        let mut free = ctx.free_procs;
+        let mut head = None;
+        for &(_, _, j, est) in &ranked {
+            let needs = ctx.jobs[j].procs_held();
+            if needs > free {
+                head = Some((j, needs));
+                break;
+            }
+            self.explainer
+                .record(ctx.now, j, Reason::InOrder { needs, free });
+            free -= needs;
+            self.start(ctx, j, est, starts);
+        }
+        self.ranked = ranked;
+        let Some((head, head_needs)) = head else {
+            return;
+        };
+        // The head's shadow time and the extra processors then.
+        let mut avail = free;
+        let mut shadow = None;
+        for (end, procs) in self.ends(ctx) {
+            match shadow {
+                None => {
+                    avail += procs;
+                    if avail >= head_needs {
+                        shadow = Some(end);
+                    }
+                }
+                Some(s) if end == s => avail += procs,
+                Some(_) => break,
+            }
+        }
+        let Some(shadow) = shadow else {
+            return;
+        };
+        let mut extra = avail - head_needs;
+        self.promised.entry(head).or_insert(shadow);
+        let blocked = Reason::HeadBlocked {
+            needs: head_needs,
+            free,
+            shadow: Some(shadow),
+            extra: Some(extra),
+        };
+        self.explainer.record(ctx.now, head, blocked);
+        // Backfill the others in the backfill order.
+        let order = self
+            .axes
+            .backfill_order
+            .clone()
+            .unwrap_or_else(|| self.axes.order.clone());
+        let others: Vec<JobId> = self.queue.iter().copied().filter(|&j| j != head).collect();
+        self.rank(ctx, &order, &others);
+        let ranked = std::mem::take(&mut self.ranked);
+        for &(_, _, j, est) in &ranked {
+            let needs = ctx.jobs[j].procs_held();
+            if needs > free {
+                continue;
+            }
+            let end = ctx.now + est;
+            let reason = if end <= shadow {
+                Reason::BeforeShadow { head, shadow, end }
+            } else if needs <= extra {
+                extra -= needs;
+                Reason::IntoExtra {
+                    head,
+                    shadow,
+                    end,
+                    extra_left: extra,
+                }
+            } else {
+                continue;
+            };
+            self.explainer.record(ctx.now, j, reason);
+            free -= needs;
+            self.start(ctx, j, est, starts);
+        }
+        self.ranked = ranked;
+    }
+
+    fn decide_conservative(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        let queue = self.queue.clone();
+        self.rank(ctx, &self.axes.order.clone(), &queue);
+        let ranked = std::mem::take(&mut self.ranked);
+        let mut profile = Profile::new(ctx.now, ctx.free_procs, &self.ends(ctx));
+        for &(_, _, j, est) in &ranked {
+            let needs = ctx.jobs[j].procs_held();
+            let at = profile.earliest(needs, est);
+            profile.reserve(at, est, needs);
+            if at <= ctx.now {
+                self.explainer.record(
+                    ctx.now,
+                    j,
+                    Reason::InOrder {
+                        needs,
+                        free: ctx.free_procs,
+                    },
+                );
+                self.start(ctx, j, est, starts);
+            } else {
+                self.promised.entry(j).or_insert(at);
+                self.explainer
+                    .record(ctx.now, j, Reason::Reserved { at, needs });
+            }
+        }
+        self.ranked = ranked;
+    }
+}
+
+/// Free processors over time: steps (from, free) in time order, the last one lasting forever.
+struct Profile {
+    steps: Vec<(Time, u32)>,
+}
+
+impl Profile {
+    fn new(now: Time, free: u32, ends: &[(Time, u32)]) -> Profile {
+        let mut steps = vec![(now, free)];
+        for &(end, procs) in ends {
+            let end = end.max(now);
+            let last = steps.len() - 1;
+            if steps[last].0 == end {
+                steps[last].1 += procs;
+            } else {
+                let f = steps[last].1 + procs;
+                steps.push((end, f));
+            }
+        }
+        Profile { steps }
+    }
+
+    /// The earliest step start from which `needs` processors are free for `len` seconds.
+    fn earliest(&self, needs: u32, len: Time) -> Time {
+        'candidate: for (i, &(t, _)) in self.steps.iter().enumerate() {
+            for &(u, f) in &self.steps[i..] {
+                if u >= t + len && u > t {
+                    break;
+                }
+                if f < needs {
+                    continue 'candidate;
+                }
+            }
+            return t;
+        }
+        // The last step has every processor free once all running jobs end.
+        self.steps.last().map_or(0.0, |s| s.0)
+    }
+
+    /// Takes `needs` processors over [at, at + len).
+    fn reserve(&mut self, at: Time, len: Time, needs: u32) {
+        if needs == 0 || len <= 0.0 {
+            return;
+        }
+        for t in [at, at + len] {
+            match self.steps.binary_search_by(|s| s.0.total_cmp(&t)) {
+                Ok(_) => {}
+                Err(i) => {
+                    let before = if i > 0 { self.steps[i - 1].1 } else { 0 };
+                    self.steps.insert(i, (t, before));
+                }
+            }
+        }
+        for s in &mut self.steps {
+            if s.0 >= at && s.0 < at + len {
+                s.1 = s.1.saturating_sub(needs);
+            }
+        }
+    }
+}
+
+impl Policy for OrderedBackfilling {
+    fn name(&self) -> &'static str {
+        self.backfill.as_str()
+    }
+
+    fn full_name(&self) -> String {
+        format!("{}{}", self.backfill.as_str(), self.axes.suffix())
+    }
+
+    fn job_arrived(&mut self, job: JobId, _ctx: &Context<'_>) {
+        self.queue.push(job);
+    }
+
+    fn job_completed(&mut self, job: JobId, ctx: &Context<'_>) {
+        if let Some(i) = self.running.iter().position(|r| r.job == job) {
+            let r = self.running.swap_remove(i);
+            if self.axes.estimates == Estimates::Predicted {
+                self.predictor
+                    .record(user_of(&ctx.jobs[job]), ctx.now - r.start);
+            }
+        }
+    }
+
+    fn decide(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        if self.queue.is_empty() {
+            return;
+        }
+        match self.backfill {
+            PolicyKind::Fcfs => self.decide_list(ctx, starts),
+            PolicyKind::Easy => self.decide_easy(ctx, starts),
+            PolicyKind::Conservative => self.decide_conservative(ctx, starts),
+        }
+    }
+
+    fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn promised_start(&self, job: JobId) -> Option<Time> {
+        self.promised.get(&job).copied()
+    }
+
+    fn explain(&mut self, on: bool) {
+        self.explainer = Explainer::new(on);
+    }
+
+    fn take_explanations(&mut self) -> Vec<Explanation> {
+        self.explainer.take()
+    }
+}
