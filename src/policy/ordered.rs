@@ -6,15 +6,20 @@
 //! ties by arrival), with the estimates of the chosen source, and then:
 //!
 //! * **none**: jobs start in that order while the next one fits (list scheduling);
-//! * **EASY**: the same, then the first job that does not fit — the head of the order — gets a
+//! * **EASY**: the same, then the first job that does not fit — the head of the order — gets the
 //!   reservation at its shadow time (when enough processors are free by the running jobs'
-//!   estimated ends), and the other jobs, in the backfill order, start if they fit now and
-//!   either end by the shadow time or use no more than the extra processors (Lifka; Mu'alem &
-//!   Feitelson), as [`super::EasyBackfilling`] does in arrival order;
+//!   estimated ends); the other jobs, in the backfill order, start if they fit now and either
+//!   end by the shadow time or use no more than the extra processors (Lifka; Mu'alem &
+//!   Feitelson), as [`super::EasyBackfilling`] does in arrival order. The reservation goes to
+//!   the head of the order at every decision (Maui's "current highest"): a job of higher
+//!   priority that arrives takes it over. In arrival order with estimates that are upper
+//!   bounds (request, exact, f ≥ 1) it is a promise, and kept;
 //! * **conservative**: every waiting job, in the queue order, gets the earliest reservation
-//!   that delays no job ranked before it; those whose reservation is now start. Reservations
-//!   are made again at every decision in the current order (an order that reads the wait
-//!   changes them).
+//!   that delays no job ranked before it; those whose reservation is now start. The
+//!   reservations are planned again at every decision in the current order (as Srinivasan,
+//!   Kettimuthu, Subramani and Sadayappan, "Characterization of backfilling strategies for
+//!   parallel job scheduling", 2002, do with priorities): a plan, not a promise — a job of
+//!   higher priority that arrives later goes before.
 //!
 //! A running job whose estimate has passed is expected to run to its request (where it is
 //! killed). The arrival-order policies with requested times run as [`super::Fcfs`],
@@ -188,6 +193,7 @@ impl OrderedBackfilling {
         self.rank(ctx, &self.axes.order.clone(), &queue);
         let ranked = std::mem::take(&mut self.ranked);
         let mut free = ctx.free_procs;
+        // Start in the order while the next job fits; the first that does not is the head.
         let mut head = None;
         for &(_, _, j, est) in &ranked {
             let needs = ctx.jobs[j].procs_held();
@@ -223,7 +229,12 @@ impl OrderedBackfilling {
             return;
         };
         let mut extra = avail - head_needs;
-        self.promised.entry(head).or_insert(shadow);
+        // A promise only in arrival order (in another order a job of higher priority may
+        // arrive and become the head) and with estimates that are upper bounds (a prediction
+        // can fall short, and the shadow time with it: Tsafrir et al.'s EASY++ delays heads).
+        if self.axes.order.is_arrival() && self.axes.estimates.bounds_run_time() {
+            self.promised.entry(head).or_insert(shadow);
+        }
         let blocked = Reason::HeadBlocked {
             needs: head_needs,
             free,
@@ -286,7 +297,7 @@ impl OrderedBackfilling {
                 );
                 self.start(ctx, j, est, starts);
             } else {
-                self.promised.entry(j).or_insert(at);
+                // A plan, not a promise: the next decision plans again in the order.
                 self.explainer
                     .record(ctx.now, j, Reason::Reserved { at, needs });
             }
@@ -304,7 +315,8 @@ impl Profile {
     fn new(now: Time, free: u32, ends: &[(Time, u32)]) -> Profile {
         let mut steps = vec![(now, free)];
         for &(end, procs) in ends {
-            let end = end.max(now);
+            // A running job expected to end by now has not ended yet: free just after.
+            let end = if end > now { end } else { now.next_up() };
             let last = steps.len() - 1;
             if steps[last].0 == end {
                 steps[last].1 += procs;
@@ -335,10 +347,12 @@ impl Profile {
 
     /// Takes `needs` processors over [at, at + len).
     fn reserve(&mut self, at: Time, len: Time, needs: u32) {
-        if needs == 0 || len <= 0.0 {
+        if needs == 0 {
             return;
         }
-        for t in [at, at + len] {
+        // A job planned for no time still holds its processors for an instant.
+        let until = if len > 0.0 { at + len } else { at.next_up() };
+        for t in [at, until] {
             match self.steps.binary_search_by(|s| s.0.total_cmp(&t)) {
                 Ok(_) => {}
                 Err(i) => {
@@ -348,7 +362,7 @@ impl Profile {
             }
         }
         for s in &mut self.steps {
-            if s.0 >= at && s.0 < at + len {
+            if s.0 >= at && s.0 < until {
                 s.1 = s.1.saturating_sub(needs);
             }
         }

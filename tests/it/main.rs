@@ -21,6 +21,7 @@ mod mesh_run;
 mod modes;
 mod moldable;
 mod papers;
+mod policy_axes;
 mod properties;
 mod replay;
 mod schedules;

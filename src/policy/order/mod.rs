@@ -339,6 +339,16 @@ impl Estimates {
         }
     }
 
+    /// Whether every estimate is at least the job's run time (the request, where jobs are
+    /// killed; the exact time; f ≥ 1), so that a reservation made with them holds.
+    pub fn bounds_run_time(self) -> bool {
+        match self {
+            Estimates::Request | Estimates::Exact => true,
+            Estimates::Factor(f) => f >= 1.0,
+            Estimates::Predicted => false,
+        }
+    }
+
     /// The estimate of `job` without a user's history (`Predicted`: the request).
     pub fn of(self, job: &Job) -> Time {
         match self {
