@@ -6,7 +6,8 @@
 //!
 //! | key | kind | table |
 //! |---|---|---|
-//! | `policy` | flat policies ([`PolicyKind`]) | [`POLICIES`] |
+//! | `policy` | flat policies ([`PolicyKind`]): their backfilling | [`POLICIES`] |
+//! | `order` | a flat policy's queue order ([`BuiltinOrder`]; or a priority one writes) | [`ORDERS`] |
 //! | `grid_policy` | a grid site's local policy ([`LocalPolicy`]) | [`GRID_POLICIES`] |
 //! | `mesh_policy` | mesh policies ([`MeshPolicyKind`]) | [`MESH_POLICIES`] |
 //! | `contiguous_allocator` | submesh allocators ([`AllocatorKind`]) | [`CONTIGUOUS_ALLOCATORS`] |
@@ -14,6 +15,7 @@
 //! | `moldable_strategy` | moldable strategies, Srinivasan et al. ([`MoldableStrategyKind`]) | [`MOLDABLE_STRATEGIES`] |
 //!
 //! [`PolicyKind`]: crate::policy::PolicyKind
+//! [`BuiltinOrder`]: crate::policy::order::BuiltinOrder
 //! [`LocalPolicy`]: crate::grid::local::LocalPolicy
 //! [`MeshPolicyKind`]: crate::policy::mesh::MeshPolicyKind
 //! [`AllocatorKind`]: crate::alloc::AllocatorKind
@@ -28,11 +30,13 @@ pub use crate::base::registry::{Entry, Family, Param, Registered};
 pub use crate::grid::local::GRID_POLICIES;
 pub use crate::policy::mesh::MESH_POLICIES;
 pub use crate::policy::moldable::MOLDABLE_STRATEGIES;
+pub use crate::policy::order::ORDERS;
 pub use crate::policy::POLICIES;
 
 /// Every family, in the order `schedlab list` prints them.
-pub const FAMILIES: [&Family; 6] = [
+pub const FAMILIES: [&Family; 7] = [
     &POLICIES,
+    &ORDERS,
     &GRID_POLICIES,
     &MESH_POLICIES,
     &CONTIGUOUS_ALLOCATORS,

@@ -7,7 +7,8 @@ use super::sweep::{Sweep, SweepAxis};
 use super::{lenient_number, FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::modes::flat::spec::ExperimentFile;
 use crate::modes::flat::spec::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
-use crate::policy::PolicyKind;
+use crate::policy::order::{Estimates, PriorityExpression, QueueOrder};
+use crate::policy::{PolicyAxes, PolicyKind};
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
 use crate::workload::transform::Transforms;
 
@@ -67,6 +68,61 @@ pub struct FlatFields {
     pub jobs: String,
     /// The model-parameter inputs (`#mp-KEY`): key and text.
     pub params: Vec<(String, String)>,
+    /// The policy builder: `#queue-order` (a built-in order's name, or `expression`),
+    /// `#queue-expr` (the priority written), `#backfill-order` (empty: the queue order),
+    /// `#estimates`. Empty strings: the papers' policies.
+    pub order: String,
+    pub expression: String,
+    pub backfill_order: String,
+    pub estimates: String,
+}
+
+/// The value of `#queue-order` that means "a priority you write" (`#queue-expr`).
+pub const WRITTEN_ORDER: &str = "expression";
+
+/// The builder's fields for `axes` (a share link's): `#queue-order`, `#queue-expr`,
+/// `#backfill-order`, `#estimates`.
+pub fn axes_fields(axes: &PolicyAxes) -> [String; 4] {
+    let (order, expression) = match &axes.order {
+        QueueOrder::Builtin(_) => (axes.order.name(), String::new()),
+        QueueOrder::Expression(e) => (WRITTEN_ORDER.to_string(), e.text().to_string()),
+    };
+    [
+        order,
+        expression,
+        axes.backfill_order
+            .as_ref()
+            .map(QueueOrder::name)
+            .unwrap_or_default(),
+        axes.estimates.name(),
+    ]
+}
+
+/// The policy axes of the builder's fields; the error names the field (for an expression, its
+/// column).
+pub fn policy_axes(f: &FlatFields) -> Result<PolicyAxes, FieldError> {
+    let mut axes = PolicyAxes::default();
+    let order = f.order.trim();
+    if order == WRITTEN_ORDER {
+        axes.order = match PriorityExpression::parse(&f.expression) {
+            Ok(e) => QueueOrder::Expression(Box::new(e)),
+            Err(e) => return Err(FieldError::new("queue-expr", format!("Priority, {e}."))),
+        };
+    } else if !order.is_empty() {
+        axes.order = QueueOrder::parse(order)
+            .map_err(|e| FieldError::new("queue-order", format!("Queue order: {e}.")))?;
+    }
+    if !f.backfill_order.trim().is_empty() {
+        axes.backfill_order = Some(
+            QueueOrder::parse(&f.backfill_order)
+                .map_err(|e| FieldError::new("backfill-order", format!("Backfill order: {e}.")))?,
+        );
+    }
+    if !f.estimates.trim().is_empty() {
+        axes.estimates = Estimates::parse(&f.estimates)
+            .map_err(|e| FieldError::new("estimates", format!("Estimates: {e}.")))?;
+    }
+    Ok(axes)
 }
 
 /// The runs of one click on Run.
@@ -158,6 +214,7 @@ pub fn experiments(
         ));
     }
     let seed: u64 = lenient_number("seed", &f.seed, "Seed (a whole number ≥ 0)")?;
+    let axes = policy_axes(f)?;
     let sweep = match &f.sweep {
         Some([from, to, step]) => Some(Sweep {
             axis: SweepAxis::parse(&f.sweep_axis).ok_or_else(|| {
@@ -338,6 +395,7 @@ pub fn experiments(
         for x in &others {
             for p in policies {
                 let mut exp = Experiment::new(workload.clone(), *p);
+                exp.queue = axes.clone();
                 exp.transforms = Transforms {
                     load_factor: lf,
                     ..transforms.clone()
@@ -384,6 +442,9 @@ pub fn experiments(
         _ => load_text,
     };
     let mut caption = format!("{what} · {load_text}{seed_text}");
+    if !axes.is_default() {
+        caption = format!("{caption} · {}", axes.label());
+    }
     if let Some(name) = template.and_then(|t| t.name.as_deref()) {
         caption = format!("{name} — {caption}");
     }

@@ -306,6 +306,19 @@ impl OrderedBackfilling {
     }
 }
 
+/// The next float after `t` (`f64::next_up`, which this crate's minimum Rust predates).
+fn just_after(t: Time) -> Time {
+    if !t.is_finite() {
+        t
+    } else if t == 0.0 {
+        f64::from_bits(1)
+    } else if t > 0.0 {
+        f64::from_bits(t.to_bits() + 1)
+    } else {
+        f64::from_bits(t.to_bits() - 1)
+    }
+}
+
 /// Free processors over time: steps (from, free) in time order, the last one lasting forever.
 struct Profile {
     steps: Vec<(Time, u32)>,
@@ -316,7 +329,7 @@ impl Profile {
         let mut steps = vec![(now, free)];
         for &(end, procs) in ends {
             // A running job expected to end by now has not ended yet: free just after.
-            let end = if end > now { end } else { now.next_up() };
+            let end = if end > now { end } else { just_after(now) };
             let last = steps.len() - 1;
             if steps[last].0 == end {
                 steps[last].1 += procs;
@@ -351,7 +364,7 @@ impl Profile {
             return;
         }
         // A job planned for no time still holds its processors for an instant.
-        let until = if len > 0.0 { at + len } else { at.next_up() };
+        let until = if len > 0.0 { at + len } else { just_after(at) };
         for t in [at, until] {
             match self.steps.binary_search_by(|s| s.0.total_cmp(&t)) {
                 Ok(_) => {}

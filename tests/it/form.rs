@@ -72,7 +72,48 @@ fn flat_form() -> FlatFields {
             .iter()
             .map(|(k, _, _)| (k.to_string(), defaults[*k].to_string()))
             .collect(),
+        order: "arrival".into(),
+        expression: String::new(),
+        backfill_order: String::new(),
+        estimates: "request".into(),
     }
+}
+
+#[test]
+fn the_policy_builder_sets_the_axes_and_names_the_column_of_a_bad_priority() {
+    let mut f = flat_form();
+    let b = flat::experiments(&f, None, None).expect("default form");
+    assert!(b.runs.iter().all(|(_, e)| e.queue.is_default()));
+    f.order = flat::WRITTEN_ORDER.into();
+    f.expression = "wait / estimat".into();
+    let e = flat_error(&f);
+    assert_eq!(e.field, "queue-expr");
+    assert!(e.message.contains("column 8"), "{}", e.message);
+    f.expression = "wait / estimate".into();
+    f.backfill_order = "sjf".into();
+    f.estimates = "predicted".into();
+    let b = flat::experiments(&f, None, None).expect("fixed");
+    let axes = &b.runs[0].1.queue;
+    assert_eq!(axes.suffix(), ":wait / estimate:sjf:predicted");
+    assert!(
+        b.caption.ends_with(
+            "priority wait / estimate · backfilling Shortest estimate first · predicted run times"
+        ),
+        "{}",
+        b.caption
+    );
+    // The builder's fields of a link's axes read back to the same axes.
+    let [order, expression, backfill_order, estimates] = flat::axes_fields(axes);
+    let g = FlatFields {
+        order,
+        expression,
+        backfill_order,
+        estimates,
+        ..flat_form()
+    };
+    assert_eq!(&flat::policy_axes(&g).expect("round trip"), axes);
+    f.estimates = "fast".into();
+    assert_eq!(flat_error(&f).field, "estimates");
 }
 
 fn flat_error(f: &FlatFields) -> FieldError {

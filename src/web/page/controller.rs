@@ -444,6 +444,10 @@ pub(super) fn read_fields(ui: &Ui) -> FlatFields {
             .iter()
             .map(|(key, input)| ((*key).to_string(), input.value()))
             .collect(),
+        order: ui.queue_order.value(),
+        expression: ui.queue_expr.value(),
+        backfill_order: ui.backfill_order.value(),
+        estimates: ui.estimates.value(),
     }
 }
 

@@ -38,6 +38,26 @@ pub(super) fn apply_share(app: &Rc<App>, state: ShareState) {
         b.set_checked(policies.contains(p));
     }
     let exp = &state.experiment;
+    let [order, expression, backfill_order, estimates] = flat::axes_fields(&exp.queue);
+    ui.queue_order.set_value(&order);
+    ui.queue_expr.set_value(&expression);
+    ui.backfill_order.set_value(&backfill_order);
+    // A factor the list does not offer (`3x`) gets its own option.
+    if ui
+        .estimates
+        .query_selector(&format!("option[value=\"{estimates}\"]"))
+        .ok()
+        .flatten()
+        .is_none()
+    {
+        if let Ok(o) = ui.doc.create_element("option") {
+            o.set_text_content(Some(&exp.queue.estimates.label()));
+            let _ = o.set_attribute("value", &estimates);
+            let _ = ui.estimates.append_child(&o);
+        }
+    }
+    ui.estimates.set_value(&estimates);
+    update_policy_builder(ui);
     ui.seed.set_value(&exp.seed.to_string());
     ui.load_factor
         .set_value(&exp.transforms.load_factor.to_string());

@@ -213,6 +213,13 @@ struct Ui {
     load_factor: HtmlInputElement,
     sweep: HtmlInputElement,
     sweep_axis: web_sys::HtmlSelectElement,
+    /// The policy builder.
+    queue_order: web_sys::HtmlSelectElement,
+    queue_expr_field: HtmlElement,
+    queue_expr: HtmlInputElement,
+    queue_expr_note: Element,
+    backfill_order: web_sys::HtmlSelectElement,
+    estimates: web_sys::HtmlSelectElement,
     sweep_from: HtmlInputElement,
     sweep_to: HtmlInputElement,
     sweep_step: HtmlInputElement,
@@ -455,6 +462,12 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
         load_factor: by_id(&doc, "load-factor")?,
         sweep: by_id(&doc, "sweep")?,
         sweep_axis: by_id(&doc, "sweep-axis")?,
+        queue_order: by_id(&doc, "queue-order")?,
+        queue_expr_field: by_id(&doc, "queue-expr-field")?,
+        queue_expr: by_id(&doc, "queue-expr")?,
+        queue_expr_note: by_id(&doc, "queue-expr-note")?,
+        backfill_order: by_id(&doc, "backfill-order")?,
+        estimates: by_id(&doc, "estimates")?,
         sweep_from: by_id(&doc, "sweep-from")?,
         sweep_to: by_id(&doc, "sweep-to")?,
         sweep_step: by_id(&doc, "sweep-step")?,
@@ -561,7 +574,73 @@ fn render_head(ui: &Ui, sweep: Option<SweepAxis>) {
     ui.results_head.set_inner_html(&html);
 }
 
+/// The builder's choices beyond the registry's orders: "a priority you write" after the
+/// built-in orders, and EASY's backfill order ("the queue order", then every built-in one).
+fn fill_policy_builder(ui: &Ui) {
+    if let Ok(o) = ui
+        .queue_order
+        .owner_document()
+        .map_or(Err(JsValue::NULL), |d| d.create_element("option"))
+    {
+        o.set_text_content(Some("A priority you write…"));
+        let _ = o.set_attribute("value", flat::WRITTEN_ORDER);
+        let _ = ui.queue_order.append_child(&o);
+    }
+    ui.backfill_order.set_inner_html(&format!(
+        r#"<option value="">the queue order</option>{}"#,
+        super::kit::picker::options_html(&crate::policy::order::ORDERS)
+    ));
+}
+
+/// Shows the priority field when "A priority you write…" is chosen, and says at once where
+/// the priority typed is wrong (its column, under a copy of the text).
+fn update_policy_builder(ui: &Ui) {
+    let written = ui.queue_order.value() == flat::WRITTEN_ORDER;
+    ui.queue_expr_field.set_hidden(!written);
+    let text = ui.queue_expr.value();
+    let error = (written && !text.trim().is_empty())
+        .then(|| crate::policy::order::PriorityExpression::parse(&text).err())
+        .flatten();
+    let _ = ui
+        .queue_expr
+        .class_list()
+        .toggle_with_force("invalid", error.is_some());
+    let _ = ui.queue_expr.set_attribute(
+        "aria-invalid",
+        if error.is_some() { "true" } else { "false" },
+    );
+    match error {
+        Some(e) => {
+            let _ = ui.queue_expr_note.set_attribute("class", "expr-error");
+            ui.queue_expr_note.set_text_content(Some(&format!(
+                "{}\nColumn {}: {}",
+                e.pointer(&text),
+                e.column,
+                e.message
+            )));
+        }
+        None => {
+            let _ = ui.queue_expr_note.set_attribute("class", "hint");
+            ui.queue_expr_note.set_text_content(Some(
+                "Attributes: wait, submit, estimate, request, procs, area, user, queue, now; + − * / ^, log, log2, log10, sqrt, exp, abs, min, max, pow.",
+            ));
+        }
+    }
+}
+
 fn wire(app: &Rc<App>) {
+    fill_policy_builder(&app.ui);
+    update_policy_builder(&app.ui);
+    for (el, ev) in [
+        (
+            app.ui.queue_order.as_ref() as &web_sys::EventTarget,
+            "change",
+        ),
+        (app.ui.queue_expr.as_ref(), "input"),
+    ] {
+        let a = Rc::clone(app);
+        listen(el, ev, move |_: Event| update_policy_builder(&a.ui));
+    }
     let ui = &app.ui;
     wire_run_cancel(app, ui.form.as_ref(), ui.cancel.as_ref(), on_run, on_cancel);
     wire_png_links(ui);
