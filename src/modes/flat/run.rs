@@ -17,7 +17,7 @@ use crate::modes::flat::spec::{
 };
 use crate::modes::{Mode, ModeRun, SimOptions, Stepper, Traces};
 use crate::sim::instant::Progress;
-use crate::sim::{SimResult, Simulation};
+use crate::sim::{JobOutcome, SimResult, Simulation};
 use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
 use crate::workload::transform::TransformReport;
 use crate::workload::{DropCounts, Job, Workload};
@@ -318,10 +318,13 @@ pub fn run_experiment(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result
 /// The simulated schedule as SWF records: the original records with wait time and run time
 /// set to what happened in the simulation.
 pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
-    result
-        .jobs
-        .iter()
-        .zip(&result.outcomes)
+    schedule_records_of(&result.jobs, &result.outcomes)
+}
+
+/// [`schedule_records`] of `jobs` that ran as `outcomes` (the same order).
+pub fn schedule_records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<SwfRecord> {
+    jobs.iter()
+        .zip(outcomes)
         .filter(|(_, o)| !o.start.is_nan())
         .map(|(job, o)| {
             let mut r = job.swf_record();
