@@ -22,7 +22,7 @@ use super::protocol::{
     ChartData, ExportFormat, FromWorker, PageReport, RunReport, TraceInfo, KEPT_RUNS,
     MAX_EXPLAINED_JOBS, MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
-use crate::metrics::{records_of, JobRecord};
+use crate::metrics::{records_iter, records_of, JobRecord};
 use crate::modes::flat::run::{self, TraceInput};
 use crate::modes::flat::spec::{Experiment, MachineSpec};
 use crate::sim::{story, JobOutcome, SimResult, TimelinePoint};
@@ -449,7 +449,12 @@ pub async fn run_bounded(
     let mut result = sim.into_result();
     // The timeline moves into the output (run::finish would copy it).
     let timeline = std::mem::take(&mut result.timeline);
-    let mut output = run::finish(&result, &prepared);
+    // The page gets per-job records of small runs only: no vector of them for a large one.
+    let mut output = if result.jobs.len() <= MAX_JOB_RECORDS {
+        run::finish(&result, &prepared)
+    } else {
+        run::finish_without_records(&result, &prepared)
+    };
     output.timeline = timeline;
     let mut report = page_report(&result, output, explain);
     let finished = FinishedRun {
@@ -490,11 +495,13 @@ pub(super) fn page_report(
             .collect()
     });
     let explanations = explain.then(|| result.explanations.clone());
-    let mut waits: Vec<f64> = output.jobs.iter().map(|j| j.wait).collect();
+    let mut waits: Vec<f64> = records_iter(&result.jobs, &result.outcomes)
+        .map(|r| r.wait)
+        .collect();
     // The per-job records go to the page only for small runs; either way the output sent
     // (which serialises without them) no longer holds them.
     let all = std::mem::take(&mut output.jobs);
-    let jobs = (all.len() <= MAX_JOB_RECORDS).then_some(all);
+    let jobs = (waits.len() <= MAX_JOB_RECORDS && all.len() == waits.len()).then_some(all);
     let charts = ChartData {
         procs: output.procs,
         timeline: decimate(&output.timeline, MAX_TIMELINE_POINTS),
