@@ -3,12 +3,14 @@
 //
 //   trunk build --release
 //   node scripts/bench-memory.mjs [--trace FILE] [--policies fcfs,easy,conservative] [--rounds N]
+//                                 [--export]
 //   node scripts/bench-memory.mjs --make-big FILE   # writes the ≥ 300,000-job trace below
 //
 // Each round starts a fresh headless Chromium (tests/e2e/harness.mjs) on the release bundle
 // (dist/, or SCHEDLAB_DIST), opens the page, uploads the trace in the flat tab, ticks the
 // policies (default: the page's defaults, unchanged) and presses Run; once the results table
-// has its rows it waits 2 s more. From before the upload to the end it samples, every 100 ms:
+// has its rows it waits 2 s more (with --export it then downloads the EASY run's per-job CSV and
+// SWF schedule, and waits 2 s more). From before the upload to the end it samples, every 100 ms:
 //
 // * the resident memory of the tab's renderer process (/proc/PID/status: VmRSS and RssAnon,
 //   the private part Chrome's task manager calls the memory footprint) — the page and its
@@ -23,6 +25,7 @@
 // (CDP Runtime.queryObjects on WebAssembly.Memory.prototype): a wasm memory never shrinks, so
 // its size at the end is its peak. The results table is printed too (it must not change).
 
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -178,6 +181,18 @@ async function round(url, trace, policies) {
     rows, { timeout: 600000, polling: 200 });
   const ran = (Date.now() - t0) / 1000;
   await page.waitForTimeout(2000);
+  // With --export, the EASY run's per-job CSV and SWF schedule are downloaded too.
+  const exported = {};
+  if (exportToo) {
+    for (const what of ['jobs', 'swf']) {
+      const [dl] = await Promise.all([
+        page.waitForEvent('download', { timeout: 300000 }),
+        page.click(`[data-testid="export-${what}-easy"]`, { timeout: 10000 }),
+      ]);
+      exported[what] = createHash('sha256').update(readFileSync(await dl.path())).digest('hex').slice(0, 16);
+    }
+    await page.waitForTimeout(2000);
+  }
   sampling = false;
   await loop;
   const end = await sample();
@@ -188,7 +203,7 @@ async function round(url, trace, policies) {
   for (const s of workers) workerWasm.push(await wasmMemories((m, p) => toWorker(s, m, p)));
   await browser.close();
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
-  return { idle, peak, end, pageWasm, workerWasm, table, loaded, ran };
+  return { idle, peak, end, pageWasm, workerWasm, table, loaded, ran, exported };
 }
 
 if (argv.includes('--make-big')) {
@@ -199,6 +214,7 @@ const trace = opt('--trace', join(TRACES, 'SDSC-BLUE-2000-4.2-cln.swf.gz'));
 if (!existsSync(trace)) throw new Error(`${trace} not found`);
 const policies = opt('--policies', null)?.split(',');
 const rounds = Number(opt('--rounds', 1));
+const exportToo = argv.includes('--export');
 const url = await serveDist();
 const results = [];
 try {
@@ -212,6 +228,7 @@ try {
     console.log(`  all Chromium processes RSS (MiB): idle ${mib(r.idle.all)}, peak ${mib(r.peak.all)}`);
     console.log(`  page JS heap (MiB): used peak ${mib(r.peak.jsUsed)}, total peak ${mib(r.peak.jsTotal)}; workers' JS heaps total peak ${mib(r.peak.workerJs)}`);
     console.log(`  wasm memories at the end = their peaks (MiB): page ${wasm(r.pageWasm)}; workers ${wasm(r.workerWasm)}`);
+    if (exportToo) console.log(`  exported (SHA-256, first 16 hex digits): jobs CSV ${r.exported.jobs}, SWF ${r.exported.swf}`);
   }
   console.log('results table:');
   for (const row of results[results.length - 1].table) console.log(`  ${row}`);

@@ -22,7 +22,7 @@ use super::protocol::{
     ChartData, ExportFormat, FromWorker, PageReport, RunReport, TraceInfo, KEPT_RUNS,
     MAX_EXPLAINED_JOBS, MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
-use crate::metrics::{records_iter, records_of, JobRecord};
+use crate::metrics::{records_iter, JobRecord};
 use crate::modes::flat::run::{self, TraceInput};
 use crate::modes::flat::spec::{Experiment, MachineSpec};
 use crate::sim::{story, JobOutcome, SimResult, TimelinePoint};
@@ -146,11 +146,10 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
     }
     Ok(match format {
         ExportFormat::JobsCsv => {
-            let records = records_of(jobs, &finished.outcomes);
-            let mut out = String::with_capacity(records.len() * 80 + 100);
+            let mut out = String::with_capacity(jobs.len() * 80 + 100);
             out.push_str(JobRecord::CSV_HEADER);
             out.push('\n');
-            for r in &records {
+            for r in records_iter(jobs, &finished.outcomes) {
                 out.push_str(&r.csv_line());
                 out.push('\n');
             }
@@ -158,7 +157,7 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
         }
         ExportFormat::Swf => write_swf_string(
             &prepared.workload.header,
-            &run::schedule_records_of(jobs, &finished.outcomes),
+            run::schedule_records_iter(jobs, &finished.outcomes),
         ),
     })
 }

@@ -341,11 +341,14 @@ pub fn run_experiment(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result
 /// The simulated schedule as SWF records: the original records with wait time and run time
 /// set to what happened in the simulation.
 pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
-    schedule_records_of(&result.jobs, &result.outcomes)
+    schedule_records_iter(&result.jobs, &result.outcomes).collect()
 }
 
-/// [`schedule_records`] of `jobs` that ran as `outcomes` (the same order).
-pub fn schedule_records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<SwfRecord> {
+/// [`schedule_records`] of `jobs` that ran as `outcomes` (the same order), one at a time.
+pub fn schedule_records_iter<'a>(
+    jobs: &'a [Job],
+    outcomes: &'a [JobOutcome],
+) -> impl Iterator<Item = SwfRecord> + 'a {
     jobs.iter()
         .zip(outcomes)
         .filter(|(_, o)| !o.start.is_nan())
@@ -356,7 +359,6 @@ pub fn schedule_records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<SwfReco
             r.submit_time = job.submit;
             r
         })
-        .collect()
 }
 
 /// The flat mode behind the one [`ModeRun`] shape.
