@@ -5,6 +5,12 @@
 //! [`SLICE_MS`] milliseconds: between slices it yields to the event loop (a `MessageChannel`
 //! round trip, which unlike a resolved promise lets queued `message` events — a
 //! [`ToWorker::Cancel`] — run first, and unlike `setTimeout(0)` is not clamped to 4 ms).
+//!
+//! Memory: a wasm memory never shrinks, so the worker's peak stays for its lifetime. A flat
+//! run holds one copy of its jobs, read without their SWF records; a finished run is kept for
+//! exports in a compact form — its outcomes, its experiment and its trace's bytes — and its
+//! jobs are prepared again when a file is asked for (BENCHMARKS.md, "Memory in the browser
+//! tab").
 
 use crate::modes::{ModeRun, SimOptions, Stepper, Traces};
 use std::cell::{Cell, RefCell};
