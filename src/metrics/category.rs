@@ -4,6 +4,8 @@
 //! [8^k, 8^(k+1)) for k = 1..8, category 0 everything below 8, category 9 everything from 8^9
 //! (≈ 1.3·10^8 processor-seconds) up. See docs/metrics.md.
 
+use std::borrow::Borrow;
+
 use serde::{Deserialize, Serialize};
 
 use super::JobRecord;
@@ -33,15 +35,23 @@ pub fn category_stats(records: &[JobRecord]) -> Vec<CategoryStat> {
     category_stats_by(records, |_, r| r.procs as f64 * (r.end - r.start))
 }
 
+/// [`category_stats`] of records produced one at a time (no vector of them).
+pub fn category_stats_iter<R: Borrow<JobRecord>>(
+    records: impl IntoIterator<Item = R>,
+) -> Vec<CategoryStat> {
+    category_stats_by(records, |_, r| r.procs as f64 * (r.end - r.start))
+}
+
 /// Mean turnaround per category, each record's category by `weight(index, record)` (Srinivasan et al.
 /// keeps a moldable job in the category of its rigid weight, whatever count it ran on).
-pub fn category_stats_by(
-    records: &[JobRecord],
+pub fn category_stats_by<R: Borrow<JobRecord>>(
+    records: impl IntoIterator<Item = R>,
     weight: impl Fn(usize, &JobRecord) -> f64,
 ) -> Vec<CategoryStat> {
     let mut sums = [0.0f64; CATEGORY_COUNT];
     let mut counts = [0usize; CATEGORY_COUNT];
-    for (i, r) in records.iter().enumerate() {
+    for (i, r) in records.into_iter().enumerate() {
+        let r = r.borrow();
         let k = category_of(weight(i, r));
         sums[k] += r.turnaround;
         counts[k] += 1;

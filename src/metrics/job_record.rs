@@ -79,11 +79,18 @@ impl JobRecord {
 
 /// Records of the jobs that started (outcomes with a start time), in order.
 pub fn records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<JobRecord> {
+    records_iter(jobs, outcomes).collect()
+}
+
+/// [`records_of`] one record at a time, for a caller that needs no vector of them.
+pub fn records_iter<'a>(
+    jobs: &'a [Job],
+    outcomes: &'a [JobOutcome],
+) -> impl Iterator<Item = JobRecord> + 'a {
     jobs.iter()
         .zip(outcomes)
         .filter(|(_, o)| !o.start.is_nan())
         .map(|(job, o)| JobRecord::of(job, o))
-        .collect()
 }
 
 /// Per-job records of a run, in arrival order. Jobs that never started (an interrupted run)

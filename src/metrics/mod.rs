@@ -7,7 +7,10 @@ pub mod compare;
 pub mod job_record;
 pub mod summary;
 
-pub use category::{category_of, category_stats, category_stats_by, CategoryStat, CATEGORY_COUNT};
+pub use category::{
+    category_of, category_stats, category_stats_by, category_stats_iter, CategoryStat,
+    CATEGORY_COUNT,
+};
 pub use compare::{compare, RunComparison};
-pub use job_record::{job_records, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
+pub use job_record::{job_records, records_iter, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

@@ -5,6 +5,12 @@
 //! [`SLICE_MS`] milliseconds: between slices it yields to the event loop (a `MessageChannel`
 //! round trip, which unlike a resolved promise lets queued `message` events — a
 //! [`ToWorker::Cancel`] — run first, and unlike `setTimeout(0)` is not clamped to 4 ms).
+//!
+//! Memory: a wasm memory never shrinks, so the worker's peak stays for its lifetime. A flat
+//! run holds one copy of its jobs, read without their SWF records; a finished run is kept for
+//! exports in a compact form — its outcomes, its experiment and its trace's bytes — and its
+//! jobs are prepared again when a file is asked for (BENCHMARKS.md, "Memory in the browser
+//! tab").
 
 use crate::modes::{ModeRun, SimOptions, Stepper, Traces};
 use std::cell::{Cell, RefCell};
@@ -22,11 +28,11 @@ use super::protocol::{
     ChartData, ExportFormat, FromWorker, PageReport, RunReport, TraceInfo, KEPT_RUNS,
     MAX_EXPLAINED_JOBS, MAX_JOB_RECORDS, MAX_TIMELINE_POINTS, WAIT_QUANTILES,
 };
-use crate::metrics::{job_records, JobRecord};
+use crate::metrics::{records_iter, JobRecord};
 use crate::modes::flat::run::{self, TraceInput};
 use crate::modes::flat::spec::{Experiment, MachineSpec};
-use crate::sim::{story, SimResult, TimelinePoint};
-use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions, SwfHeader};
+use crate::sim::{story, JobOutcome, SimResult, TimelinePoint};
+use crate::workload::swf::{read_swf_bytes, write_swf_string, ReadOptions};
 
 /// Target wall-clock length of one simulation slice, milliseconds.
 pub const SLICE_MS: f64 = 30.0;
@@ -50,8 +56,18 @@ pub const KEPT_TRACE_BYTES: usize = 600_000_000;
 /// A trace file: its name (for messages) and its bytes (plain or gzip SWF).
 pub type NamedTrace = (String, Rc<[u8]>);
 
-/// A finished run kept for exports: its id, its result and the header of its workload.
-type FinishedRun = (u32, Rc<SimResult>, Rc<SwfHeader>);
+/// A finished flat run kept for exports, in its compact form: each job's start and end, and
+/// what gives its jobs again — the experiment and the trace it read, whose bytes the worker
+/// shares with [`TRACES`] (so the run is exported from the right file even after a newer
+/// upload of the same name). Its jobs and their SWF records are rebuilt when a file is asked
+/// for ([`export`]): preparing an experiment is deterministic, so they are the jobs the run
+/// simulated.
+struct FinishedRun {
+    id: u32,
+    experiment: Experiment,
+    trace: Option<NamedTrace>,
+    outcomes: Vec<JobOutcome>,
+}
 
 /// The channel used to yield to the event loop, with its `message` handler.
 type YieldChannel = (MessageChannel, Closure<dyn FnMut(MessageEvent)>);
@@ -65,8 +81,8 @@ thread_local! {
     static YIELD: RefCell<Option<YieldChannel>> = const { RefCell::new(None) };
     /// Resolvers of the pending yields, oldest first (one channel message wakes one).
     static YIELD_WAITERS: RefCell<VecDeque<js_sys::Function>> = const { RefCell::new(VecDeque::new()) };
-    /// The last finished runs (id, result, header of the workload), oldest first, for exports.
-    static FINISHED: RefCell<VecDeque<FinishedRun>> = const { RefCell::new(VecDeque::new()) };
+    /// The last finished flat runs, oldest first, for exports.
+    static FINISHED: RefCell<VecDeque<Rc<FinishedRun>>> = const { RefCell::new(VecDeque::new()) };
 }
 
 pub(super) fn scope() -> DedicatedWorkerGlobalScope {
@@ -103,34 +119,52 @@ pub(super) fn post_outcome<T: Into<PageReport>>(id: u32, outcome: Result<Option<
 }
 
 /// The file `format` of finished run `id`, byte for byte what `schedlab run` writes
-/// (`--jobs-csv`, `--swf-out`).
+/// (`--jobs-csv`, `--swf-out`). The run's jobs are prepared again from its experiment and
+/// trace — without the SWF records for the CSV, with them for the SWF — and paired with the
+/// kept outcomes.
 pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
-    let kept = FINISHED.with(|f| {
-        f.borrow()
-            .iter()
-            .find(|(i, _, _)| *i == id)
-            .map(|(_, r, h)| (Rc::clone(r), Rc::clone(h)))
-    });
-    let Some((result, header)) = kept else {
+    let kept = FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned());
+    let Some(finished) = kept else {
         return Err(
             "That run is no longer kept by the simulator: run the experiment again \
                     to export it."
                 .into(),
         );
     };
+    let input = finished
+        .trace
+        .as_ref()
+        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let limits = &crate::limits::Limits::DEFAULT;
+    let prepared = match format {
+        ExportFormat::JobsCsv => run::prepare_lean(&finished.experiment, input, limits),
+        ExportFormat::Swf => run::prepare_with(&finished.experiment, input, limits),
+    }
+    .map_err(|e| e.to_string())?;
+    let jobs = &prepared.workload.jobs;
+    if jobs.len() != finished.outcomes.len() {
+        return Err(format!(
+            "The simulator could not rebuild that run ({} jobs prepared, {} simulated): run \
+             the experiment again to export it.",
+            jobs.len(),
+            finished.outcomes.len()
+        ));
+    }
     Ok(match format {
         ExportFormat::JobsCsv => {
-            let jobs = job_records(&result);
             let mut out = String::with_capacity(jobs.len() * 80 + 100);
             out.push_str(JobRecord::CSV_HEADER);
             out.push('\n');
-            for r in &jobs {
+            for r in records_iter(jobs, &finished.outcomes) {
                 out.push_str(&r.csv_line());
                 out.push('\n');
             }
             out
         }
-        ExportFormat::Swf => write_swf_string(&header, &run::schedule_records(&result)),
+        ExportFormat::Swf => write_swf_string(
+            &prepared.workload.header,
+            run::schedule_records_iter(jobs, &finished.outcomes),
+        ),
     })
 }
 
@@ -166,7 +200,11 @@ pub(super) fn stored_trace(name: Option<&str>) -> Result<Option<NamedTrace>, Str
 
 /// Reads an uploaded trace once to check it and describe it; keeps it only if it parses.
 pub(super) fn load_trace(name: String, bytes: Vec<u8>) {
-    let opts = ReadOptions::limited(&name, false, &crate::limits::Limits::DEFAULT);
+    // The description needs no SWF record: read lean (about half the memory per job).
+    let opts = ReadOptions {
+        lean: true,
+        ..ReadOptions::limited(&name, false, &crate::limits::Limits::DEFAULT)
+    };
     match read_swf_bytes(&bytes, &opts) {
         Ok(w) => {
             let header_procs = w
@@ -360,11 +398,13 @@ pub async fn run_bounded(
     report: &dyn Fn(&FromWorker),
 ) -> Result<Bounded, String> {
     let t0 = now_ms();
-    let stored = trace;
-    let input = stored
+    let input = trace
         .as_ref()
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
-    let prepared = run::prepare(exp, input).map_err(|e| e.to_string())?;
+    // Without the SWF records (an export rebuilds them), and one copy of the jobs: the
+    // simulation takes them.
+    let mut prepared = run::prepare_lean(exp, input, &crate::limits::Limits::DEFAULT)
+        .map_err(|e| e.to_string())?;
     if let MachineSpec::Flat { procs: Some(p) } = exp.machine {
         let too_large = prepared.workload.dropped.too_large;
         if too_large > 0 {
@@ -386,8 +426,8 @@ pub async fn run_bounded(
             )));
         }
     }
-    let mut sim = run::simulation(exp, &prepared, true);
     let explain = prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS;
+    let mut sim = run::simulation_taking(exp, &mut prepared, true);
     if explain {
         sim = sim.with_explanations();
     }
@@ -411,13 +451,27 @@ pub async fn run_bounded(
         return Ok(Bounded::Ran(None));
     }
     progress(&sim);
-    let result = sim.into_result();
-    let output = run::finish(&result, &prepared);
+    let mut result = sim.into_result();
+    // The timeline moves into the output (run::finish would copy it).
+    let timeline = std::mem::take(&mut result.timeline);
+    // The page gets per-job records of small runs only: no vector of them for a large one.
+    let mut output = if result.jobs.len() <= MAX_JOB_RECORDS {
+        run::finish(&result, &prepared)
+    } else {
+        run::finish_without_records(&result, &prepared)
+    };
+    output.timeline = timeline;
     let mut report = page_report(&result, output, explain);
-    let header = Rc::new(prepared.workload.header.clone());
+    let finished = FinishedRun {
+        id,
+        experiment: exp.clone(),
+        trace,
+        outcomes: std::mem::take(&mut result.outcomes),
+    };
+    drop(result);
     FINISHED.with(|f| {
         let mut f = f.borrow_mut();
-        f.push_back((id, Rc::new(result), header));
+        f.push_back(Rc::new(finished));
         while f.len() > KEPT_RUNS {
             f.pop_front();
         }
@@ -446,8 +500,13 @@ pub(super) fn page_report(
             .collect()
     });
     let explanations = explain.then(|| result.explanations.clone());
-    let jobs = (output.jobs.len() <= MAX_JOB_RECORDS).then(|| output.jobs.clone());
-    let mut waits: Vec<f64> = output.jobs.iter().map(|j| j.wait).collect();
+    let mut waits: Vec<f64> = records_iter(&result.jobs, &result.outcomes)
+        .map(|r| r.wait)
+        .collect();
+    // The per-job records go to the page only for small runs; either way the output sent
+    // (which serialises without them) no longer holds them.
+    let all = std::mem::take(&mut output.jobs);
+    let jobs = (waits.len() <= MAX_JOB_RECORDS && all.len() == waits.len()).then_some(all);
     let charts = ChartData {
         procs: output.procs,
         timeline: decimate(&output.timeline, MAX_TIMELINE_POINTS),

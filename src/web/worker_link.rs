@@ -53,6 +53,21 @@ pub fn post_to(w: &Worker, msg: &ToWorker) {
 
 /// Posts a trace upload: `[ToWorker::Trace JSON, bytes]`.
 pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
+    let _ = w.post_message(&trace_message(name, bytes));
+}
+
+/// Posts a trace upload from bytes in memory. The JavaScript copy of the bytes is transferred
+/// to the worker, not cloned: the page keeps no second copy of the file.
+pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
+    let arr = trace_message(name, &Uint8Array::from(bytes));
+    let transfer = Array::of1(&arr.get(1).unchecked_into::<Uint8Array>().buffer());
+    if w.post_message_with_transfer(&arr, &transfer).is_err() {
+        let _ = w.post_message(&arr);
+    }
+}
+
+/// `[ToWorker::Trace JSON, bytes]`.
+fn trace_message(name: &str, bytes: &Uint8Array) -> Array {
     let arr = Array::new();
     arr.push(&JsValue::from_str(
         &ToWorker::Trace {
@@ -61,12 +76,7 @@ pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
         .to_json(),
     ));
     arr.push(bytes);
-    let _ = w.post_message(&arr);
-}
-
-/// Posts a trace upload from bytes in memory.
-pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
-    post_trace_array(w, name, &Uint8Array::from(bytes));
+    arr
 }
 
 /// A page mode's simulation worker: started, posted to, terminated (each mode owns one, so the

@@ -426,7 +426,7 @@ fn writer_number_format() {
     r.requested_time = 1e20;
     r.requested_memory = 1.5e-7;
     r.think_time = f64::NAN;
-    let text = write_swf_string(&SwfHeader::default(), &[r]);
+    let text = write_swf_string(&SwfHeader::default(), [r]);
     assert_eq!(
         text,
         "42 3600 -1 30.25 -1 0.1 -0 -1 1e20 1.5e-7 -1 -1 -1 -1 -1 -1 -1 -1\n"
@@ -478,7 +478,7 @@ fn generated_header_reads_back() {
         notes: vec!["generated".into(), "two\nlines".into()],
         ..SwfHeader::default()
     };
-    let text = write_swf_string(&h, &[SwfRecord::from_fields([1.0; 18])]);
+    let text = write_swf_string(&h, [SwfRecord::from_fields([1.0; 18])]);
     let back = read_str(&text).expect("generated header reads back");
     let mut expected = h.clone();
     expected.lines = back.header.lines.clone();

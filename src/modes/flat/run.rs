@@ -10,14 +10,17 @@ use std::sync::{Arc, Mutex};
 use crate::base::Registered;
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::metrics::{category_stats, job_records, Summary};
+use crate::metrics::{
+    category_stats, category_stats_iter, job_records, records_iter, CategoryStat, JobRecord,
+    Summary,
+};
 use crate::modes::flat::report::{FlatReport, RunOutput};
 use crate::modes::flat::spec::{
     ConfigError, Experiment, ExperimentFile, MachineSpec, WorkloadSpec,
 };
 use crate::modes::{Mode, ModeRun, SimOptions, Stepper, Traces};
 use crate::sim::instant::Progress;
-use crate::sim::{SimResult, Simulation};
+use crate::sim::{JobOutcome, SimResult, Simulation};
 use crate::workload::swf::{read_swf, ReadOptions, SwfRecord};
 use crate::workload::transform::TransformReport;
 use crate::workload::{DropCounts, Job, Workload};
@@ -289,8 +292,28 @@ fn simulation_of(exp: &Experiment, jobs: Vec<Job>, procs: u32, timeline: bool) -
 /// Metrics of a finished simulation.
 pub fn finish(result: &SimResult, prepared: &Prepared) -> RunOutput {
     let jobs = job_records(result);
-    let dropped = prepared.workload.dropped;
-    let summary = Summary::from_records(&jobs, result.procs, dropped.total());
+    let summary = Summary::from_records(&jobs, result.procs, prepared.workload.dropped.total());
+    let categories = category_stats(&jobs);
+    output_of(result, prepared, summary, categories, jobs)
+}
+
+/// [`finish`] without the per-job records (`jobs` left empty), for a caller that needs only
+/// the metrics of a large run (the page): the summary and the categories are computed from the
+/// records one at a time, in the same order, so they are [`finish`]'s to the bit.
+pub fn finish_without_records(result: &SimResult, prepared: &Prepared) -> RunOutput {
+    let records = || records_iter(&result.jobs, &result.outcomes);
+    let summary = Summary::from_iter(records(), result.procs, prepared.workload.dropped.total());
+    let categories = category_stats_iter(records());
+    output_of(result, prepared, summary, categories, Vec::new())
+}
+
+fn output_of(
+    result: &SimResult,
+    prepared: &Prepared,
+    summary: Summary,
+    categories: Vec<CategoryStat>,
+    jobs: Vec<JobRecord>,
+) -> RunOutput {
     let late_starts = result
         .outcomes
         .iter()
@@ -300,9 +323,9 @@ pub fn finish(result: &SimResult, prepared: &Prepared) -> RunOutput {
     RunOutput {
         policy: result.policy.clone(),
         procs: result.procs,
-        categories: category_stats(&jobs),
+        categories,
         summary,
-        dropped,
+        dropped: prepared.workload.dropped,
         transform: prepared.transform.clone(),
         jobs,
         timeline: result.timeline.clone(),
@@ -320,10 +343,16 @@ pub fn run_experiment(exp: &Experiment, trace: Option<TraceInput<'_>>) -> Result
 /// The simulated schedule as SWF records: the original records with wait time and run time
 /// set to what happened in the simulation.
 pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
-    result
-        .jobs
-        .iter()
-        .zip(&result.outcomes)
+    schedule_records_iter(&result.jobs, &result.outcomes).collect()
+}
+
+/// [`schedule_records`] of `jobs` that ran as `outcomes` (the same order), one at a time.
+pub fn schedule_records_iter<'a>(
+    jobs: &'a [Job],
+    outcomes: &'a [JobOutcome],
+) -> impl Iterator<Item = SwfRecord> + 'a {
+    jobs.iter()
+        .zip(outcomes)
         .filter(|(_, o)| !o.start.is_nan())
         .map(|(job, o)| {
             let mut r = job.swf_record();
@@ -332,7 +361,6 @@ pub fn schedule_records(result: &SimResult) -> Vec<SwfRecord> {
             r.submit_time = job.submit;
             r
         })
-        .collect()
 }
 
 /// The flat mode behind the one [`ModeRun`] shape.
@@ -439,6 +467,27 @@ mod tests {
                 cache: Arc::clone(cache),
                 sha256: "same-content".into(),
             }),
+        }
+    }
+
+    #[test]
+    fn finishing_without_records_gives_the_same_metrics() {
+        for text in [
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 3000}}, "policy": "easy", "seed": 3}"#,
+            r#"{"workload": {"synthetic": {"model": "lublin", "jobs": 2000}}, "policy": "conservative", "seed": 8}"#,
+        ] {
+            let exp = Experiment::from_json(text).unwrap();
+            let prepared = prepare(&exp, None).unwrap();
+            let result = simulation(&exp, &prepared, true).run_to_end().unwrap();
+            let mut whole = finish(&result, &prepared);
+            let lean = finish_without_records(&result, &prepared);
+            assert!(lean.jobs.is_empty() && whole.jobs.len() == prepared.workload.jobs.len());
+            whole.jobs.clear();
+            assert_eq!(
+                serde_json::to_string(&lean).unwrap(),
+                serde_json::to_string(&whole).unwrap()
+            );
+            assert_eq!(lean, whole);
         }
     }
 

@@ -229,7 +229,12 @@ pub fn prepare_sites_with(
                 let Some((source, reader)) = trace else {
                     return Err(GridRunError::MissingTrace { site: name });
                 };
-                let opts = ReadOptions::limited(&source, src.lenient, limits);
+                // No grid output needs a job's SWF record: read without them (about half
+                // the memory per job, `workload/job.rs`).
+                let opts = ReadOptions {
+                    lean: true,
+                    ..ReadOptions::limited(&source, src.lenient, limits)
+                };
                 (read_swf(reader, &opts).map_err(GridRunError::Swf)?, None)
             }
             WorkloadSpec::Synthetic(model) => (

@@ -7,6 +7,7 @@
 //! formatting (`{}`, or `{:e}` for very large or very small magnitudes). Non-finite values,
 //! which SWF cannot express, are written as `-1` (unknown).
 
+use std::borrow::Borrow;
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -30,10 +31,10 @@ fn push_number(out: &mut String, v: f64) {
 
 /// Writes header and records as SWF. Writes one line at a time: wrap files in a
 /// `std::io::BufWriter`.
-pub fn write_swf<W: Write>(
+pub fn write_swf<W: Write, R: Borrow<SwfRecord>>(
     out: &mut W,
     header: &SwfHeader,
-    records: &[SwfRecord],
+    records: impl IntoIterator<Item = R>,
 ) -> std::io::Result<()> {
     let mut text = String::with_capacity(256);
     let generated;
@@ -55,7 +56,7 @@ pub fn write_swf<W: Write>(
     }
     for r in records {
         text.clear();
-        for (i, v) in r.fields().into_iter().enumerate() {
+        for (i, v) in r.borrow().fields().into_iter().enumerate() {
             if i > 0 {
                 text.push(' ');
             }
@@ -67,9 +68,13 @@ pub fn write_swf<W: Write>(
     out.flush()
 }
 
-/// Writes header and records as an SWF string.
-pub fn write_swf_string(header: &SwfHeader, records: &[SwfRecord]) -> String {
+/// Writes header and records (a slice, or records made one at a time) as an SWF string.
+pub fn write_swf_string<R: Borrow<SwfRecord>>(
+    header: &SwfHeader,
+    records: impl IntoIterator<Item = R>,
+) -> String {
     let mut v = Vec::new();
     let _ = write_swf(&mut v, header, records);
-    String::from_utf8_lossy(&v).into_owned()
+    // Numbers and the header's lines: valid UTF-8, kept without a copy.
+    String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
