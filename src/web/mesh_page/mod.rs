@@ -270,6 +270,7 @@ struct Ui {
     util_box: HtmlElement,
     png_sweep: HtmlAnchorElement,
     png_util: HtmlAnchorElement,
+    worm: WormUi,
 }
 
 /// A finished run.
@@ -494,6 +495,7 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         util_box: by_id(doc, "mesh-util-box")?,
         png_sweep: by_id(doc, "mesh-png-sweep")?,
         png_util: by_id(doc, "mesh-png-util")?,
+        worm: WormUi::find(doc)?,
     })
 }
 
@@ -623,6 +625,7 @@ fn wire(app: &Rc<App>) {
             }
         });
     }
+    wire_worm(app);
     png_on_click(&ui.png, "mesh-canvas");
     png_on_click(&ui.png_sweep, "mesh-chart-sweep");
     png_on_click(&ui.png_util, "mesh-chart-util");
