@@ -509,11 +509,18 @@ async function main() {
       && JSON.stringify(await readTable(tabW)) === JSON.stringify(tw),
     'wormhole: the link reopens with its parameters in the form and the same table');
     await tabW.close();
-    // Another run without link counters: the blocked-time choice is withdrawn.
+    // A preset of another model hides the fields; its run has no link counters, so the
+    // blocked-time choice is withdrawn and the heatmap shows link loads again.
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('[data-testid="mesh-preset-window"]');
     check(await page.inputValue('[data-testid="mesh-model"]') === 'flow' && await page.isHidden('[data-testid="mesh-worm-fields"]'),
       'wormhole: a preset of another model hides the wormhole fields');
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 1);
+    check(await page.getAttribute('[data-testid="mesh-heat-kind"]', 'data-available') === 'load'
+      && await page.inputValue('[data-testid="mesh-heat-kind"]') === 'load'
+      && await page.getAttribute('#mesh-canvas', 'data-heat') === 'load',
+    'wormhole: a run without link counters withdraws the blocked-time choice');
 
     check(errors.length === 0, 'no console errors', errors.join(' | '));
   } finally {
