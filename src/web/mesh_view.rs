@@ -632,6 +632,49 @@ impl RunView {
         let _ = ctx.fill_text("northbound right of southbound (XY routing).", x0, y);
     }
 
+    /// The link of the blocked-time heatmap drawn nearest canvas point (px, py), within a third
+    /// of a cell of its bar's middle; `None` without link counters.
+    pub fn link_at(&self, geo: &Geometry, px: f64, py: f64) -> Option<&LinkTimes> {
+        let m = self.links.as_ref()?;
+        let mut best: Option<(&LinkTimes, f64)> = None;
+        for l in &m.links {
+            let (mx, my) = bar_middle(geo, l);
+            let d = (mx - px).hypot(my - py);
+            if d <= geo.cell / 3.0 && best.is_none_or(|(_, e)| d < e) {
+                best = Some((l, d));
+            }
+        }
+        best.map(|(l, _)| l)
+    }
+
+    /// The tooltip of a link of the blocked-time heatmap: what crossed it and for how long it
+    /// was held and waited for.
+    pub fn link_tooltip(&self, l: &LinkTimes) -> String {
+        let ft = self.links.as_ref().map_or(1.0, |m| m.flit_time);
+        let d = match link_dir((l.from[0], l.from[1]), (l.to[0], l.to[1])) {
+            Dir::East => "east",
+            Dir::West => "west",
+            Dir::North => "north",
+            Dir::South => "south",
+        };
+        format!(
+            "Link ({}, {}) → {d} · {} worms, {} flits\nheld {} {u} · blocked {} {u} (whole run)",
+            l.from[0],
+            l.from[1],
+            format::count(l.messages),
+            format::count(l.flits),
+            format::fixed(l.held as f64 * ft, 0),
+            format::fixed(l.blocked as f64 * ft, 0),
+            u = self.unit
+        )
+    }
+
+    /// The most blocked link's bar middle, canvas pixels (for tests and tools: where to hover).
+    pub fn most_blocked_at(&self, geo: &Geometry) -> Option<(f64, f64)> {
+        let (l, _) = self.blocked_summary()?.0?;
+        Some(bar_middle(geo, l))
+    }
+
     /// The tooltip text for node (x, y) at `t` (compute node or I/O-line position).
     pub fn tooltip(&self, occ: &[Option<usize>], x: u32, y: u32) -> Option<String> {
         let (w, h) = (self.net.width(), self.net.height());
@@ -731,6 +774,21 @@ fn colour_bar(
     }
     ctx.set_text_align("left");
     y + 20.0
+}
+
+/// The middle of link `l`'s bar as [`RunView::draw`] draws it (offset to its side of the pair
+/// of links between the two nodes).
+fn bar_middle(geo: &Geometry, l: &LinkTimes) -> (f64, f64) {
+    let off = (geo.cell * 0.13).clamp(1.5, 5.0) * 0.75;
+    let (ax, ay) = geo.centre(l.from[0], l.from[1]);
+    let (bx, by) = geo.centre(l.to[0], l.to[1]);
+    let (nx, ny) = match link_dir((l.from[0], l.from[1]), (l.to[0], l.to[1])) {
+        Dir::East => (0.0, -off),
+        Dir::West => (0.0, off),
+        Dir::North => (off, 0.0),
+        Dir::South => (-off, 0.0),
+    };
+    ((ax + bx) / 2.0 + nx, (ay + by) / 2.0 + ny)
 }
 
 /// The direction of the link between neighbours `from` and `to` of the extended grid.

@@ -496,6 +496,21 @@ async function main() {
     check(await page.getAttribute('#mesh-canvas', 'data-heat') === 'blocked' && legendW > 20 && barsW > 20,
       'wormhole: blocked-time heatmap with its colour legend', `legend ${legendW}, bars ${barsW}`);
     await shot(page, 'mesh-14-wormhole-blocked.png');
+    // Hovering the most blocked link shows what crossed it and how long worms waited for it.
+    const boxW = await page.$eval('#mesh-canvas', (c) => {
+      const r = c.getBoundingClientRect();
+      return { x: r.left, y: r.top };
+    });
+    const hot = (await page.getAttribute('#mesh-canvas', 'data-blocked-link')).split(',').map(Number);
+    let tipW = '';
+    if (hot.length === 2) {
+      await page.mouse.move(boxW.x + hot[0], boxW.y + hot[1]);
+      await page.waitForSelector('[data-testid="mesh-tip"]:not([hidden])', { timeout: 5000 }).catch(() => {});
+      tipW = await page.textContent('[data-testid="mesh-tip"]');
+    }
+    check(/^Link \(\d+, \d+\) → (east|west|north|south) · [\d,]+ worms/.test(tipW) && /blocked [1-9][\d,]* s \(whole run\)/.test(tipW),
+      'wormhole: hovering the most blocked link shows its worms, held and blocked time', tipW);
+    await shot(page, 'mesh-15-wormhole-link-hover.png');
     const linkW = await page.getAttribute('[data-testid="mesh-share-link"]', 'href');
     const envW = JSON.parse(Buffer.from(linkW.split('#e=')[1].split('.')[0], 'base64url').toString());
     const netW = envW.experiment?.network ?? {};

@@ -114,6 +114,17 @@ pub(super) fn draw_view(app: &App) {
             format!("{},{}", (cx * k).round(), (cy * k).round())
         });
         let _ = c.set_attribute("data-busy-node", &busy.unwrap_or_default());
+        // The most blocked link's bar in CSS pixels, when the blocked-time heatmap is drawn.
+        let blocked = (heat == Heat::Blocked)
+            .then(|| {
+                let st = app.state.borrow();
+                let view = st.runs.get(idx).and_then(|r| r.view.as_ref())?;
+                let (mx, my) = view.most_blocked_at(&geo)?;
+                let k = f64::from(c.client_width().max(1)) / f64::from(c.width().max(1));
+                Some(format!("{},{}", (mx * k).round(), (my * k).round()))
+            })
+            .flatten();
+        let _ = c.set_attribute("data-blocked-link", &blocked.unwrap_or_default());
         let mut st = app.state.borrow_mut();
         st.geo = geo;
         st.occ = occ;
@@ -129,8 +140,12 @@ pub(super) fn hover(app: &App, ev: &MouseEvent) {
     let text = {
         let st = app.state.borrow();
         let view = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref());
-        match (view, st.geo.node_at(ox * scale, oy * scale)) {
-            (Some(v), Some((x, y))) => v.tooltip(&st.occ, x, y),
+        let on_link = (c.get_attribute("data-heat").as_deref() == Some("blocked"))
+            .then(|| view.and_then(|v| v.link_at(&st.geo, ox * scale, oy * scale)))
+            .flatten();
+        match (view, on_link, st.geo.node_at(ox * scale, oy * scale)) {
+            (Some(v), Some(l), _) => Some(v.link_tooltip(l)),
+            (Some(v), None, Some((x, y))) => v.tooltip(&st.occ, x, y),
             _ => None,
         }
     };
