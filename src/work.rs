@@ -25,6 +25,18 @@
 //! allocator class's seconds per unit ([`AllocatorClass`]). The mesh policies (window-K, OO,
 //! …) add little in the measured cases and are not modelled.
 //!
+//! **Wormhole runs** (`network.model = "wormhole"`, a non-contiguous allocator, no phases; Mache
+//! et al. §4.1, [`crate::network::wormhole`]) add the flit-level events of their rounds: a job of
+//! n nodes (at most W · H) and run time C runs R = max(1, round(C / round length)) rounds
+//! ([`crate::network::wormhole::WormholeConfig::rounds`]), a fraction ρ of them writes (n · |IO|
+//! messages) and the rest all-to-all exchanges (n (n − 1) messages); a message of h hops costs
+//! h + 2 + min(L, h + 2) events (header moves and tail steps, L flits; docs/network-model.md,
+//! "Cost"), with h the mean XY distance: (W + H) / 3 between two nodes, W / 2 + H / 3 from a node
+//! to an I/O node (west or east; H / 2 + W / 3 north or south). Seconds = events ×
+//! [`WORMHOLE_SECONDS_PER_EVENT`], added to the allocation's. Before a synthetic model is
+//! generated, the events are those of a sample of at most [`WORMHOLE_SAMPLE_JOBS`] jobs of the
+//! same model and seed, scaled to its job count.
+//!
 //! Seconds = units × the class's seconds per unit, measured with the release build on the
 //! development machine (docs/limits.md lists the commands and times). A browser tab runs the
 //! wasm build at about the same speed; slower machines take longer, which is why the message
@@ -33,7 +45,7 @@
 use crate::alloc::node_allocator::NodeAllocatorKind;
 use crate::limits::WorkEstimate;
 use crate::modes::flat::spec::{Experiment, WorkloadSpec};
-use crate::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment};
+use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
 use crate::policy::PolicyKind;
 use crate::workload::Workload;
 
@@ -54,6 +66,100 @@ pub const FLAT_SECONDS_PER_UNIT: f64 = 1e-7;
 pub const MESH_JOBS_SCALE: f64 = 500.0;
 /// ... up to this many jobs (beyond it the system is taken to be in a steady state).
 pub const MESH_JOBS_CAP: f64 = 5000.0;
+
+/// Seconds per event of the wormhole model (a header move or a tail step), measured
+/// (docs/limits.md, "Work bounds").
+pub const WORMHOLE_SECONDS_PER_EVENT: f64 = 7e-8;
+/// Jobs of a synthetic model generated to estimate a wormhole run before the model is
+/// generated in full.
+pub const WORMHOLE_SAMPLE_JOBS: usize = 10_000;
+
+/// The flit-level work of a wormhole run: messages (worms) and events.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WormholeWork {
+    pub messages: f64,
+    pub events: f64,
+}
+
+/// Whether `exp` runs the wormhole model: a non-contiguous allocator, no phases, `network.model
+/// = "wormhole"`.
+pub fn runs_wormhole(exp: &MeshExperiment) -> bool {
+    !exp.allocator.is_contiguous()
+        && exp.network.phases.is_none()
+        && exp.network.model == ContentionModel::Wormhole
+}
+
+/// The wormhole work of `exp`'s jobs, each (nodes, run time), or `None` when `exp` does not
+/// run the wormhole model ([`runs_wormhole`]).
+pub fn wormhole_work(
+    exp: &MeshExperiment,
+    jobs: impl IntoIterator<Item = (u32, f64)>,
+) -> Option<WormholeWork> {
+    if !runs_wormhole(exp) {
+        return None;
+    }
+    let cfg = exp.wormhole_config();
+    let (w, h) = (f64::from(exp.width), f64::from(exp.height));
+    let area = exp.width.saturating_mul(exp.height).max(1);
+    let (io, to_io) = match exp.network_model() {
+        Ok(net) => {
+            let across = matches!(
+                net.io_side(),
+                crate::network::IoSide::West | crate::network::IoSide::East
+            );
+            let hops = if across {
+                w / 2.0 + h / 3.0
+            } else {
+                h / 2.0 + w / 3.0
+            };
+            (net.io_nodes().len() as f64, hops)
+        }
+        Err(_) => (f64::from(exp.height), w / 2.0 + h / 3.0),
+    };
+    let flits = f64::from(cfg.packet_flits);
+    let per_message = |hops: f64| hops + 2.0 + flits.min(hops + 2.0);
+    let (a2a_events, write_events) = (per_message((w + h) / 3.0), per_message(to_io));
+    let rho = cfg.traffic_io;
+    let mut work = WormholeWork::default();
+    for (procs, run_time) in jobs {
+        let n = f64::from(procs.min(area));
+        let rounds = cfg.rounds(run_time) as f64;
+        let writes = rounds * rho * n * io;
+        let exchanges = rounds * (1.0 - rho) * n * (n - 1.0).max(0.0);
+        work.messages += writes + exchanges;
+        work.events += writes * write_events + exchanges * a2a_events;
+    }
+    Some(work)
+}
+
+/// `base` (the allocation's estimate) plus the wormhole work `w` of `jobs` jobs; the reason
+/// names the wormhole model when its events dominate.
+fn with_wormhole(
+    base: WorkEstimate,
+    exp: &MeshExperiment,
+    jobs: usize,
+    w: WormholeWork,
+) -> WorkEstimate {
+    let seconds = w.events * WORMHOLE_SECONDS_PER_EVENT;
+    let why = if seconds > base.seconds {
+        format!(
+            "{jobs} jobs on a {} × {} mesh under the packet-level wormhole model: about {:.3e} \
+             messages of {} flits, {:.3e} flit-level events",
+            exp.width,
+            exp.height,
+            w.messages,
+            exp.wormhole_config().packet_flits,
+            w.events
+        )
+    } else {
+        base.why
+    };
+    WorkEstimate {
+        units: base.units + w.events,
+        seconds: base.seconds + seconds,
+        why,
+    }
+}
 
 /// How costly one allocation attempt is per mesh node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,7 +321,43 @@ pub fn mesh_estimate(
 
 /// The estimate of a mesh run of `exp` on its prepared `workload` ([`crate::modes::mesh::run::prepare_mesh`]).
 pub fn estimate_mesh(exp: &MeshExperiment, workload: &Workload) -> WorkEstimate {
-    mesh_estimate(exp.allocator, exp.width, exp.height, workload.jobs.len())
+    let jobs = workload.jobs.len();
+    let base = mesh_estimate(exp.allocator, exp.width, exp.height, jobs);
+    match wormhole_work(exp, workload.jobs.iter().map(|j| (j.procs, j.run_time))) {
+        Some(w) => with_wormhole(base, exp, jobs, w),
+        None => base,
+    }
+}
+
+/// The wormhole work of `jobs` jobs of synthetic `model` under `exp`: that of a sample of at
+/// most [`WORMHOLE_SAMPLE_JOBS`] jobs generated with the experiment's seed, scaled.
+fn sampled_wormhole_work(
+    exp: &MeshExperiment,
+    model: &crate::workload::synthetic::SyntheticModel,
+    jobs: usize,
+) -> Option<WormholeWork> {
+    use crate::workload::synthetic::SyntheticModel;
+    if !runs_wormhole(exp) {
+        return None;
+    }
+    let sample = jobs.min(WORMHOLE_SAMPLE_JOBS);
+    let mut m = model.clone();
+    match &mut m {
+        SyntheticModel::Lublin(p) => p.jobs = sample,
+        SyntheticModel::MeshJobs(p) => p.jobs = sample,
+        SyntheticModel::ExponentialJobs(p) => p.jobs = sample,
+    }
+    let drawn = m.generate(exp.seed);
+    let w = wormhole_work(exp, drawn.jobs.iter().map(|j| (j.procs, j.run_time)))?;
+    let k = if drawn.jobs.is_empty() {
+        0.0
+    } else {
+        jobs as f64 / drawn.jobs.len() as f64
+    };
+    Some(WormholeWork {
+        messages: w.messages * k,
+        events: w.events * k,
+    })
 }
 
 /// The estimate of a mesh run of `exp` from its experiment alone, before a synthetic model is
@@ -232,7 +374,11 @@ pub fn estimate_mesh_spec(exp: &MeshExperiment) -> Option<WorkEstimate> {
         return None;
     }
     let jobs = t.first_jobs.map_or(model.jobs(), |f| f.min(model.jobs()));
-    Some(mesh_estimate(exp.allocator, exp.width, exp.height, jobs))
+    let base = mesh_estimate(exp.allocator, exp.width, exp.height, jobs);
+    Some(match sampled_wormhole_work(exp, model, jobs) {
+        Some(w) => with_wormhole(base, exp, jobs, w),
+        None => base,
+    })
 }
 
 /// The estimate of a batch of mesh runs, `exp` with each of `allocators` (`exp.allocator`
@@ -375,6 +521,93 @@ mod tests {
         assert_eq!(estimate_mesh_batch(&trace, &[], None), None);
         let read = estimate_mesh_batch(&trace, &all[..2], Some(1000)).unwrap();
         assert!(read.seconds > 0.0);
+    }
+
+    /// The wormhole model's rounds count: its estimate is the allocation's plus the flit-level
+    /// events, close to the events a run processes (Table 1 jobs, two allocators), growing with
+    /// the rounds, and a run of many rounds is refused by the CLI's bound and held in the page.
+    #[test]
+    fn wormhole_rounds_are_counted() {
+        use crate::alloc::node_allocator::NodeAllocatorKind as N;
+        use crate::modes::mesh::spec::{ContentionModel, WormholeSpec};
+        use crate::network::flow::FlowJob;
+        use crate::workload::synthetic::SyntheticModel;
+        let mut exp = crate::modes::mesh::presets::preset_contention(0.5);
+        exp.network.model = ContentionModel::Wormhole;
+        if let WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p)) = &mut exp.workload {
+            p.jobs = 120;
+        }
+        crate::modes::flat::spec::ExperimentFile::validate(&exp).unwrap();
+        let WorkloadSpec::Synthetic(model) = &exp.workload else {
+            panic!("synthetic preset");
+        };
+        let workload = model.generate(exp.seed);
+        let net = exp.network_model().unwrap();
+        let fjobs: Vec<FlowJob> = workload.jobs.iter().map(FlowJob::of).collect();
+        for kind in [N::McElongated, N::Random] {
+            exp.allocator = MeshAllocatorKind::Nodes(kind);
+            let w =
+                wormhole_work(&exp, workload.jobs.iter().map(|j| (j.procs, j.run_time))).unwrap();
+            let mut alloc = kind.build(&net, exp.seed);
+            let run = crate::network::wormhole::simulate_wormhole(
+                &net,
+                &fjobs,
+                alloc.as_mut(),
+                exp.wormhole_config(),
+            )
+            .unwrap();
+            let (m, e) = (run.stats.injected as f64, run.stats.events as f64);
+            assert!(
+                (w.messages / m - 1.0).abs() < 0.1,
+                "{kind:?}: {} vs {m}",
+                w.messages
+            );
+            assert!(
+                (0.8..1.5).contains(&(w.events / e)),
+                "{kind:?}: {} vs {e}",
+                w.events
+            );
+            let flow = mesh_estimate(exp.allocator, exp.width, exp.height, workload.jobs.len());
+            let est = estimate_mesh(&exp, &workload);
+            assert!(
+                (est.seconds - flow.seconds - w.events * WORMHOLE_SECONDS_PER_EVENT).abs() < 1e-9
+            );
+            // Before the model is generated: the same jobs (fewer than the sample), the same
+            // estimate.
+            let spec = estimate_mesh_spec(&exp).unwrap();
+            assert!(
+                (spec.seconds / est.seconds - 1.0).abs() < 1e-9,
+                "{spec:?} {est:?}"
+            );
+        }
+        // Not under the other models, contiguous allocators or the phase model.
+        let mut flow = exp.clone();
+        flow.network.model = ContentionModel::Separated;
+        assert_eq!(wormhole_work(&flow, [(16, 7150.0)]), None);
+        let mut contiguous = exp.clone();
+        contiguous.allocator = MeshAllocatorKind::Contiguous(AllocatorKind::Mpl);
+        assert_eq!(wormhole_work(&contiguous, [(16, 7150.0)]), None);
+        // Shorter rounds, more of them, more work; and a run of thousands of rounds per job is
+        // over the CLI's bound (600 s) and held in the page, saying why.
+        let base = estimate_mesh(&exp, &workload).seconds;
+        let mut short = exp.clone();
+        short.network.wormhole = Some(WormholeSpec {
+            round_length: 715.0,
+            ..WormholeSpec::default()
+        });
+        assert!(estimate_mesh(&short, &workload).seconds > 5.0 * base);
+        let mut long = exp.clone();
+        if let WorkloadSpec::Synthetic(SyntheticModel::ExponentialJobs(p)) = &mut long.workload {
+            p.jobs = 1000;
+        }
+        long.network.wormhole = Some(WormholeSpec {
+            round_length: 1.0,
+            ..WormholeSpec::default()
+        });
+        let e = estimate_mesh_spec(&long).unwrap();
+        assert!(e.seconds > crate::limits::MAX_WORK_SECONDS, "{e:?}");
+        assert!(e.why.contains("packet-level wormhole model"), "{}", e.why);
+        assert!(page_hold_message(&e).is_some());
     }
 
     #[test]

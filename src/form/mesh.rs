@@ -9,7 +9,7 @@ use super::{number, FieldError, TraceFacts};
 use crate::base::Registered;
 use crate::modes::flat::spec::{ConfigError, WorkloadSpec};
 use crate::modes::mesh::presets::preset_window;
-use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment};
+use crate::modes::mesh::spec::{ContentionModel, MeshAllocatorKind, MeshExperiment, WormholeSpec};
 use crate::network::flow::PhaseConfig;
 use crate::policy::mesh::{MeshPolicyKind, MESH_POLICIES};
 use crate::workload::synthetic::{ExponentialJobsParams, MeshJobsParams, SyntheticModel};
@@ -49,6 +49,12 @@ pub struct MeshFields {
     /// `#mesh-exchanges`: empty = the fluid traffic mix of ρ (Mache et al.); a whole number = Liu
     /// et al.'s phase model with that many all-to-all exchanges between two writes.
     pub exchanges: String,
+    /// `#mesh-model`: the contention model of the non-contiguous allocators (`flow`,
+    /// `separated`, `wormhole`); empty = the edited experiment's.
+    pub model: String,
+    /// The wormhole model's parameters (Mache et al. §4.1; read only when `model` is
+    /// `wormhole`).
+    pub wormhole: WormholeFields,
     /// `#mesh-seed`.
     pub seed: String,
     /// The ticked allocators, in the form's order.
@@ -56,6 +62,68 @@ pub struct MeshFields {
     /// `#mesh-policy` (`fcfs`, `oo`, `oocb`, `window`, `delay`) and `#mesh-policy-k`.
     pub policy: String,
     pub policy_k: String,
+}
+
+/// The wormhole model's fields as typed (`network.wormhole`, docs/network-model.md).
+#[derive(Clone, Debug, Default)]
+pub struct WormholeFields {
+    /// `#mesh-worm-flits`: flits per packet.
+    pub flits: String,
+    /// `#mesh-worm-flit-time`: seconds per flit time.
+    pub flit_time: String,
+    /// `#mesh-worm-round`: seconds of a job's run time per round of its traffic.
+    pub round_length: String,
+}
+
+impl WormholeFields {
+    /// The fields showing `spec`.
+    pub fn of(spec: &WormholeSpec) -> WormholeFields {
+        WormholeFields {
+            flits: spec.flits.to_string(),
+            flit_time: spec.flit_time.to_string(),
+            round_length: spec.round_length.to_string(),
+        }
+    }
+}
+
+/// The form's inputs of the wormhole parameters: (key under `network.wormhole`, input id,
+/// label).
+pub const WORMHOLE_FIELDS: [(&str, &str, &str); 3] = [
+    ("flits", "mesh-worm-flits", "Flits per packet"),
+    ("flit_time", "mesh-worm-flit-time", "Flit time"),
+    ("round_length", "mesh-worm-round", "Round length"),
+];
+
+/// Reads the wormhole fields: every value in range, or the error naming its input.
+pub fn read_wormhole(f: &WormholeFields) -> Result<WormholeSpec, FieldError> {
+    let spec = WormholeSpec {
+        flits: number(
+            "mesh-worm-flits",
+            &f.flits,
+            "Flits per packet",
+            "a whole number of flits",
+        )?,
+        flit_time: number(
+            "mesh-worm-flit-time",
+            &f.flit_time,
+            "Flit time",
+            "a number of seconds per flit",
+        )?,
+        round_length: number(
+            "mesh-worm-round",
+            &f.round_length,
+            "Round length",
+            "a number of seconds of run time per round",
+        )?,
+    };
+    spec.validate().map_err(|(key, m)| {
+        let (id, label) = WORMHOLE_FIELDS
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map_or(("mesh-model", "Wormhole"), |(_, id, label)| (*id, *label));
+        FieldError::new(id, format!("{label}: {m}."))
+    })?;
+    Ok(spec)
 }
 
 /// The JSON name of a unit variant (`"uniform"`), the value of its `<option>`.
@@ -153,6 +221,18 @@ pub fn read(
     if (exp.network.traffic_io * 100.0).round() != pct {
         exp.network.traffic_io = pct / 100.0;
     }
+    let model = f.model.trim();
+    if !model.is_empty() {
+        exp.network.model = ContentionModel::parse(model)
+            .map_err(|m| FieldError::new("mesh-model", format!("Network model: {m}.")))?;
+    }
+    exp.network.wormhole = if exp.network.model == ContentionModel::Wormhole {
+        let w = read_wormhole(&f.wormhole)?;
+        // The defaults are left out, so an experiment at the defaults reads as before.
+        (w != WormholeSpec::default()).then_some(w)
+    } else {
+        None
+    };
     let exchanges = f.exchanges.trim();
     exp.network.phases = if exchanges.is_empty() {
         None
@@ -167,6 +247,13 @@ pub fn read(
             return Err(FieldError::new(
                 "mesh-exchanges",
                 format!("Exchanges: at most {} (got {n}).", PhaseConfig::MAX_COUNT),
+            ));
+        }
+        if exp.network.model == ContentionModel::Wormhole {
+            return Err(FieldError::new(
+                "mesh-exchanges",
+                "Phases: Liu et al.'s phase model runs on the flow model, not the wormhole \
+                 model; leave Phases empty, or choose another network model.",
             ));
         }
         // Keep a link's or preset's speeds and message size; change the exchanges only.
@@ -301,6 +388,10 @@ pub fn field_name(key: &str) -> String {
         "network.io_count" => "I/O count",
         "network.io_side" => "I/O side",
         "network.kappa" => "κ",
+        "network.model" => "Network model",
+        "network.wormhole.flits" => "Flits per packet",
+        "network.wormhole.flit_time" => "Flit time",
+        "network.wormhole.round_length" => "Round length",
         "version" => "Format version",
         "allocators" => "Allocators",
         "workload.synthetic.jobs" => "Jobs",
@@ -329,6 +420,10 @@ fn field_id(key: &str) -> &'static str {
         "network.traffic_io" => "mesh-rho",
         "network.io_count" => "mesh-io-count",
         "network.io_side" => "mesh-io-side",
+        "network.model" | "network.wormhole" => "mesh-model",
+        "network.wormhole.flits" => "mesh-worm-flits",
+        "network.wormhole.flit_time" => "mesh-worm-flit-time",
+        "network.wormhole.round_length" => "mesh-worm-round",
         "policy" => "mesh-policy-k",
         _ if k.starts_with("workload.synthetic.mesh_jobs.jobs") => "mesh-mesh_jobs",
         _ if k.starts_with("workload.synthetic.exponential_jobs.jobs") => "mesh-exp_jobs",

@@ -9,7 +9,11 @@
 //! nodes (eastbound above westbound, northbound right of southbound), coloured by its load
 //! ([`crate::network::heat`]: all-to-all communication and writes to the I/O nodes weighted by
 //! the run's traffic ratio ρ, as in [`crate::modes::mesh::run::link_loads_at`]) on a scale from 0 to the
-//! run's peak, with the legend on the right.
+//! run's peak, with the legend on the right. Under the packet-level wormhole model (Mache et
+//! al. §4.1, [`crate::network::wormhole`]) the heatmap can show instead the **blocked time per
+//! link** over the whole run: for how long worms' headers waited for each link
+//! ([`crate::modes::mesh::run::MeshLinks`]), in the workload's time unit, on a scale from 0 to
+//! the most blocked link — where worms wait.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -21,7 +25,7 @@ use super::protocol::MeshReport;
 use crate::alloc::compactness::{tree_view, TreeView};
 use crate::alloc::node_allocator::IoLayout;
 use crate::machine::mesh::{Mesh, Submesh};
-use crate::modes::mesh::run::{JobLayout, MeshJobRecord};
+use crate::modes::mesh::run::{JobLayout, LinkTimes, MeshJobRecord, MeshLinks};
 use crate::modes::mesh::spec::MeshExperiment;
 use crate::network::heat::{css_hex, heat_colour, job_colour, loads_at, running_waiting, Timeline};
 use crate::network::{Dir, Network};
@@ -29,6 +33,21 @@ use crate::network::{Dir, Network};
 /// Width of the mesh area of the canvas (the legend is to its right), canvas pixels.
 const MESH_AREA: f64 = 820.0;
 const FONT: &str = "sans-serif";
+
+/// The most blocked link and its blocked time (if any worm waited), the blocked time of every
+/// link summed, and the share of it on links touching the I/O line.
+pub type BlockedSummary<'a> = (Option<(&'a LinkTimes, f64)>, f64, f64);
+
+/// What the heatmap shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heat {
+    /// No heatmap.
+    Off,
+    /// The links' loads at the instant drawn.
+    Load,
+    /// Blocked time per link over the whole run (wormhole runs only).
+    Blocked,
+}
 
 /// One finished run, ready to draw at any instant.
 pub struct RunView {
@@ -46,6 +65,8 @@ pub struct RunView {
     pub truncated: bool,
     /// Unit of the time axis (`s` or `time units`).
     pub unit: &'static str,
+    /// The wormhole model's per-link counters (`None` under the other models).
+    pub links: Option<MeshLinks>,
 }
 
 /// Where the mesh was drawn: for hit-testing the mouse.
@@ -115,6 +136,47 @@ impl RunView {
             peak,
             truncated: report.truncated,
             unit: time_unit(exp),
+            links: out.links.clone(),
+        })
+    }
+
+    /// Blocked time of a link in the run's time unit (flit times × the flit time).
+    fn blocked_time(&self, l: &LinkTimes) -> f64 {
+        let ft = self.links.as_ref().map_or(1.0, |m| m.flit_time);
+        l.blocked as f64 * ft
+    }
+
+    /// The most blocked link (and its blocked time), the blocked time of every link summed, and
+    /// the share of that sum on links that touch the I/O line; `None` without link counters.
+    pub fn blocked_summary(&self) -> Option<BlockedSummary<'_>> {
+        let m = self.links.as_ref()?;
+        let mut top: Option<(&LinkTimes, f64)> = None;
+        let (mut total, mut io) = (0.0, 0.0);
+        for l in &m.links {
+            let b = self.blocked_time(l);
+            total += b;
+            let on_line = |p: [u32; 2]| {
+                self.net
+                    .is_io_line(crate::network::NetNode::new(p[0], p[1]))
+            };
+            if on_line(l.from) || on_line(l.to) {
+                io += b;
+            }
+            if b > 0.0 && top.is_none_or(|(_, t)| b > t) {
+                top = Some((l, b));
+            }
+        }
+        let share = if total > 0.0 { io / total } else { 0.0 };
+        Some((top, total, share))
+    }
+
+    /// Top of the blocked-time scale: the most blocked link's time (0 if none waited).
+    pub fn blocked_peak(&self) -> f64 {
+        self.links.as_ref().map_or(0.0, |m| {
+            m.links
+                .iter()
+                .map(|l| self.blocked_time(l))
+                .fold(0.0, f64::max)
         })
     }
 
@@ -178,7 +240,7 @@ impl RunView {
         cw: f64,
         ch: f64,
         t: f64,
-        heat: bool,
+        heat: Heat,
         tree: bool,
     ) -> (Geometry, Vec<Option<usize>>) {
         let (w, h) = (self.net.width(), self.net.height());
@@ -241,7 +303,11 @@ impl RunView {
             40.0,
         );
         // Nodes: inset so that the links show between them.
-        let inset = if heat { cell * 0.2 } else { cell * 0.06 };
+        let inset = if heat == Heat::Off {
+            cell * 0.06
+        } else {
+            cell * 0.2
+        };
         let side = (cell - 2.0 * inset).max(1.0);
         ctx.set_line_width(1.0);
         for y in 1..=h {
@@ -282,41 +348,70 @@ impl RunView {
                 ctx.fill();
             }
         }
-        // Links with messages at t.
-        if heat {
-            let loads = loads_at(&self.net, &self.layouts, self.rho, t);
-            let thick = (cell * 0.13).clamp(1.5, 5.0);
-            let off = thick * 0.75;
-            for (i, &v) in loads.iter().enumerate() {
-                if v <= 0.0 {
-                    continue;
+        // Links: a bar between the two squares (and a little of each), eastbound above
+        // westbound, northbound right of southbound.
+        let thick = (cell * 0.13).clamp(1.5, 5.0);
+        let off = thick * 0.75;
+        let bar = |from: (u32, u32), to: (u32, u32), colour: &str, width: f64| {
+            let (ax, ay) = centre(from.0, from.1);
+            let (bx, by) = centre(to.0, to.1);
+            let (dx, dy) = (bx - ax, by - ay);
+            let len = (dx * dx + dy * dy).sqrt().max(1.0);
+            let (ux, uy) = (dx / len, dy / len);
+            let reach = side / 2.0 + 0.5;
+            let (sx, sy) = (ax + ux * reach, ay + uy * reach);
+            let (tx, ty) = (bx - ux * reach, by - uy * reach);
+            let (nx, ny) = match link_dir(from, to) {
+                Dir::East => (0.0, -off),
+                Dir::West => (0.0, off),
+                Dir::North => (off, 0.0),
+                Dir::South => (-off, 0.0),
+            };
+            ctx.set_stroke_style_str(colour);
+            ctx.set_line_width(width);
+            ctx.begin_path();
+            ctx.move_to(sx + nx, sy + ny);
+            ctx.line_to(tx + nx, ty + ny);
+            ctx.stroke();
+        };
+        match (heat, &self.links) {
+            (Heat::Load, _) => {
+                // Links with messages at t.
+                let loads = loads_at(&self.net, &self.layouts, self.rho, t);
+                for (i, &v) in loads.iter().enumerate() {
+                    if v <= 0.0 {
+                        continue;
+                    }
+                    let l = self.net.link_at(i);
+                    let to = l.to();
+                    bar(
+                        (l.from.x, l.from.y),
+                        (to.x, to.y),
+                        &css_hex(heat_colour(v, self.peak)),
+                        thick,
+                    );
                 }
-                let l = self.net.link_at(i);
-                let to = l.to();
-                let (ax, ay) = centre(l.from.x, l.from.y);
-                let (bx, by) = centre(to.x, to.y);
-                // The bar covers the gap between the two squares (and a little of each).
-                let (dx, dy) = (bx - ax, by - ay);
-                let len = (dx * dx + dy * dy).sqrt().max(1.0);
-                let (ux, uy) = (dx / len, dy / len);
-                let reach = side / 2.0 + 0.5;
-                let (sx, sy) = (ax + ux * reach, ay + uy * reach);
-                let (tx, ty) = (bx - ux * reach, by - uy * reach);
-                let (nx, ny) = match l.dir {
-                    Dir::East => (0.0, -off),
-                    Dir::West => (0.0, off),
-                    Dir::North => (off, 0.0),
-                    Dir::South => (-off, 0.0),
-                };
-                ctx.set_stroke_style_str(&css_hex(heat_colour(v, self.peak)));
-                ctx.set_line_width(thick);
-                ctx.begin_path();
-                ctx.move_to(sx + nx, sy + ny);
-                ctx.line_to(tx + nx, ty + ny);
-                ctx.stroke();
             }
-            ctx.set_line_width(1.0);
+            (Heat::Blocked, Some(m)) => {
+                // Every link a worm crossed: grey if no header ever waited for it, else
+                // coloured by its blocked time; the most blocked on top.
+                let peak = self.blocked_peak();
+                let mut order: Vec<&LinkTimes> = m.links.iter().collect();
+                order.sort_by_key(|l| l.blocked);
+                for l in order {
+                    let from = (l.from[0], l.from[1]);
+                    let to = (l.to[0], l.to[1]);
+                    if l.blocked == 0 {
+                        bar(from, to, "#b4bcc8", (thick * 0.5).max(1.0));
+                    } else {
+                        let b = self.blocked_time(l);
+                        bar(from, to, &css_hex(heat_colour(b, peak)), thick);
+                    }
+                }
+            }
+            _ => {}
         }
+        ctx.set_line_width(1.0);
         if let Some(v) = &tree_view {
             draw_tree(ctx, &geo, v);
         }
@@ -345,7 +440,7 @@ impl RunView {
         &self,
         ctx: &CanvasRenderingContext2d,
         cw: f64,
-        heat: bool,
+        heat: Heat,
         tree: bool,
         running: usize,
     ) {
@@ -410,10 +505,18 @@ impl RunView {
             let _ = ctx.fill_text("Free block (largest free tree node)", x0 + 44.0, y);
         }
         y += 40.0;
-        if !heat {
-            ctx.set_fill_style_str("#5c6878");
-            let _ = ctx.fill_text("Heatmap off: tick it to see link loads.", x0, y);
-            return;
+        let bar_w = (cw - x0 - 30.0).max(60.0);
+        match heat {
+            Heat::Off => {
+                ctx.set_fill_style_str("#5c6878");
+                let _ = ctx.fill_text("Heatmap off: tick it to see link loads.", x0, y);
+                return;
+            }
+            Heat::Blocked if self.links.is_some() => {
+                self.draw_blocked_legend(ctx, x0, y, bar_w);
+                return;
+            }
+            _ => {}
         }
         ctx.set_font(&format!("600 14px {FONT}"));
         ctx.set_fill_style_str("#1c2430");
@@ -432,29 +535,7 @@ impl RunView {
             y,
         );
         y += 20.0;
-        let bar_w = (cw - x0 - 30.0).max(60.0);
-        let steps = 120;
-        for k in 0..steps {
-            let f = f64::from(k) / f64::from(steps - 1);
-            ctx.set_fill_style_str(&css_hex(heat_colour(f, 1.0)));
-            ctx.fill_rect(
-                x0 + bar_w * f64::from(k) / f64::from(steps),
-                y,
-                bar_w / f64::from(steps) + 0.6,
-                16.0,
-            );
-        }
-        ctx.set_stroke_style_str("#8a94a3");
-        ctx.stroke_rect(x0 + 0.5, y + 0.5, bar_w - 1.0, 15.0);
-        y += 28.0;
-        ctx.set_fill_style_str("#1c2430");
-        ctx.set_font(&format!("12px {FONT}"));
-        for (f, align) in [(0.0, "left"), (0.5, "center"), (1.0, "right")] {
-            ctx.set_text_align(align);
-            let _ = ctx.fill_text(&short(self.peak * f), x0 + bar_w * f, y);
-        }
-        ctx.set_text_align("left");
-        y += 20.0;
+        y = colour_bar(ctx, x0, y, bar_w, self.peak, "");
         ctx.set_fill_style_str("#5c6878");
         let _ = ctx.fill_text("0 = idle link; right end = the run's peak", x0, y);
         y += 18.0;
@@ -468,6 +549,130 @@ impl RunView {
             ctx.set_fill_style_str("#a15c00");
             let _ = ctx.fill_text("Only the first jobs of this run are drawn.", x0, y);
         }
+    }
+
+    /// The blocked-time legend: what a bar's colour means, its scale in the run's time unit,
+    /// and where the worms waited most.
+    fn draw_blocked_legend(&self, ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, bar_w: f64) {
+        let mut y = y0;
+        ctx.set_text_align("left");
+        ctx.set_font(&format!("600 14px {FONT}"));
+        ctx.set_fill_style_str("#1c2430");
+        let _ = ctx.fill_text(&format!("Blocked time per link ({})", self.unit), x0, y);
+        y += 18.0;
+        ctx.set_font(&format!("12px {FONT}"));
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text("Whole run: time worms' headers waited", x0, y);
+        y += 16.0;
+        let ft = self.links.as_ref().map_or(1.0, |m| m.flit_time);
+        let _ = ctx.fill_text(
+            &format!("for the link (flit times × {ft} {}).", self.unit),
+            x0,
+            y,
+        );
+        y += 20.0;
+        let peak = self.blocked_peak();
+        y = colour_bar(ctx, x0, y, bar_w, peak, self.unit);
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text("Right end = the most blocked link.", x0, y);
+        y += 22.0;
+        ctx.set_stroke_style_str("#b4bcc8");
+        ctx.set_line_width(2.0);
+        ctx.begin_path();
+        ctx.move_to(x0, y);
+        ctx.line_to(x0 + 22.0, y);
+        ctx.stroke();
+        ctx.set_line_width(1.0);
+        let _ = ctx.fill_text("carried worms, never blocked", x0 + 30.0, y);
+        y += 18.0;
+        let _ = ctx.fill_text("No bar: no worm crossed the link.", x0, y);
+        y += 24.0;
+        if let Some((top, total, io_share)) = self.blocked_summary() {
+            ctx.set_fill_style_str("#1c2430");
+            match top {
+                Some((l, b)) => {
+                    let d = match link_dir((l.from[0], l.from[1]), (l.to[0], l.to[1])) {
+                        Dir::East => "east",
+                        Dir::West => "west",
+                        Dir::North => "north",
+                        Dir::South => "south",
+                    };
+                    let _ = ctx.fill_text(
+                        &format!(
+                            "Most blocked: ({}, {}) → {d}, {} {}",
+                            l.from[0],
+                            l.from[1],
+                            short(b),
+                            self.unit
+                        ),
+                        x0,
+                        y,
+                    );
+                    y += 18.0;
+                    let _ = ctx.fill_text(
+                        &format!(
+                            "All links: {} {}, {} % next to the I/O line.",
+                            short(total),
+                            self.unit,
+                            format::fixed(io_share * 100.0, 0)
+                        ),
+                        x0,
+                        y,
+                    );
+                }
+                None => {
+                    let _ = ctx.fill_text("No worm was ever blocked.", x0, y);
+                }
+            }
+            y += 24.0;
+        }
+        ctx.set_fill_style_str("#5c6878");
+        let _ = ctx.fill_text("Bars: eastbound above westbound,", x0, y);
+        y += 18.0;
+        let _ = ctx.fill_text("northbound right of southbound (XY routing).", x0, y);
+    }
+
+    /// The link of the blocked-time heatmap drawn nearest canvas point (px, py), within a third
+    /// of a cell of its bar's middle; `None` without link counters.
+    pub fn link_at(&self, geo: &Geometry, px: f64, py: f64) -> Option<&LinkTimes> {
+        let m = self.links.as_ref()?;
+        let mut best: Option<(&LinkTimes, f64)> = None;
+        for l in &m.links {
+            let (mx, my) = bar_middle(geo, l);
+            let d = (mx - px).hypot(my - py);
+            if d <= geo.cell / 3.0 && best.is_none_or(|(_, e)| d < e) {
+                best = Some((l, d));
+            }
+        }
+        best.map(|(l, _)| l)
+    }
+
+    /// The tooltip of a link of the blocked-time heatmap: what crossed it and for how long it
+    /// was held and waited for.
+    pub fn link_tooltip(&self, l: &LinkTimes) -> String {
+        let ft = self.links.as_ref().map_or(1.0, |m| m.flit_time);
+        let d = match link_dir((l.from[0], l.from[1]), (l.to[0], l.to[1])) {
+            Dir::East => "east",
+            Dir::West => "west",
+            Dir::North => "north",
+            Dir::South => "south",
+        };
+        format!(
+            "Link ({}, {}) → {d} · {} worms, {} flits\nheld {} {u} · blocked {} {u} (whole run)",
+            l.from[0],
+            l.from[1],
+            format::count(l.messages),
+            format::count(l.flits),
+            format::fixed(l.held as f64 * ft, 0),
+            format::fixed(l.blocked as f64 * ft, 0),
+            u = self.unit
+        )
+    }
+
+    /// The most blocked link's bar middle, canvas pixels (for tests and tools: where to hover).
+    pub fn most_blocked_at(&self, geo: &Geometry) -> Option<(f64, f64)> {
+        let (l, _) = self.blocked_summary()?.0?;
+        Some(bar_middle(geo, l))
     }
 
     /// The tooltip text for node (x, y) at `t` (compute node or I/O-line position).
@@ -529,6 +734,73 @@ fn side_name(s: crate::network::IoSide) -> &'static str {
         crate::network::IoSide::East => "east",
         crate::network::IoSide::North => "north",
         crate::network::IoSide::South => "south",
+    }
+}
+
+/// The heat colour scale from 0 to `peak` at (x0, y), `bar_w` wide, labelled at 0, the middle
+/// and the end (with `unit` after the last label if any); returns the y below it.
+fn colour_bar(
+    ctx: &CanvasRenderingContext2d,
+    x0: f64,
+    y: f64,
+    bar_w: f64,
+    peak: f64,
+    unit: &str,
+) -> f64 {
+    let steps = 120;
+    for k in 0..steps {
+        let f = f64::from(k) / f64::from(steps - 1);
+        ctx.set_fill_style_str(&css_hex(heat_colour(f, 1.0)));
+        ctx.fill_rect(
+            x0 + bar_w * f64::from(k) / f64::from(steps),
+            y,
+            bar_w / f64::from(steps) + 0.6,
+            16.0,
+        );
+    }
+    ctx.set_stroke_style_str("#8a94a3");
+    ctx.stroke_rect(x0 + 0.5, y + 0.5, bar_w - 1.0, 15.0);
+    let y = y + 28.0;
+    ctx.set_fill_style_str("#1c2430");
+    ctx.set_font(&format!("12px {FONT}"));
+    for (f, align) in [(0.0, "left"), (0.5, "center"), (1.0, "right")] {
+        ctx.set_text_align(align);
+        let text = if f == 1.0 && !unit.is_empty() {
+            format!("{} {unit}", short(peak * f))
+        } else {
+            short(peak * f)
+        };
+        let _ = ctx.fill_text(&text, x0 + bar_w * f, y);
+    }
+    ctx.set_text_align("left");
+    y + 20.0
+}
+
+/// The middle of link `l`'s bar as [`RunView::draw`] draws it (offset to its side of the pair
+/// of links between the two nodes).
+fn bar_middle(geo: &Geometry, l: &LinkTimes) -> (f64, f64) {
+    let off = (geo.cell * 0.13).clamp(1.5, 5.0) * 0.75;
+    let (ax, ay) = geo.centre(l.from[0], l.from[1]);
+    let (bx, by) = geo.centre(l.to[0], l.to[1]);
+    let (nx, ny) = match link_dir((l.from[0], l.from[1]), (l.to[0], l.to[1])) {
+        Dir::East => (0.0, -off),
+        Dir::West => (0.0, off),
+        Dir::North => (off, 0.0),
+        Dir::South => (-off, 0.0),
+    };
+    ((ax + bx) / 2.0 + nx, (ay + by) / 2.0 + ny)
+}
+
+/// The direction of the link between neighbours `from` and `to` of the extended grid.
+fn link_dir(from: (u32, u32), to: (u32, u32)) -> Dir {
+    if to.0 > from.0 {
+        Dir::East
+    } else if to.0 < from.0 {
+        Dir::West
+    } else if to.1 > from.1 {
+        Dir::North
+    } else {
+        Dir::South
     }
 }
 

@@ -5,10 +5,13 @@
 // its job); runs the Mache et al. preset (six allocators, heatmap and legend visible) and the
 // traffic-ratio sweep (a line per allocator); checks inline errors (W = 0; a share link asking
 // for Window-K with MC-Elongated) that keep the results; reopens the share link in a fresh tab
-// (same numbers); uploads a trace and compares two allocators with the CLI. No console errors. Screenshots: test-output/e2e/mesh-*.png.
+// (same numbers); uploads a trace and compares two allocators with the CLI; chooses the wormhole
+// model with its parameters and sees the blocked-time heatmap and legend. No console errors. Screenshots: test-output/e2e/mesh-*.png.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -435,6 +438,104 @@ async function main() {
     const withTree = await canvasInk(page, 'mesh-canvas');
     check(withTree.hash !== noTree.hash, 'allocation tree: the overlay changes the mesh view');
     await shot(page, 'mesh-12-binary_tree-tree.png');
+
+    // The wormhole model (Mache et al. §4.1): chosen in the form with its three parameters
+    // (a bad one is an inline error naming it), run for two allocators equal to `schedlab mesh`
+    // (table and links CSV), the blocked-time heatmap with its legend, the parameters in the
+    // share link and back in the form of a fresh tab.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-testid="mesh-preset-contention"]');
+    check(await page.isHidden('[data-testid="mesh-worm-fields"]'), 'wormhole: its fields are hidden under the separated model');
+    await page.selectOption('[data-testid="mesh-model"]', 'wormhole');
+    check(await page.isVisible('[data-testid="mesh-worm-flits"]') && await page.isVisible('[data-testid="mesh-worm-round"]')
+      && await page.inputValue('[data-testid="mesh-worm-flits"]') === '8',
+    'wormhole: choosing it shows its parameters (defaults: 8 flits)');
+    await page.fill('[data-testid="mesh-exp_jobs"]', '150');
+    for (const box of await page.$$('[id^="mesh-alloc-"][type="checkbox"]')) await box.uncheck();
+    await page.check('[data-testid="mesh-alloc-mc_elongated"]');
+    await page.check('[data-testid="mesh-alloc-random"]');
+    await page.fill('[data-testid="mesh-worm-flits"]', '0');
+    await page.click('[data-testid="mesh-run"]');
+    await page.waitForSelector('[data-testid="mesh-error"]:not([hidden])');
+    const ew = await page.textContent('#mesh-error-text');
+    check(/^Flits per packet: must be between 1 and 1024/.test(ew), 'wormhole: 0 flits is an inline error naming the field', ew);
+    await page.fill('[data-testid="mesh-worm-flits"]', '16');
+    await page.fill('[data-testid="mesh-worm-round"]', '3600');
+    await shot(page, 'mesh-13-wormhole-form.png');
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 2, 90000);
+    const tw = await readTable(page);
+    const capw = await page.textContent('[data-testid="mesh-caption"]');
+    check(/wormhole model \(16-flit worms, flit time 1 s, one round per 3600 s of run time\)/.test(capw),
+      'wormhole: the caption names the model and its parameters', capw);
+    const dw = [];
+    for (const a of ['mc_elongated', 'random']) {
+      const expw = await blobText(page, `mesh-dl-exp-${a}`);
+      dw.push(...compare(tw[a], cliRun(dir, `wormhole-${a}`, expw)).map((d) => `${a} ${d}`));
+      const file = join(dir, `wormhole-${a}.json`);
+      const csvFile = join(dir, `wormhole-${a}-links.csv`);
+      try {
+        execFileSync(BIN, ['mesh', file, '--links-csv', csvFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const pageCsv = await blobText(page, `mesh-dl-links-${a}`);
+        if (pageCsv !== readFileSync(csvFile, 'utf8')) dw.push(`${a} links CSV differs`);
+        if (!pageCsv.startsWith('from_x,from_y,to_x,to_y,messages,flits,held,blocked\n')) dw.push(`${a} links CSV header`);
+      } catch (e) {
+        dw.push(`${a}: ${String(e.stderr || e.message).trim().split('\n')[0]}`);
+      }
+    }
+    check(tw.mc_elongated?.mean_service > 0 && dw.length === 0,
+      'wormhole: both rows and the links CSVs equal `schedlab mesh --links-csv`', dw.join('; '));
+    await page.selectOption('[data-testid="mesh-run-pick"]', '0');
+    check(await page.getAttribute('[data-testid="mesh-heat-kind"]', 'data-available') === 'blocked',
+      'wormhole: the heatmap offers blocked time');
+    if (await page.isChecked('[data-testid="mesh-tree"]')) await page.click('[data-testid="mesh-tree"]');
+    await page.selectOption('[data-testid="mesh-heat-kind"]', 'blocked');
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-view').offsetTop - 10));
+    const legendW = await colourPixels(page, 'mesh-canvas', [103, 0, 13], 830);
+    const barsW = await colourPixels(page, 'mesh-canvas', null, 0, 820);
+    check(await page.getAttribute('#mesh-canvas', 'data-heat') === 'blocked' && legendW > 20 && barsW > 20,
+      'wormhole: blocked-time heatmap with its colour legend', `legend ${legendW}, bars ${barsW}`);
+    await shot(page, 'mesh-14-wormhole-blocked.png');
+    // Hovering the most blocked link shows what crossed it and how long worms waited for it.
+    const boxW = await page.$eval('#mesh-canvas', (c) => {
+      const r = c.getBoundingClientRect();
+      return { x: r.left, y: r.top };
+    });
+    const hot = (await page.getAttribute('#mesh-canvas', 'data-blocked-link')).split(',').map(Number);
+    let tipW = '';
+    if (hot.length === 2) {
+      await page.mouse.move(boxW.x + hot[0], boxW.y + hot[1]);
+      await page.waitForSelector('[data-testid="mesh-tip"]:not([hidden])', { timeout: 5000 }).catch(() => {});
+      tipW = await page.textContent('[data-testid="mesh-tip"]');
+    }
+    check(/^Link \(\d+, \d+\) → (east|west|north|south) · [\d,]+ worms/.test(tipW) && /blocked [1-9][\d,]* s \(whole run\)/.test(tipW),
+      'wormhole: hovering the most blocked link shows its worms, held and blocked time', tipW);
+    await shot(page, 'mesh-15-wormhole-link-hover.png');
+    const linkW = await page.getAttribute('[data-testid="mesh-share-link"]', 'href');
+    const envW = JSON.parse(Buffer.from(linkW.split('#e=')[1].split('.')[0], 'base64url').toString());
+    const netW = envW.experiment?.network ?? {};
+    check(netW.model === 'wormhole' && netW.wormhole?.flits === 16 && netW.wormhole?.round_length === 3600,
+      'wormhole: the share link carries the model and its parameters', JSON.stringify(netW));
+    const tabW = await openTab(browser, linkW, errors);
+    await waitIdleWithRows(tabW, 2, 90000);
+    check(await tabW.inputValue('[data-testid="mesh-model"]') === 'wormhole'
+      && await tabW.inputValue('[data-testid="mesh-worm-flits"]') === '16'
+      && await tabW.inputValue('[data-testid="mesh-worm-round"]') === '3600'
+      && JSON.stringify(await readTable(tabW)) === JSON.stringify(tw),
+    'wormhole: the link reopens with its parameters in the form and the same table');
+    await tabW.close();
+    // A preset of another model hides the fields; its run has no link counters, so the
+    // blocked-time choice is withdrawn and the heatmap shows link loads again.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-testid="mesh-preset-window"]');
+    check(await page.inputValue('[data-testid="mesh-model"]') === 'flow' && await page.isHidden('[data-testid="mesh-worm-fields"]'),
+      'wormhole: a preset of another model hides the wormhole fields');
+    await page.click('[data-testid="mesh-run"]');
+    await waitIdleWithRows(page, 1);
+    check(await page.getAttribute('[data-testid="mesh-heat-kind"]', 'data-available') === 'load'
+      && await page.inputValue('[data-testid="mesh-heat-kind"]') === 'load'
+      && await page.getAttribute('#mesh-canvas', 'data-heat') === 'load',
+    'wormhole: a run without link counters withdraws the blocked-time choice');
 
     check(errors.length === 0, 'no console errors', errors.join(' | '));
   } finally {

@@ -348,6 +348,8 @@ fn mesh_form() -> MeshFields {
         io_count: String::new(),
         rho: "50".into(),
         exchanges: String::new(),
+        model: String::new(),
+        wormhole: Default::default(),
         seed: "1".into(),
         allocators: vec![
             MeshAllocatorKind::parse("first-fit").unwrap(),
@@ -644,6 +646,8 @@ fn mesh_binary_tree_preset_form_keeps_the_phase_model() {
         io_count: "16".into(),
         rho: "50".into(),
         exchanges: "16".into(),
+        model: String::new(),
+        wormhole: Default::default(),
         seed: "1001".into(),
         allocators: binary_tree_allocators(),
         policy: "fcfs".into(),
@@ -727,6 +731,8 @@ fn mesh_mc_elongated_preset_form_keeps_the_contention_model() {
         io_count: String::new(),
         rho: "50".into(),
         exchanges: String::new(),
+        model: String::new(),
+        wormhole: Default::default(),
         seed: "2000".into(),
         allocators: vec![MeshAllocatorKind::parse("mc_elongated").unwrap()],
         policy: "fcfs".into(),
@@ -744,6 +750,163 @@ fn mesh_mc_elongated_preset_form_keeps_the_contention_model() {
     assert_eq!(base.network.phases.map(|p| p.exchanges), Some(4));
     base.validate()
         .expect("phase model without the separated model");
+}
+
+/// The network model picker: wormhole with its three parameters reaches the experiment (left
+/// out at the defaults), each bad value is an error on its own input, a share link carries the
+/// parameters back into the fields, and another model drops them.
+#[test]
+fn mesh_form_chooses_the_wormhole_model_and_its_parameters() {
+    use schedlab::form::mesh::WormholeFields;
+    use schedlab::modes::mesh::link::MeshShare;
+    use schedlab::modes::mesh::presets::preset_contention;
+    use schedlab::modes::mesh::spec::{ContentionModel, WormholeSpec};
+    let preset = preset_contention(0.5);
+    let fields = |flits: &str, flit_time: &str, round: &str| WormholeFields {
+        flits: flits.into(),
+        flit_time: flit_time.into(),
+        round_length: round.into(),
+    };
+    let f = MeshFields {
+        width: "22".into(),
+        height: "16".into(),
+        workload: MeshWorkload::ExponentialJobs {
+            jobs: "50".into(),
+            interarrival: "182.5".into(),
+        },
+        shape: "square".into(),
+        io_side: "west".into(),
+        io_count: String::new(),
+        rho: "50".into(),
+        exchanges: String::new(),
+        model: "wormhole".into(),
+        wormhole: WormholeFields::of(&WormholeSpec::default()),
+        seed: "2000".into(),
+        allocators: vec![MeshAllocatorKind::parse("mc_elongated").unwrap()],
+        policy: "fcfs".into(),
+        policy_k: String::new(),
+    };
+    let (base, _, _) = mesh::read(&f, Some(&preset), None).expect("valid form");
+    assert_eq!(base.network.model, ContentionModel::Wormhole);
+    assert_eq!(base.network.wormhole, None, "defaults are left out");
+    let set = MeshFields {
+        wormhole: fields("16", "0.5", "3600"),
+        ..f.clone()
+    };
+    let (base, allocs, _) = mesh::read(&set, Some(&preset), None).expect("valid form");
+    let spec = WormholeSpec {
+        flits: 16,
+        flit_time: 0.5,
+        round_length: 3600.0,
+    };
+    assert_eq!(base.network.wormhole, Some(spec));
+    base.validate().expect("valid experiment");
+    let cfg = base.wormhole_config();
+    assert_eq!(
+        (cfg.packet_flits, cfg.flit_seconds, cfg.round_seconds),
+        (16, 0.5, 3600.0)
+    );
+    // Through a share link and back into the fields.
+    let share = MeshShare {
+        v: schedlab::modes::mesh::link::MESH_SHARE_VERSION,
+        experiment: base.clone(),
+        allocators: allocs,
+        policy: None,
+    };
+    let back = MeshShare::from_fragment(&share.to_fragment())
+        .expect("valid link")
+        .expect("a mesh link");
+    assert_eq!(back.experiment, base);
+    let w = WormholeFields::of(&back.experiment.network.wormhole.unwrap_or_default());
+    assert_eq!(
+        (
+            w.flits.as_str(),
+            w.flit_time.as_str(),
+            w.round_length.as_str()
+        ),
+        ("16", "0.5", "3600")
+    );
+    // Bad values, each on its input.
+    for (flits, flit_time, round, field, start) in [
+        (
+            "0",
+            "1",
+            "7150",
+            "mesh-worm-flits",
+            "Flits per packet: must be between 1 and 1024",
+        ),
+        (
+            "8.5",
+            "1",
+            "7150",
+            "mesh-worm-flits",
+            "Flits per packet: enter a whole number of flits",
+        ),
+        (
+            "8",
+            "0",
+            "7150",
+            "mesh-worm-flit-time",
+            "Flit time: must be a number of seconds between",
+        ),
+        (
+            "8",
+            "soon",
+            "7150",
+            "mesh-worm-flit-time",
+            "Flit time: enter a number of seconds",
+        ),
+        (
+            "8",
+            "1",
+            "inf",
+            "mesh-worm-round",
+            "Round length: must be a number of seconds between",
+        ),
+        (
+            "8",
+            "1",
+            "0.5",
+            "mesh-worm-round",
+            "Round length: must be a number of seconds between",
+        ),
+    ] {
+        let bad = MeshFields {
+            wormhole: fields(flits, flit_time, round),
+            ..f.clone()
+        };
+        let e = mesh::read(&bad, Some(&preset), None).unwrap_err();
+        assert_eq!(e.field, field, "{flits} {flit_time} {round}");
+        assert!(e.message.starts_with(start), "{}", e.message);
+    }
+    let unknown = MeshFields {
+        model: "fluid".into(),
+        ..f.clone()
+    };
+    let e = mesh::read(&unknown, Some(&preset), None).unwrap_err();
+    assert_eq!(e.field, "mesh-model");
+    assert!(
+        e.message.starts_with("Network model: unknown"),
+        "{}",
+        e.message
+    );
+    // The phase model does not run on the wormhole model.
+    let phases = MeshFields {
+        exchanges: "4".into(),
+        ..set.clone()
+    };
+    let e = mesh::read(&phases, Some(&preset), None).unwrap_err();
+    assert_eq!(e.field, "mesh-exchanges");
+    // Another model drops the wormhole parameters (their key is refused under it).
+    let (worm, _, _) = mesh::read(&set, Some(&preset), None).unwrap();
+    let flow = MeshFields {
+        model: "flow".into(),
+        ..set
+    };
+    let (base, _, _) = mesh::read(&flow, Some(&worm), None).expect("valid form");
+    assert_eq!(base.network.model, ContentionModel::Flow);
+    assert_eq!(base.network.wormhole, None);
+    base.validate().expect("valid experiment");
 }
 
 /// The share state of a batch: the first run's experiment, the policies in order without

@@ -2,6 +2,54 @@
 //! experiment (preset or link), and reading it into plain fields for [`crate::form::mesh`].
 
 use super::*;
+use crate::form::mesh::WormholeFields;
+
+/// The network model picker and the wormhole model's fields (Mache et al. §4.1,
+/// docs/network-model.md), and the heatmap's choice of what it shows.
+pub(super) struct WormUi {
+    /// `#mesh-model`: flow, separated or wormhole.
+    pub model: HtmlSelectElement,
+    /// `#mesh-worm-fields`: shown under the wormhole model only.
+    pub fields: HtmlElement,
+    pub flits: HtmlInputElement,
+    pub flit_time: HtmlInputElement,
+    pub round: HtmlInputElement,
+    /// `#mesh-heat-kind`: link load at t, or blocked time per link over the run.
+    pub heat_kind: HtmlSelectElement,
+}
+
+impl WormUi {
+    pub(super) fn find(doc: &Document) -> Result<WormUi, String> {
+        Ok(WormUi {
+            model: by_id(doc, "mesh-model")?,
+            fields: by_id(doc, "mesh-worm-fields")?,
+            flits: by_id(doc, "mesh-worm-flits")?,
+            flit_time: by_id(doc, "mesh-worm-flit-time")?,
+            round: by_id(doc, "mesh-worm-round")?,
+            heat_kind: by_id(doc, "mesh-heat-kind")?,
+        })
+    }
+}
+
+/// Shows the wormhole fields when the wormhole model is chosen.
+pub(super) fn update_model_fields(ui: &Ui) {
+    let worm = ui.worm.model.value() == ContentionModel::Wormhole.as_str();
+    ui.worm.fields.set_hidden(!worm);
+}
+
+/// The model picker and the heatmap's choice: their listeners.
+pub(super) fn wire_worm(app: &Rc<App>) {
+    {
+        let a = Rc::clone(app);
+        listen(&app.ui.worm.model, "change", move |_: Event| {
+            update_model_fields(&a.ui)
+        });
+    }
+    let a = Rc::clone(app);
+    listen(&app.ui.worm.heat_kind, "change", move |_: Event| {
+        draw_view(&a)
+    });
+}
 
 pub(super) fn update_workload_fields(ui: &Ui) {
     let on_mesh_jobs = ui.wl_mesh_jobs.checked();
@@ -108,6 +156,12 @@ pub(super) fn fill_form(
     );
     ui.rho
         .set_value(&format!("{}", (exp.network.traffic_io * 100.0).round()));
+    ui.worm.model.set_value(exp.network.model.as_str());
+    let w = WormholeFields::of(&exp.network.wormhole.unwrap_or_default());
+    ui.worm.flits.set_value(&w.flits);
+    ui.worm.flit_time.set_value(&w.flit_time);
+    ui.worm.round.set_value(&w.round_length);
+    update_model_fields(ui);
     ui.seed.set_value(&exp.seed.to_string());
     ui.exchanges.set_value(
         &exp.network
@@ -153,6 +207,12 @@ pub(super) fn read_fields(ui: &Ui) -> MeshFields {
         io_count: ui.io_count.value(),
         rho: ui.rho.value(),
         exchanges: ui.exchanges.value(),
+        model: ui.worm.model.value(),
+        wormhole: WormholeFields {
+            flits: ui.worm.flits.value(),
+            flit_time: ui.worm.flit_time.value(),
+            round_length: ui.worm.round.value(),
+        },
         seed: ui.seed.value(),
         allocators: selected_allocators(ui),
         policy: ui.policy.value(),

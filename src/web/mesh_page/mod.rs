@@ -271,6 +271,7 @@ struct Ui {
     util_box: HtmlElement,
     png_sweep: HtmlAnchorElement,
     png_util: HtmlAnchorElement,
+    worm: WormUi,
 }
 
 /// A finished run.
@@ -483,6 +484,7 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         util_box: by_id(doc, "mesh-util-box")?,
         png_sweep: by_id(doc, "mesh-png-sweep")?,
         png_util: by_id(doc, "mesh-png-util")?,
+        worm: WormUi::find(doc)?,
     })
 }
 
@@ -607,6 +609,7 @@ fn wire(app: &Rc<App>) {
             }
         });
     }
+    wire_worm(app);
     png_on_click(&ui.png, "mesh-canvas");
     png_on_click(&ui.png_sweep, "mesh-chart-sweep");
     png_on_click(&ui.png_util, "mesh-chart-util");

@@ -180,7 +180,12 @@ pub(super) fn render_caption(app: &App, runs: &[Run]) {
             format!(" · flow contention model (κ = {})", e.network.kappa)
         }
         (MeshAllocatorKind::Nodes(_), None, ContentionModel::Wormhole) => {
-            " · packet-level wormhole model (8-flit worms)".to_string()
+            let w = e.network.wormhole.unwrap_or_default();
+            format!(
+                " · packet-level wormhole model ({}-flit worms, flit time {} s, one round per {} s \
+                 of run time)",
+                w.flits, w.flit_time, w.round_length
+            )
         }
         _ => String::new(),
     };
@@ -231,6 +236,7 @@ pub(super) fn render_exports(app: &App) {
                 r.exp.allocator.label(),
                 r.report.jobs_csv.clone(),
                 r.exp.to_json(),
+                out.links.as_ref().map(|l| l.csv()),
             ));
         }
         (
@@ -255,7 +261,7 @@ pub(super) fn render_exports(app: &App) {
             r#"<a href="{u}" download="schedlab-mesh-summary.json" data-testid="mesh-dl-json">summary JSON</a>"#
         ));
     }
-    for (name, label, jobs, exp) in per_run {
+    for (name, label, jobs, exp, links) in per_run {
         html.push_str(&format!(
             r#"<span class="exports-run"><span class="exports-policy">{}</span>"#,
             escape(&label)
@@ -273,6 +279,12 @@ pub(super) fn render_exports(app: &App) {
         {
             html.push_str(&format!(
                 r#"<a href="{u}" download="schedlab-mesh-{name}.json" data-testid="mesh-dl-exp-{name}" title="The experiment, for schedlab mesh">experiment JSON</a>"#
+            ));
+        }
+        // The wormhole model's per-link counters (`schedlab mesh --links-csv`).
+        if let Some(u) = links.and_then(|c| app.state.borrow_mut().downloads.url(&c, "text/csv")) {
+            html.push_str(&format!(
+                r#"<a href="{u}" download="schedlab-mesh-{name}-links.csv" data-testid="mesh-dl-links-{name}" title="Per link: messages, flits, flit times held and blocked (schedlab mesh --links-csv)">links CSV</a>"#
             ));
         }
         html.push_str("</span>");

@@ -3,6 +3,7 @@
 //! time and of the traffic-ratio sweep.
 
 use super::*;
+use crate::web::mesh_view::Heat;
 
 pub(super) fn current_run(app: &App) -> usize {
     app.ui.run_pick.value().parse().unwrap_or(0)
@@ -29,13 +30,38 @@ pub(super) fn reset_time(app: &App) {
     app.playback.set_timeline(timeline, t);
 }
 
+/// What the heatmap shows for run `idx`: off, link load, or — for a wormhole run, when chosen
+/// — blocked time per link. The blocked-time choice is offered only for runs that have it.
+fn heat_choice(app: &App, idx: usize) -> Heat {
+    let has_links = app
+        .state
+        .borrow()
+        .runs
+        .get(idx)
+        .and_then(|r| r.view.as_ref())
+        .is_some_and(|v| v.links.is_some());
+    let kind = &app.ui.worm.heat_kind;
+    if let Ok(Some(o)) = kind.query_selector("option[value=blocked]") {
+        let _ = o.toggle_attribute_with_force("disabled", !has_links);
+    }
+    if !has_links && kind.value() == "blocked" {
+        kind.set_value("load");
+    }
+    let _ = kind.set_attribute("data-available", if has_links { "blocked" } else { "load" });
+    match (app.ui.heat.checked(), kind.value() == "blocked") {
+        (false, _) => Heat::Off,
+        (true, true) => Heat::Blocked,
+        (true, false) => Heat::Load,
+    }
+}
+
 pub(super) fn draw_view(app: &App) {
     if app.drawing.replace(true) {
         return;
     }
     let idx = current_run(app);
     let t = app.playback.time();
-    let heat = app.ui.heat.checked();
+    let heat = heat_choice(app, idx);
     let tree = app.ui.tree.checked();
     let ctx = app
         .ui
@@ -69,6 +95,14 @@ pub(super) fn draw_view(app: &App) {
         )));
         let c = &app.ui.canvas;
         let _ = c.set_attribute("data-t", &t.to_string());
+        let _ = c.set_attribute(
+            "data-heat",
+            match heat {
+                Heat::Off => "off",
+                Heat::Load => "load",
+                Heat::Blocked => "blocked",
+            },
+        );
         let _ = c.set_attribute("data-running", &running.to_string());
         let _ = c.set_attribute("data-waiting", &waiting.to_string());
         // A busy node's centre in CSS pixels (for tests and tools: where to hover).
@@ -80,6 +114,17 @@ pub(super) fn draw_view(app: &App) {
             format!("{},{}", (cx * k).round(), (cy * k).round())
         });
         let _ = c.set_attribute("data-busy-node", &busy.unwrap_or_default());
+        // The most blocked link's bar in CSS pixels, when the blocked-time heatmap is drawn.
+        let blocked = (heat == Heat::Blocked)
+            .then(|| {
+                let st = app.state.borrow();
+                let view = st.runs.get(idx).and_then(|r| r.view.as_ref())?;
+                let (mx, my) = view.most_blocked_at(&geo)?;
+                let k = f64::from(c.client_width().max(1)) / f64::from(c.width().max(1));
+                Some(format!("{},{}", (mx * k).round(), (my * k).round()))
+            })
+            .flatten();
+        let _ = c.set_attribute("data-blocked-link", &blocked.unwrap_or_default());
         let mut st = app.state.borrow_mut();
         st.geo = geo;
         st.occ = occ;
@@ -95,8 +140,12 @@ pub(super) fn hover(app: &App, ev: &MouseEvent) {
     let text = {
         let st = app.state.borrow();
         let view = st.runs.get(current_run(app)).and_then(|r| r.view.as_ref());
-        match (view, st.geo.node_at(ox * scale, oy * scale)) {
-            (Some(v), Some((x, y))) => v.tooltip(&st.occ, x, y),
+        let on_link = (c.get_attribute("data-heat").as_deref() == Some("blocked"))
+            .then(|| view.and_then(|v| v.link_at(&st.geo, ox * scale, oy * scale)))
+            .flatten();
+        match (view, on_link, st.geo.node_at(ox * scale, oy * scale)) {
+            (Some(v), Some(l), _) => Some(v.link_tooltip(l)),
+            (Some(v), None, Some((x, y))) => v.tooltip(&st.occ, x, y),
             _ => None,
         }
     };
