@@ -38,6 +38,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "08-load-and-saturation.json",
         include_str!("../../www/exercises/08-load-and-saturation.json"),
     ),
+    (
+        "09-sjf-starves-a-wide-job.json",
+        include_str!("../../www/exercises/09-sjf-starves-a-wide-job.json"),
+    ),
+    (
+        "10-predicted-run-times.json",
+        include_str!("../../www/exercises/10-predicted-run-times.json"),
+    ),
 ];
 
 /// (id, title) of every shipped exercise, in order (an exercise that does not parse — which

@@ -33,6 +33,27 @@ use super::order::{attributes, Estimates, PolicyAxes, QueueOrder};
 use super::{Context, Policy, PolicyKind};
 use crate::base::{Explainer, Explanation, JobId, Reason, Time};
 
+/// A waiting job's rank: (priority, submit, id, estimate).
+type Key = (f64, Time, JobId, Time);
+
+/// Whether `a` goes before `b`: higher priority, then earlier submit, then lower id.
+fn before(a: &Key, b: &Key) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0)
+        .then(a.1.total_cmp(&b.1))
+        .then(a.2.cmp(&b.2))
+}
+
+/// The index of the best key (the first of the order), if any.
+fn best(keys: &[Key]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, k) in keys.iter().enumerate() {
+        if best.is_none_or(|b| before(k, &keys[b]).is_lt()) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
 /// A running job as the policy planned it.
 #[derive(Clone, Copy, Debug)]
 struct Running {
@@ -77,7 +98,7 @@ pub struct OrderedBackfilling {
     explainer: Explainer,
     /// Scratch.
     stack: Vec<f64>,
-    ranked: Vec<(f64, Time, JobId, Time)>,
+    ranked: Vec<Key>,
 }
 
 fn user_of(job: &crate::workload::Job) -> i64 {
@@ -119,21 +140,22 @@ impl OrderedBackfilling {
         }
     }
 
-    /// Ranks `jobs` (waiting, by id) by `order`: (priority, submit, id, estimate), best first.
+    /// The key of `j` under `order`: (priority, submit, id, estimate).
+    fn key(&mut self, ctx: &Context<'_>, order: &QueueOrder, j: JobId) -> Key {
+        let job = &ctx.jobs[j];
+        let est = self.estimate(job);
+        let p = order.priority(&attributes(job, ctx.now, est), &mut self.stack);
+        (p, job.submit, j, est)
+    }
+
+    /// Ranks `jobs` (waiting) by `order` into `self.ranked`, best first.
     fn rank(&mut self, ctx: &Context<'_>, order: &QueueOrder, jobs: &[JobId]) {
         let mut ranked = std::mem::take(&mut self.ranked);
         ranked.clear();
         for &j in jobs {
-            let job = &ctx.jobs[j];
-            let est = self.estimate(job);
-            let p = order.priority(&attributes(job, ctx.now, est), &mut self.stack);
-            ranked.push((p, job.submit, j, est));
+            ranked.push(self.key(ctx, order, j));
         }
-        ranked.sort_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then(a.1.total_cmp(&b.1))
-                .then(a.2.cmp(&b.2))
-        });
+        ranked.sort_by(before);
         self.ranked = ranked;
     }
 
@@ -151,65 +173,122 @@ impl OrderedBackfilling {
         ends
     }
 
+    /// Records `j` as started now (the waiting queue is trimmed once per decision).
     fn start(&mut self, ctx: &Context<'_>, j: JobId, est: Time, starts: &mut Vec<JobId>) {
-        let job = &ctx.jobs[j];
         starts.push(j);
         self.running.push(Running {
             job: j,
             start: ctx.now,
-            procs: job.procs_held(),
+            procs: ctx.jobs[j].procs_held(),
             estimate: est,
         });
-        self.queue.retain(|&q| q != j);
     }
 
-    fn decide_list(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
-        let queue = self.queue.clone();
-        self.rank(ctx, &self.axes.order.clone(), &queue);
-        let ranked = std::mem::take(&mut self.ranked);
-        let mut free = ctx.free_procs;
-        for &(_, _, j, est) in &ranked {
-            let needs = ctx.jobs[j].procs_held();
-            if needs > free {
-                let blocked = Reason::HeadBlocked {
-                    needs,
-                    free,
-                    shadow: None,
-                    extra: None,
-                };
-                self.explainer.record(ctx.now, j, blocked);
-                break;
-            }
-            self.explainer
-                .record(ctx.now, j, Reason::InOrder { needs, free });
-            free -= needs;
-            self.start(ctx, j, est, starts);
+    /// Drops the jobs started in this decision from the waiting queue.
+    fn trim_queue(&mut self, starts: &[JobId], from: usize) {
+        let started = &starts[from..];
+        if !started.is_empty() {
+            self.queue.retain(|j| !started.contains(j));
         }
-        self.ranked = ranked;
     }
 
-    fn decide_easy(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
-        let queue = self.queue.clone();
-        self.rank(ctx, &self.axes.order.clone(), &queue);
-        let ranked = std::mem::take(&mut self.ranked);
-        let mut free = ctx.free_procs;
-        // Start in the order while the next job fits; the first that does not is the head.
+    /// The keys of every waiting job under the queue order, in `self.ranked` (unsorted), and
+    /// how many waiting jobs hold no processor.
+    fn keys(&mut self, ctx: &Context<'_>) -> usize {
+        let mut keys = std::mem::take(&mut self.ranked);
+        keys.clear();
+        let order = std::mem::take(&mut self.axes.order);
+        let mut zero_held = 0;
+        for i in 0..self.queue.len() {
+            let j = self.queue[i];
+            if ctx.jobs[j].procs_held() == 0 {
+                zero_held += 1;
+            }
+            keys.push(self.key(ctx, &order, j));
+        }
+        self.axes.order = order;
+        self.ranked = keys;
+        zero_held
+    }
+
+    /// Starts the best waiting jobs of `self.ranked` while they fit; the first that does not
+    /// is returned (with its processors) and left in `self.ranked`.
+    fn start_in_order(
+        &mut self,
+        ctx: &Context<'_>,
+        free: &mut u32,
+        starts: &mut Vec<JobId>,
+    ) -> Option<(JobId, u32)> {
+        let mut keys = std::mem::take(&mut self.ranked);
         let mut head = None;
-        for &(_, _, j, est) in &ranked {
+        while let Some(i) = best(&keys) {
+            let (_, _, j, est) = keys[i];
             let needs = ctx.jobs[j].procs_held();
-            if needs > free {
+            if needs > *free {
                 head = Some((j, needs));
                 break;
             }
-            self.explainer
-                .record(ctx.now, j, Reason::InOrder { needs, free });
-            free -= needs;
+            self.explainer.record(
+                ctx.now,
+                j,
+                Reason::InOrder {
+                    needs,
+                    free: *free,
+                },
+            );
+            *free -= needs;
             self.start(ctx, j, est, starts);
+            keys.swap_remove(i);
         }
-        self.ranked = ranked;
+        if let Some((j, needs)) = head {
+            if needs > *free {
+                let blocked = Reason::HeadBlocked {
+                    needs,
+                    free: *free,
+                    shadow: None,
+                    extra: None,
+                };
+                if self.backfill == PolicyKind::Fcfs {
+                    self.explainer.record(ctx.now, j, blocked);
+                }
+            }
+        }
+        self.ranked = keys;
+        head
+    }
+
+    fn decide_list(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        let from = starts.len();
+        self.keys(ctx);
+        let mut free = ctx.free_procs;
+        self.start_in_order(ctx, &mut free, starts);
+        self.trim_queue(starts, from);
+    }
+
+    fn decide_easy(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
+        let from = starts.len();
+        let zero_held = self.keys(ctx);
+        let mut free = ctx.free_procs;
+        let head = self.start_in_order(ctx, &mut free, starts);
         let Some((head, head_needs)) = head else {
+            self.trim_queue(starts, from);
             return;
         };
+        // A promise only in arrival order (in another order a job of higher priority may
+        // arrive and become the head) and with estimates that are upper bounds (a prediction
+        // can fall short, and the shadow time with it: Tsafrir et al.'s EASY++ delays heads).
+        let promise = self.axes.order.is_arrival()
+            && self.axes.estimates.bounds_run_time()
+            && !self.promised.contains_key(&head);
+        // Nothing can start: skip the shadow time, unless it is promised or explained.
+        let zero_left = zero_held > starts[from..]
+            .iter()
+            .filter(|&&j| ctx.jobs[j].procs_held() == 0)
+            .count();
+        if free == 0 && !zero_left && !promise && !self.explainer.is_on() {
+            self.trim_queue(starts, from);
+            return;
+        }
         // The head's shadow time and the extra processors then.
         let mut avail = free;
         let mut shadow = None;
@@ -226,14 +305,12 @@ impl OrderedBackfilling {
             }
         }
         let Some(shadow) = shadow else {
+            self.trim_queue(starts, from);
             return;
         };
         let mut extra = avail - head_needs;
-        // A promise only in arrival order (in another order a job of higher priority may
-        // arrive and become the head) and with estimates that are upper bounds (a prediction
-        // can fall short, and the shadow time with it: Tsafrir et al.'s EASY++ delays heads).
-        if self.axes.order.is_arrival() && self.axes.estimates.bounds_run_time() {
-            self.promised.entry(head).or_insert(shadow);
+        if promise {
+            self.promised.insert(head, shadow);
         }
         let blocked = Reason::HeadBlocked {
             needs: head_needs,
@@ -242,16 +319,16 @@ impl OrderedBackfilling {
             extra: Some(extra),
         };
         self.explainer.record(ctx.now, head, blocked);
-        // Backfill the others in the backfill order.
-        let order = self
-            .axes
-            .backfill_order
-            .clone()
-            .unwrap_or_else(|| self.axes.order.clone());
-        let others: Vec<JobId> = self.queue.iter().copied().filter(|&j| j != head).collect();
-        self.rank(ctx, &order, &others);
-        let ranked = std::mem::take(&mut self.ranked);
-        for &(_, _, j, est) in &ranked {
+        // Backfill the others that fit now, in the backfill order.
+        let mut candidates = std::mem::take(&mut self.ranked);
+        candidates.retain(|k| k.2 != head && ctx.jobs[k.2].procs_held() <= free);
+        if let Some(order) = self.axes.backfill_order.clone() {
+            for k in candidates.iter_mut() {
+                *k = self.key(ctx, &order, k.2);
+            }
+        }
+        candidates.sort_by(before);
+        for &(_, _, j, est) in &candidates {
             let needs = ctx.jobs[j].procs_held();
             if needs > free {
                 continue;
@@ -274,12 +351,16 @@ impl OrderedBackfilling {
             free -= needs;
             self.start(ctx, j, est, starts);
         }
-        self.ranked = ranked;
+        self.ranked = candidates;
+        self.trim_queue(starts, from);
     }
 
     fn decide_conservative(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
-        let queue = self.queue.clone();
-        self.rank(ctx, &self.axes.order.clone(), &queue);
+        let from = starts.len();
+        let queue = std::mem::take(&mut self.queue);
+        let order = std::mem::take(&mut self.axes.order);
+        self.rank(ctx, &order, &queue);
+        self.axes.order = order;
         let ranked = std::mem::take(&mut self.ranked);
         let mut profile = Profile::new(ctx.now, ctx.free_procs, &self.ends(ctx));
         for &(_, _, j, est) in &ranked {
@@ -303,6 +384,8 @@ impl OrderedBackfilling {
             }
         }
         self.ranked = ranked;
+        self.queue = queue;
+        self.trim_queue(starts, from);
     }
 }
 

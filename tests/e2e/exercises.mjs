@@ -262,7 +262,7 @@ await runSuite('exercises', BUDGET_MS, async () => {
     await p2.$eval('[data-testid="ex-runs"]', (e) => e.scrollIntoView({ block: 'start' }));
     await shot(p2, 'exercises-8-mesh-runs.png');
     const listed = await p2.$$eval('[data-testid="ex-list"] li', (l) => l.length);
-    check(listed === 8, 'the list has the 8 shipped exercises', String(listed));
+    check(listed === 10, 'the list has the 10 shipped exercises', String(listed));
     check(errors.length === 0, 'no console or page errors', errors.join(' | '));
   } finally {
     await browser.close();

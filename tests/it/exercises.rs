@@ -94,7 +94,9 @@ fn every_shipped_exercise_states_answers_the_simulation_confirms() {
             "window-vs-fcfs",
             "io-vs-communication",
             "grid-time-zones",
-            "load-and-saturation"
+            "load-and-saturation",
+            "sjf-starves-a-wide-job",
+            "predicted-run-times"
         ]
     );
     assert!(matches!(catalog::get("window-vs-fcfs"), Some(Ok(e)) if e.questions.len() == 3));
@@ -163,6 +165,12 @@ fn the_other_exercises_give_their_hand_computed_answers() {
     let s = solve("08-load-and-saturation.json");
     assert_eq!((number(&s[0]), number(&s[1])), (0.0, 12.5));
     assert_eq!(options(&s[2]).0, vec![1, 2]); // a tie: both are correct
+    let s = solve("09-sjf-starves-a-wide-job.json");
+    assert_eq!((number(&s[0]), number(&s[1])), (4.0, 16.0));
+    assert_eq!(options(&s[2]), (vec![1], vec![9.9, 2.3]));
+    let s = solve("10-predicted-run-times.json");
+    assert_eq!((number(&s[0]), number(&s[1])), (18.0, 5.0));
+    assert_eq!(options(&s[2]).0, vec![1]);
 }
 
 /// A small valid exercise as JSON, to break in the tests below.
@@ -358,7 +366,7 @@ fn the_cli_prints_answers_and_checks_folders() {
     assert!(out.contains("answer: 5.25 ± 0.01 s"), "{out}");
     let (code, out, err) = schedlab(&["exercise", "--check-all", &format!("{root}/www/exercises")]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("8 exercises checked\n"), "{out}");
+    assert!(out.ends_with("10 exercises checked\n"), "{out}");
     // A folder with a wrong exercise: exit 2, naming the file and the key.
     let dir = temp_dir("exercises");
     std::fs::write(dir.join("a.json"), base().to_string()).unwrap();
