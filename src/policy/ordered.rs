@@ -92,6 +92,10 @@ pub struct OrderedBackfilling {
     axes: PolicyAxes,
     /// Waiting jobs in arrival order.
     queue: Vec<JobId>,
+    /// Waiting jobs that hold no processor (an estimate of 0).
+    zero_held: usize,
+    /// A static queue order's (priority, estimate) of each job, by job id, once computed.
+    cache: Vec<Option<(f64, Time)>>,
     running: Vec<Running>,
     predictor: Predictor,
     promised: HashMap<JobId, Time>,
@@ -112,6 +116,8 @@ impl OrderedBackfilling {
             backfill,
             axes,
             queue: Vec::new(),
+            zero_held: 0,
+            cache: Vec::new(),
             running: Vec::new(),
             predictor: Predictor::default(),
             promised: HashMap::new(),
@@ -185,10 +191,15 @@ impl OrderedBackfilling {
     }
 
     /// Drops the jobs started in this decision from the waiting queue.
-    fn trim_queue(&mut self, starts: &[JobId], from: usize) {
+    fn trim_queue(&mut self, ctx: &Context<'_>, starts: &[JobId], from: usize) {
         let started = &starts[from..];
         if !started.is_empty() {
             self.queue.retain(|j| !started.contains(j));
+            let zero = started
+                .iter()
+                .filter(|&&j| ctx.jobs[j].procs_held() == 0)
+                .count();
+            self.zero_held -= zero;
         }
     }
 
@@ -198,13 +209,29 @@ impl OrderedBackfilling {
         let mut keys = std::mem::take(&mut self.ranked);
         keys.clear();
         let order = std::mem::take(&mut self.axes.order);
+        // A static order's priorities are computed once per job.
+        let cached = order.is_static() && self.axes.estimates != Estimates::Predicted;
+        if cached && self.cache.len() < ctx.jobs.len() {
+            self.cache.resize(ctx.jobs.len(), None);
+        }
         let mut zero_held = 0;
         for i in 0..self.queue.len() {
             let j = self.queue[i];
-            if ctx.jobs[j].procs_held() == 0 {
+            let job = &ctx.jobs[j];
+            if job.procs_held() == 0 {
                 zero_held += 1;
             }
-            keys.push(self.key(ctx, &order, j));
+            let key = match self.cache.get(j).copied().flatten() {
+                Some((p, est)) if cached => (p, job.submit, j, est),
+                _ => {
+                    let key = self.key(ctx, &order, j);
+                    if cached {
+                        self.cache[j] = Some((key.0, key.3));
+                    }
+                    key
+                }
+            };
+            keys.push(key);
         }
         self.axes.order = order;
         self.ranked = keys;
@@ -228,14 +255,8 @@ impl OrderedBackfilling {
                 head = Some((j, needs));
                 break;
             }
-            self.explainer.record(
-                ctx.now,
-                j,
-                Reason::InOrder {
-                    needs,
-                    free: *free,
-                },
-            );
+            self.explainer
+                .record(ctx.now, j, Reason::InOrder { needs, free: *free });
             *free -= needs;
             self.start(ctx, j, est, starts);
             keys.swap_remove(i);
@@ -262,7 +283,7 @@ impl OrderedBackfilling {
         self.keys(ctx);
         let mut free = ctx.free_procs;
         self.start_in_order(ctx, &mut free, starts);
-        self.trim_queue(starts, from);
+        self.trim_queue(ctx, starts, from);
     }
 
     fn decide_easy(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
@@ -271,7 +292,7 @@ impl OrderedBackfilling {
         let mut free = ctx.free_procs;
         let head = self.start_in_order(ctx, &mut free, starts);
         let Some((head, head_needs)) = head else {
-            self.trim_queue(starts, from);
+            self.trim_queue(ctx, starts, from);
             return;
         };
         // A promise only in arrival order (in another order a job of higher priority may
@@ -281,12 +302,13 @@ impl OrderedBackfilling {
             && self.axes.estimates.bounds_run_time()
             && !self.promised.contains_key(&head);
         // Nothing can start: skip the shadow time, unless it is promised or explained.
-        let zero_left = zero_held > starts[from..]
-            .iter()
-            .filter(|&&j| ctx.jobs[j].procs_held() == 0)
-            .count();
+        let zero_left = zero_held
+            > starts[from..]
+                .iter()
+                .filter(|&&j| ctx.jobs[j].procs_held() == 0)
+                .count();
         if free == 0 && !zero_left && !promise && !self.explainer.is_on() {
-            self.trim_queue(starts, from);
+            self.trim_queue(ctx, starts, from);
             return;
         }
         // The head's shadow time and the extra processors then.
@@ -305,7 +327,7 @@ impl OrderedBackfilling {
             }
         }
         let Some(shadow) = shadow else {
-            self.trim_queue(starts, from);
+            self.trim_queue(ctx, starts, from);
             return;
         };
         let mut extra = avail - head_needs;
@@ -352,7 +374,7 @@ impl OrderedBackfilling {
             self.start(ctx, j, est, starts);
         }
         self.ranked = candidates;
-        self.trim_queue(starts, from);
+        self.trim_queue(ctx, starts, from);
     }
 
     fn decide_conservative(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
@@ -385,7 +407,7 @@ impl OrderedBackfilling {
         }
         self.ranked = ranked;
         self.queue = queue;
-        self.trim_queue(starts, from);
+        self.trim_queue(ctx, starts, from);
     }
 }
 
@@ -474,7 +496,10 @@ impl Policy for OrderedBackfilling {
         format!("{}{}", self.backfill.as_str(), self.axes.suffix())
     }
 
-    fn job_arrived(&mut self, job: JobId, _ctx: &Context<'_>) {
+    fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>) {
+        if ctx.jobs[job].procs_held() == 0 {
+            self.zero_held += 1;
+        }
         self.queue.push(job);
     }
 
@@ -490,6 +515,20 @@ impl Policy for OrderedBackfilling {
 
     fn decide(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
         if self.queue.is_empty() {
+            return;
+        }
+        // Nothing can start with no processor free and every waiting job needing some (an
+        // arrival on a full machine): skip the ranking, unless the decision is explained, or
+        // a new arrival-order head is still to be promised its shadow time.
+        if ctx.free_procs == 0
+            && self.backfill != PolicyKind::Conservative
+            && !self.explainer.is_on()
+            && self.zero_held == 0
+            && !(self.axes.order.is_arrival()
+                && self.axes.estimates.bounds_run_time()
+                && self.backfill == PolicyKind::Easy
+                && !self.promised.contains_key(&self.queue[0]))
+        {
             return;
         }
         match self.backfill {

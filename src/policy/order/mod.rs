@@ -144,7 +144,7 @@ impl BuiltinOrder {
     pub fn priority(self, a: &Attributes) -> f64 {
         let (r, n) = (a.estimate, a.procs);
         // log₁₀ of the submit time: a job submitted at 0 counts as submitted at 1 s.
-        let log_s = libm::log10(a.submit.max(1.0));
+        let log_s = || libm::log10(a.submit.max(1.0));
         match self {
             BuiltinOrder::Arrival => 0.0,
             BuiltinOrder::ShortestFirst => -r,
@@ -155,10 +155,10 @@ impl BuiltinOrder {
             BuiltinOrder::LargestAreaFirst => n * r,
             BuiltinOrder::Wfp3 => libm::pow(a.wait / r, 3.0) * n,
             BuiltinOrder::Unicef => a.wait / (libm::log2(n.max(2.0)) * r),
-            BuiltinOrder::F1 => -(libm::log10(r) * n + 870.0 * log_s),
-            BuiltinOrder::F2 => -(libm::sqrt(r) * n + 25_600.0 * log_s),
-            BuiltinOrder::F3 => -(r * n + 6_860_000.0 * log_s),
-            BuiltinOrder::F4 => -(r * libm::sqrt(n) + 530_000.0 * log_s),
+            BuiltinOrder::F1 => -(libm::log10(r) * n + 870.0 * log_s()),
+            BuiltinOrder::F2 => -(libm::sqrt(r) * n + 25_600.0 * log_s()),
+            BuiltinOrder::F3 => -(r * n + 6_860_000.0 * log_s()),
+            BuiltinOrder::F4 => -(r * libm::sqrt(n) + 530_000.0 * log_s()),
         }
     }
 
@@ -237,6 +237,15 @@ impl QueueOrder {
     /// Arrival order.
     pub fn is_arrival(&self) -> bool {
         *self == QueueOrder::Builtin(BuiltinOrder::Arrival)
+    }
+
+    /// Whether a job's priority stays what it was when computed first (it reads neither the
+    /// wait nor the clock), given estimates that do not change either.
+    pub fn is_static(&self) -> bool {
+        match self {
+            QueueOrder::Builtin(b) => !b.reads_wait(),
+            QueueOrder::Expression(e) => !e.reads(Attribute::Wait) && !e.reads(Attribute::Now),
+        }
     }
 
     /// Whether the order reads the user's number.
