@@ -31,6 +31,16 @@ pub enum Reason {
     /// Started in queue order: it was the head (or every job before it had started) and its
     /// `needs` processors fit in the `free` idle ones.
     InOrder { needs: u32, free: u32 },
+    /// Started first of a queue order other than arrival (docs/policies.md): its `priority`
+    /// was the highest of the waiting jobs and its `needs` processors fit in the `free` idle
+    /// ones; `passed` is the earliest-submitted job still waiting after it, with that job's
+    /// priority — the job it went ahead of.
+    ByPriority {
+        needs: u32,
+        free: u32,
+        priority: f64,
+        passed: Option<(JobId, f64)>,
+    },
     /// Backfilled ahead of the blocked head `head`: it ends (by its estimate) at `end`, no
     /// later than the head's shadow time.
     BeforeShadow {

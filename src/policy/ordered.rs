@@ -255,8 +255,25 @@ impl OrderedBackfilling {
                 head = Some((j, needs));
                 break;
             }
-            self.explainer
-                .record(ctx.now, j, Reason::InOrder { needs, free: *free });
+            if self.explainer.is_on() {
+                let reason = if self.axes.order.is_arrival() {
+                    Reason::InOrder { needs, free: *free }
+                } else {
+                    // The job it went ahead of: the earliest submitted of those still waiting.
+                    let passed = keys
+                        .iter()
+                        .filter(|k| k.2 != j && k.1 < keys[i].1)
+                        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
+                        .map(|k| (k.2, k.0));
+                    Reason::ByPriority {
+                        needs,
+                        free: *free,
+                        priority: keys[i].0,
+                        passed,
+                    }
+                };
+                self.explainer.record(ctx.now, j, reason);
+            }
             *free -= needs;
             self.start(ctx, j, est, starts);
             keys.swap_remove(i);

@@ -55,11 +55,35 @@ fn span_text(d: Time) -> String {
     }
 }
 
+/// A priority for reading: 4 significant digits (−estimate, WFP3's cubes, F1–F4's scores).
+fn priority_text(p: f64) -> String {
+    if !p.is_finite() {
+        return if p > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let digits = if p == 0.0 {
+        0
+    } else {
+        (p.abs().log10().floor() as i32).max(-6)
+    };
+    let decimals = (3 - digits).clamp(0, 6) as usize;
+    let s = format!("{p:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A short name for the kind of `reason` (CSV column `kind`, JSON `kind`).
 pub fn kind(reason: &Reason) -> &'static str {
     match reason {
         Reason::HeadBlocked { .. } => "head_blocked",
         Reason::InOrder { .. } => "in_order",
+        Reason::ByPriority { .. } => "by_priority",
         Reason::BeforeShadow { .. } => "before_shadow",
         Reason::IntoExtra { .. } => "into_extra",
         Reason::Reserved { .. } => "reserved",
@@ -95,6 +119,26 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
         }
         Reason::InOrder { needs, free } => {
             format!("started in queue order: needs {needs}, {free} free")
+        }
+        Reason::ByPriority {
+            needs,
+            free,
+            priority,
+            passed,
+        } => {
+            let mut s = format!(
+                "started first in the queue order: priority {}, the highest waiting",
+                priority_text(priority)
+            );
+            if let Some((job, p)) = passed {
+                s += &format!(
+                    "; went ahead of job {} (submitted earlier, priority {} < {})",
+                    names.job(job),
+                    priority_text(p),
+                    priority_text(priority)
+                );
+            }
+            s + &format!("; needs {needs}, {free} free")
         }
         Reason::BeforeShadow { head, shadow, end } => format!(
             "backfilled ahead of head job {}: ends by its estimate at t={}, no later than the \

@@ -361,3 +361,46 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_story_names_the_order_and_the_job_passed() {
+    use crate::common::schedlab;
+    let dir = std::env::temp_dir().join(format!("schedlab-axes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let swf = dir.join("h.swf");
+    let lines: String = H
+        .iter()
+        .enumerate()
+        .map(|(i, &(s, p, r, e))| {
+            format!(
+                "{} {s} -1 {r} {p} -1 -1 {p} {e} -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+                i + 1
+            )
+        })
+        .collect();
+    std::fs::write(&swf, format!("; MaxProcs: 4\n{lines}")).expect("write trace");
+    let swf = swf.display().to_string();
+    // Job 3 (j2: 1 processor, 2 s) starts first under SJF at 10, ahead of job 2 (8 s,
+    // submitted earlier): priorities −2 and −8.
+    let (code, out, err) = schedlab(&[
+        "run",
+        "--swf",
+        &swf,
+        "--policy",
+        "fcfs:sjf",
+        "--explain",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "started first in the queue order: priority -2, the highest waiting; went ahead of \
+             job 2 (submitted earlier, priority -8 < -2); needs 1, 4 free"
+        ),
+        "{out}"
+    );
+    // In arrival order the story is the papers'.
+    let (_, out, _) = schedlab(&["run", "--swf", &swf, "--policy", "fcfs", "--explain", "3"]);
+    assert!(out.contains("started in queue order"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
