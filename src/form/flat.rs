@@ -16,20 +16,20 @@ use crate::workload::transform::Transforms;
 /// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
 /// constant. The input of key `k` has id `mp-k`.
 pub const MODEL_PARAMS: [(&str, &str, &str); 16] = [
-    ("serial_prob", "Serial prob.", "serial_prob: probability of a serial (1-processor) job (SERIAL_PROB_BATCH)"),
-    ("pow2_prob", "Power-of-2 prob.", "pow2_prob: probability of a power-of-two parallel size (POW2_PROB_BATCH)"),
-    ("uprob", "Size uprob", "uprob: probability of the lower stage [ulow, umed) of the two-stage uniform size (UPROB_BATCH)"),
-    ("a1", "Run a1", "a1: shape of the first run-time gamma (A1_BATCH)"),
-    ("b1", "Run b1", "b1: scale of the first run-time gamma (B1_BATCH)"),
-    ("a2", "Run a2", "a2: shape of the second run-time gamma (A2_BATCH)"),
-    ("b2", "Run b2", "b2: scale of the second run-time gamma (B2_BATCH)"),
-    ("pa", "Mix pa", "pa: slope of the gamma mixing probability p = pa · size + pb (PA_BATCH)"),
-    ("pb", "Mix pb", "pb: intercept of the gamma mixing probability p = pa · size + pb (PB_BATCH)"),
-    ("aarr", "Arrival aarr", "aarr: shape of the rush-hour log-interarrival gamma (AARR_BATCH)"),
-    ("barr", "Arrival barr", "barr: scale of the rush-hour log-interarrival gamma (BARR_BATCH)"),
-    ("anum", "Daily anum", "anum: shape of the daily-cycle gamma (ANUM_BATCH)"),
-    ("bnum", "Daily bnum", "bnum: scale of the daily-cycle gamma, in half-hour buckets (BNUM_BATCH)"),
-    ("arar", "Rush ratio arar", "arar: arrive-rush-to-all ratio multiplying aarr (ARAR_BATCH)"),
+    ("serial_prob", "Serial jobs (probability)", "serial_prob: probability of a serial (1-processor) job (SERIAL_PROB_BATCH)"),
+    ("pow2_prob", "Power-of-2 sizes (probability)", "pow2_prob: probability of a power-of-two parallel size (POW2_PROB_BATCH)"),
+    ("uprob", "Smaller sizes (probability, uprob)", "uprob: probability of the lower stage [ulow, umed) of the two-stage uniform size (UPROB_BATCH)"),
+    ("a1", "Run time, 1st gamma: shape (a1)", "a1: shape of the first run-time gamma (A1_BATCH)"),
+    ("b1", "Run time, 1st gamma: scale (b1)", "b1: scale of the first run-time gamma (B1_BATCH)"),
+    ("a2", "Run time, 2nd gamma: shape (a2)", "a2: shape of the second run-time gamma (A2_BATCH)"),
+    ("b2", "Run time, 2nd gamma: scale (b2)", "b2: scale of the second run-time gamma (B2_BATCH)"),
+    ("pa", "Gamma mix: slope (pa)", "pa: slope of the gamma mixing probability p = pa · size + pb (PA_BATCH)"),
+    ("pb", "Gamma mix: intercept (pb)", "pb: intercept of the gamma mixing probability p = pa · size + pb (PB_BATCH)"),
+    ("aarr", "Interarrival: shape (aarr)", "aarr: shape of the rush-hour log-interarrival gamma (AARR_BATCH)"),
+    ("barr", "Interarrival: scale (barr)", "barr: scale of the rush-hour log-interarrival gamma (BARR_BATCH)"),
+    ("anum", "Daily cycle: shape (anum)", "anum: shape of the daily-cycle gamma (ANUM_BATCH)"),
+    ("bnum", "Daily cycle: scale (bnum)", "bnum: scale of the daily-cycle gamma, in half-hour buckets (BNUM_BATCH)"),
+    ("arar", "Rush-hour ratio (arar)", "arar: arrive-rush-to-all ratio multiplying aarr (ARAR_BATCH)"),
     ("start_hour", "Start hour", "start_hour: hour of day at time 0, 0–23 (START)"),
     ("estimate_factor", "Estimate factor", "estimate_factor: user estimate = ⌈run time × factor⌉ (not in the model; 1 = exact)"),
 ];
@@ -213,7 +213,7 @@ pub fn experiments(
             "Choose at least one policy.",
         ));
     }
-    let seed: u64 = lenient_number("seed", &f.seed, "Seed (a whole number ≥ 0)")?;
+    let seed: u64 = lenient_number("seed", &f.seed, "Random seed (a whole number ≥ 0)")?;
     let axes = policy_axes(f)?;
     let sweep = match &f.sweep {
         Some([from, to, step]) => Some(Sweep {

@@ -263,7 +263,7 @@ pub fn read(
         exp.network.model = ContentionModel::Flow;
         Some(p)
     };
-    exp.seed = number("mesh-seed", &f.seed, "Seed", "a whole number ≥ 0")?;
+    exp.seed = number("mesh-seed", &f.seed, "Random seed", "a whole number ≥ 0")?;
     let policy = policy_of(&f.policy, &f.policy_k)?;
     let allocs = f.allocators.clone();
     if let Some(&first) = allocs.first() {
@@ -382,7 +382,7 @@ pub fn field_name(key: &str) -> String {
         "height" => "Height H",
         "policy" => "Policy",
         "allocator" => "Allocator",
-        "seed" => "Seed",
+        "seed" => "Random seed",
         "shape_rule" => "Job shapes",
         "network.traffic_io" => "Traffic ratio ρ",
         "network.io_count" => "I/O count",

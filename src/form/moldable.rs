@@ -182,7 +182,12 @@ pub fn read(
         "a percentage such as 100 or 125",
     )?;
     exp.transforms.load_factor = lf / 100.0;
-    exp.seed = number("moldable-seed", &f.seed, "Seed", "a whole number ≥ 0")?;
+    exp.seed = number(
+        "moldable-seed",
+        &f.seed,
+        "Random seed",
+        "a whole number ≥ 0",
+    )?;
     let strategies = f
         .strategies
         .iter()
@@ -326,7 +331,7 @@ mod tests {
             ("rf", "0.5", "moldable-rf", "Range factor RF:"),
             ("lf", "0", "moldable-lf", "Load factor LF:"),
             ("jobs", "ten", "moldable-jobs", "Jobs: enter a whole number"),
-            ("seed", "-3", "moldable-seed", "Seed:"),
+            ("seed", "-3", "moldable-seed", "Random seed:"),
         ];
         for (what, value, field, start) in cases {
             let mut f = fields();

@@ -138,6 +138,26 @@ async function main() {
     'the EASY-SJBF link replays and restores the builder');
     await shot(tab2, 'policies-03-sjbf-link.png');
     await tab2.close();
+    // 7. Cancel after the first run of a batch: its row stays, and the caption says the batch
+    //    stopped.
+    await page.selectOption('#backfill-order', '');
+    await page.selectOption('#estimates', 'request');
+    await page.setChecked('#policy-fcfs', true);
+    await page.setChecked('#policy-easy', false);
+    await page.setChecked('#policy-conservative', true);
+    await page.fill('#jobs', '300000');
+    await page.click('[data-testid="run"]');
+    await page.waitForFunction(() => /300,000 jobs/.test(document.querySelector('#results-caption').textContent)
+      && document.querySelectorAll('[data-testid="results"] tbody tr').length === 1
+      && document.body.dataset.state === 'running', null, { timeout: 120000, polling: 50 });
+    await page.click('[data-testid="cancel"]');
+    await page.waitForSelector('body[data-state="idle"]', { timeout: 30000 });
+    const stopped = await page.textContent('#results-caption');
+    check(/stopped after 1 of 2 runs: only those are shown/.test(stopped)
+      && (await page.$$('[data-testid="results"] tbody tr')).length === 1
+      && /Cancelled after 1 of 2 runs; those are shown/.test(await page.textContent('#progress-label')),
+    'a batch cancelled after its first run: its row stays, marked as a stopped batch', stopped);
+    await shot(page, 'policies-04-stopped-batch.png');
     log(`easy, wait / estimate: mean wait ${table.easy?.mean_wait}; EASY-SJBF predicted: ${sjbf.easy?.mean_wait}`);
     check(errors.length === 0, 'no page errors', errors.join(' | '));
   } finally {

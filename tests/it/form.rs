@@ -262,7 +262,7 @@ fn flat_inline_errors_name_the_field() {
         (
             Box::new(|f| f.seed = "-1".into()),
             "seed",
-            "Seed (a whole number ≥ 0): \"-1\" is not a valid value.",
+            "Random seed (a whole number ≥ 0): \"-1\" is not a valid value.",
         ),
         (
             Box::new(|f| f.load_factor = "fast".into()),
@@ -443,7 +443,7 @@ fn mesh_inline_errors_name_the_field() {
         (
             Box::new(|f| f.seed = "x".into()),
             "mesh-seed",
-            "Seed: enter a whole number ≥ 0 (got \"x\").",
+            "Random seed: enter a whole number ≥ 0 (got \"x\").",
         ),
         (
             Box::new(|f| f.rho = "lots".into()),

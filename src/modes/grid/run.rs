@@ -194,6 +194,22 @@ pub fn local_clock(t: f64, tz_offset_hours: f64) -> String {
 }
 
 /// A time-zone offset as the page shows it: `+6 h`, `−3.5 h`, `±0 h`.
+/// The offset as the clocks say it: `6 h behind grid time` (a positive offset: the site's
+/// local time is grid time − offset, so its Monday starts later), `3.5 h ahead of grid time`,
+/// `at grid time`. A site 6 h behind a grid clock on Central European time is on UTC−5.
+pub fn offset_words(h: f64) -> String {
+    let label = offset_label(h);
+    let v = label.trim_start_matches(['+', '−', '±']);
+    if h > 0.0 {
+        format!("{v} behind grid time")
+    } else if h < 0.0 {
+        format!("{v} ahead of grid time")
+    } else {
+        "at grid time".into()
+    }
+}
+
+/// The offset with its sign: `+6 h`, `−3.5 h`, `±0 h`.
 pub fn offset_label(h: f64) -> String {
     let v = if h.fract() == 0.0 {
         format!("{}", h.abs())
@@ -409,6 +425,9 @@ mod tests {
         assert_eq!(offset_label(6.0), "+6 h");
         assert_eq!(offset_label(-3.5), "−3.5 h");
         assert_eq!(offset_label(0.0), "±0 h");
+        assert_eq!(offset_words(6.0), "6 h behind grid time");
+        assert_eq!(offset_words(-3.5), "3.5 h ahead of grid time");
+        assert_eq!(offset_words(0.0), "at grid time");
     }
 
     #[test]

@@ -39,7 +39,8 @@ use crate::form::{FieldError, TraceFacts, MAX_JOBS, MAX_PROCS};
 use crate::grid::{GridMetrics, LocalPolicy, Sharing};
 use crate::modes::grid::link::GridShare;
 use crate::modes::grid::run::{
-    local_clock, offset_label, percent_of, sharing_label, GridComparison, CONFIGURATIONS,
+    local_clock, offset_label, offset_words, percent_of, sharing_label, GridComparison,
+    CONFIGURATIONS,
 };
 use crate::modes::grid::spec::{preset_global_grid, MAX_SITES};
 use crate::modes::grid::GridExperiment;

@@ -32,11 +32,11 @@ pub(super) fn render_clocks(app: &GridApp, at: Option<(f64, Sharing)>) {
     let mut html = String::new();
     for (i, (name, h)) in sites.iter().enumerate() {
         html.push_str(&format!(
-            r#"<div class="clock" data-testid="grid-clock-site" data-site="{i}" style="--site: {c}"><div class="clock-site" title="{n}">{n}</div><div class="clock-time" data-testid="grid-clock-time">{time}</div><div class="clock-tz">offset {off}</div></div>"#,
+            r#"<div class="clock" data-testid="grid-clock-site" data-site="{i}" style="--site: {c}"><div class="clock-site" title="{n}">{n}</div><div class="clock-time" data-testid="grid-clock-time">{time}</div><div class="clock-tz">{off}</div></div>"#,
             c = grid_chart::css(grid_chart::site_colour(i)),
             n = escape(name),
             time = local_clock(t, *h),
-            off = escape(&offset_label(*h)),
+            off = escape(&offset_words(*h)),
         ));
     }
     app.ui.clock.set_inner_html(&html);
@@ -83,7 +83,7 @@ pub(super) fn config_table(r: &crate::modes::grid::run::GridRunReport) -> String
     let mut rows = String::new();
     for (i, s) in m.sites.iter().enumerate() {
         rows.push_str(&format!(
-            r#"<tr data-site="{i}"><th title="offset {off}">{name}</th>{jobs}{ran}{util}{awrt}{awwt}{awsd}</tr>"#,
+            r#"<tr data-site="{i}"><th title="offset {off}: local time = grid time − offset">{name}</th>{jobs}{ran}{util}{awrt}{awwt}{awsd}</tr>"#,
             off = escape(&offset_label(s.tz_offset_hours)),
             name = escape(&s.name),
             jobs = cell("jobs", s.submitted.jobs as f64, format::count(s.submitted.jobs as u64), "jobs of this site's users", ""),

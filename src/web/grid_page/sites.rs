@@ -112,8 +112,9 @@ pub(super) fn render_sites(app: &GridApp) {
     }
     app.ui.tbody.set_inner_html(&html);
     app.ui.hint.set_text_content(Some(&format!(
-        "{n} of at most {MAX_SITES} sites. Offsets in hours: a site of offset +6 starts its \
-         Monday 6 hours after a site of offset 0."
+        "{n} of at most {MAX_SITES} sites. Offset in hours behind grid time (local time = grid \
+         time − offset): a site of offset +6 starts its Monday 6 hours after a site of offset 0 \
+         — with grid time on Central European time (UTC+1), +6 is UTC−5, the Americas' east."
     )));
     drop(st);
     tab::refresh(app);

@@ -121,6 +121,14 @@ pub trait ModeTab: Sized + 'static {
             format::fixed(secs, 2)
         ))
     }
+    /// The progress line after Cancel, `done` of `runs` runs finished.
+    fn cancelled_text(&self, done: usize, runs: usize) -> String {
+        if runs == 1 {
+            "Cancelled; the previous results are kept.".to_string()
+        } else {
+            format!("Cancelled after {done} of {runs} runs; the previous results are kept.")
+        }
+    }
     /// The tab is busy: a batch runs (the flat tab also while a sweep's pool runs and while
     /// a finished batch is being shown).
     fn busy(&self) -> bool {
@@ -281,16 +289,8 @@ pub fn cancel<T: ModeTab>(app: &T) {
     app.on_stopped();
     let ui = app.run_ui();
     ui.bar.set_value(0.0);
-    let text = if b.runs.len() == 1 {
-        "Cancelled; the previous results are kept.".to_string()
-    } else {
-        format!(
-            "Cancelled after {} of {} runs; the previous results are kept.",
-            b.at,
-            b.runs.len()
-        )
-    };
-    ui.label.set_text_content(Some(&text));
+    ui.label
+        .set_text_content(Some(&app.cancelled_text(b.at, b.runs.len())));
     refresh(app);
 }
 

@@ -307,9 +307,28 @@ impl ModeTab for App {
         is_busy(self)
     }
 
+    fn cancelled_text(&self, done: usize, runs: usize) -> String {
+        // The flat tab shows each run as it finishes: those stay, the earlier results are gone.
+        if done == 0 {
+            "Cancelled; the previous results are kept.".to_string()
+        } else {
+            format!("Cancelled after {done} of {runs} runs; those are shown.")
+        }
+    }
+
     fn on_stopped(&self) {
         stop_pool(self);
-        self.state.borrow_mut().batch = None;
+        let stopped = self.state.borrow_mut().batch.take();
+        // Rows of the batch already on screen say that the batch did not finish.
+        if let Some(b) = stopped.filter(|b| b.rows > 0 && b.sweep.is_none()) {
+            self.ui.caption.set_text_content(Some(&format!(
+                "{} — stopped after {} of {} runs: only those are shown",
+                b.caption,
+                b.rows,
+                b.runs.len()
+            )));
+            let _ = self.ui.caption.set_attribute("data-stopped", "true");
+        }
     }
 
     fn on_trace_loaded(self: &Rc<Self>, info: TraceInfo) {
@@ -503,6 +522,7 @@ fn add_run(app: &App, id: u32, policy: PolicyKind, report: &RunReport) {
         app.ui.results_body.set_inner_html("");
         render_head(&app.ui, None);
         app.ui.caption.set_text_content(Some(&b.caption));
+        let _ = app.ui.caption.remove_attribute("data-stopped");
         app.ui.empty.set_hidden(true);
         app.ui.share.set_hidden(true);
         app.ui.exports.set_hidden(true);
