@@ -36,6 +36,22 @@ pub fn fixed(v: f64, decimals: usize) -> String {
     out
 }
 
+/// `v` with at most `digits` significant digits, thousands separated, trailing zeros dropped:
+/// `73.41390568010814` → `"73.4139"` (6 digits), `302271.0` → `"302,271"`.
+pub fn significant(v: f64, digits: usize) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return fixed(v, 0);
+    }
+    let magnitude = v.abs().log10().floor() as i64;
+    let decimals = (digits as i64 - 1 - magnitude).clamp(0, 12) as usize;
+    let s = fixed(v, decimals);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A whole number with thousands separators.
 pub fn count(n: u64) -> String {
     fixed(n as f64, 0)
@@ -67,5 +83,20 @@ pub fn bytes(n: usize) -> String {
         format!("{} kB", fixed(n / 1e3, 1))
     } else {
         format!("{} MB", fixed(n / 1e6, 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits_for_tooltips() {
+        assert_eq!(significant(73.41390568010814, 6), "73.4139");
+        assert_eq!(significant(302_271.0, 6), "302,271");
+        assert_eq!(significant(1_234_567.89, 6), "1,234,568");
+        assert_eq!(significant(0.000123456789, 6), "0.000123457");
+        assert_eq!(significant(-2.5, 6), "−2.5");
+        assert_eq!(significant(0.0, 6), "0");
     }
 }

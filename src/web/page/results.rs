@@ -22,10 +22,14 @@ pub(super) fn add_row(ui: &Ui, policy: PolicyKind, load: Option<f64>, summary: &
             Kind::Ratio => format::fixed(x, 2),
             Kind::Percent => format::fixed(x * 100.0, 2),
         };
+        // The figure to 6 significant digits with its unit (the exact value is `data-value`).
+        let exact = format::significant(x, 6);
         let title = match c.kind {
-            Kind::Seconds if x.abs() >= 60.0 => format!("{raw} s ≈ {}", format::duration(x)),
-            Kind::Seconds => format!("{raw} s"),
-            _ => raw.clone(),
+            Kind::Seconds if x.abs() >= 60.0 => format!("{exact} s ≈ {}", format::duration(x)),
+            Kind::Seconds => format!("{exact} s"),
+            Kind::Percent => format!("{} %", format::significant(x * 100.0, 6)),
+            Kind::Count => format!("{exact} {}", c.unit),
+            Kind::Ratio => exact,
         };
         html.push_str(&format!(
             r#"<td data-key="{}" data-value="{}" title="{}">{}</td>"#,
