@@ -94,8 +94,11 @@ pub struct OrderedBackfilling {
     queue: Vec<JobId>,
     /// Waiting jobs that hold no processor (an estimate of 0).
     zero_held: usize,
-    /// A static queue order's (priority, estimate) of each job, by job id, once computed.
-    cache: Vec<Option<(f64, Time)>>,
+    /// The queue order reads neither the wait nor the clock, and the estimates do not change:
+    /// each job's key is computed once, on arrival, and kept in `sorted`.
+    static_order: bool,
+    /// A static order's waiting jobs, best first.
+    sorted: Vec<Key>,
     running: Vec<Running>,
     predictor: Predictor,
     promised: HashMap<JobId, Time>,
@@ -112,12 +115,14 @@ fn user_of(job: &crate::workload::Job) -> i64 {
 impl OrderedBackfilling {
     /// `backfill` (FCFS: none) over `axes`.
     pub fn new(backfill: PolicyKind, axes: PolicyAxes) -> Self {
+        let static_order = axes.order.is_static() && axes.estimates != Estimates::Predicted;
         OrderedBackfilling {
             backfill,
             axes,
             queue: Vec::new(),
             zero_held: 0,
-            cache: Vec::new(),
+            static_order,
+            sorted: Vec::new(),
             running: Vec::new(),
             predictor: Predictor::default(),
             promised: HashMap::new(),
@@ -195,6 +200,9 @@ impl OrderedBackfilling {
         let started = &starts[from..];
         if !started.is_empty() {
             self.queue.retain(|j| !started.contains(j));
+            if self.static_order {
+                self.sorted.retain(|k| !started.contains(&k.2));
+            }
             let zero = started
                 .iter()
                 .filter(|&&j| ctx.jobs[j].procs_held() == 0)
@@ -208,34 +216,19 @@ impl OrderedBackfilling {
     fn keys(&mut self, ctx: &Context<'_>) -> usize {
         let mut keys = std::mem::take(&mut self.ranked);
         keys.clear();
-        let order = std::mem::take(&mut self.axes.order);
-        // A static order's priorities are computed once per job.
-        let cached = order.is_static() && self.axes.estimates != Estimates::Predicted;
-        if cached && self.cache.len() < ctx.jobs.len() {
-            self.cache.resize(ctx.jobs.len(), None);
-        }
-        let mut zero_held = 0;
-        for i in 0..self.queue.len() {
-            let j = self.queue[i];
-            let job = &ctx.jobs[j];
-            if job.procs_held() == 0 {
-                zero_held += 1;
+        if self.static_order {
+            // Kept in order since each job arrived.
+            keys.extend_from_slice(&self.sorted);
+        } else {
+            let order = std::mem::take(&mut self.axes.order);
+            for i in 0..self.queue.len() {
+                let j = self.queue[i];
+                keys.push(self.key(ctx, &order, j));
             }
-            let key = match self.cache.get(j).copied().flatten() {
-                Some((p, est)) if cached => (p, job.submit, j, est),
-                _ => {
-                    let key = self.key(ctx, &order, j);
-                    if cached {
-                        self.cache[j] = Some((key.0, key.3));
-                    }
-                    key
-                }
-            };
-            keys.push(key);
+            self.axes.order = order;
         }
-        self.axes.order = order;
         self.ranked = keys;
-        zero_held
+        self.zero_held
     }
 
     /// Starts the best waiting jobs of `self.ranked` while they fit; the first that does not
@@ -248,7 +241,13 @@ impl OrderedBackfilling {
     ) -> Option<(JobId, u32)> {
         let mut keys = std::mem::take(&mut self.ranked);
         let mut head = None;
-        while let Some(i) = best(&keys) {
+        // Sorted keys (a static order): the best is the first.
+        let sorted = self.static_order;
+        while let Some(i) = if sorted {
+            (!keys.is_empty()).then_some(0)
+        } else {
+            best(&keys)
+        } {
             let (_, _, j, est) = keys[i];
             let needs = ctx.jobs[j].procs_held();
             if needs > *free {
@@ -276,7 +275,11 @@ impl OrderedBackfilling {
             }
             *free -= needs;
             self.start(ctx, j, est, starts);
-            keys.swap_remove(i);
+            if sorted {
+                keys.remove(i);
+            } else {
+                keys.swap_remove(i);
+            }
         }
         if let Some((j, needs)) = head {
             if needs > *free {
@@ -365,8 +368,10 @@ impl OrderedBackfilling {
             for k in candidates.iter_mut() {
                 *k = self.key(ctx, &order, k.2);
             }
+            candidates.sort_by(before);
+        } else if !self.static_order {
+            candidates.sort_by(before);
         }
-        candidates.sort_by(before);
         for &(_, _, j, est) in &candidates {
             let needs = ctx.jobs[j].procs_held();
             if needs > free {
@@ -518,6 +523,13 @@ impl Policy for OrderedBackfilling {
             self.zero_held += 1;
         }
         self.queue.push(job);
+        if self.static_order {
+            let order = std::mem::take(&mut self.axes.order);
+            let key = self.key(ctx, &order, job);
+            self.axes.order = order;
+            let at = self.sorted.partition_point(|k| before(k, &key).is_lt());
+            self.sorted.insert(at, key);
+        }
     }
 
     fn job_completed(&mut self, job: JobId, ctx: &Context<'_>) {
