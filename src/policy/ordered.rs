@@ -99,6 +99,9 @@ pub struct OrderedBackfilling {
     static_order: bool,
     /// A static order's waiting jobs, best first.
     sorted: Vec<Key>,
+    /// The estimates bound the run times, so a running job's expected end never changes:
+    /// `running` is kept by expected end.
+    ends_fixed: bool,
     running: Vec<Running>,
     predictor: Predictor,
     promised: HashMap<JobId, Time>,
@@ -116,6 +119,7 @@ impl OrderedBackfilling {
     /// `backfill` (FCFS: none) over `axes`.
     pub fn new(backfill: PolicyKind, axes: PolicyAxes) -> Self {
         let static_order = axes.order.is_static() && axes.estimates != Estimates::Predicted;
+        let ends_fixed = axes.estimates.bounds_run_time();
         OrderedBackfilling {
             backfill,
             axes,
@@ -123,6 +127,7 @@ impl OrderedBackfilling {
             zero_held: 0,
             static_order,
             sorted: Vec::new(),
+            ends_fixed,
             running: Vec::new(),
             predictor: Predictor::default(),
             promised: HashMap::new(),
@@ -187,12 +192,59 @@ impl OrderedBackfilling {
     /// Records `j` as started now (the waiting queue is trimmed once per decision).
     fn start(&mut self, ctx: &Context<'_>, j: JobId, est: Time, starts: &mut Vec<JobId>) {
         starts.push(j);
-        self.running.push(Running {
+        let r = Running {
             job: j,
             start: ctx.now,
             procs: ctx.jobs[j].procs_held(),
             estimate: est,
-        });
+        };
+        if self.ends_fixed {
+            // Kept by expected end (then processors), as `ends` would sort them.
+            let key = (r.start + r.estimate, r.procs);
+            let at = self
+                .running
+                .partition_point(|x| (x.start + x.estimate, x.procs) <= key);
+            self.running.insert(at, r);
+        } else {
+            self.running.push(r);
+        }
+    }
+
+    /// The head's shadow time and the processors free then (`avail`): the earliest expected
+    /// end by which `head_needs` processors are free, `free` being idle now.
+    fn shadow(&self, ctx: &Context<'_>, free: u32, head_needs: u32) -> Option<(Time, u32)> {
+        let mut avail = free;
+        let mut shadow = None;
+        let mut visit = |end: Time, procs: u32| -> bool {
+            match shadow {
+                None => {
+                    avail += procs;
+                    if avail >= head_needs {
+                        shadow = Some(end);
+                    }
+                    true
+                }
+                Some(s) if end == s => {
+                    avail += procs;
+                    true
+                }
+                Some(_) => false,
+            }
+        };
+        if self.ends_fixed {
+            for r in &self.running {
+                if !visit(r.start + r.estimate, r.procs) {
+                    break;
+                }
+            }
+        } else {
+            for (end, procs) in self.ends(ctx) {
+                if !visit(end, procs) {
+                    break;
+                }
+            }
+        }
+        shadow.map(|s| (s, avail))
     }
 
     /// Drops the jobs started in this decision from the waiting queue.
@@ -211,14 +263,42 @@ impl OrderedBackfilling {
         }
     }
 
+    /// Ends a decision of `decide_list` or `decide_easy`: the waiting queue without the jobs
+    /// started, and a static order's sorted keys (lent to `self.ranked`) given back.
+    fn finish(&mut self, ctx: &Context<'_>, starts: &[JobId], from: usize) {
+        let started = &starts[from..];
+        if self.static_order {
+            let mut keys = std::mem::take(&mut self.ranked);
+            if !started.is_empty() {
+                keys.retain(|k| !started.contains(&k.2));
+            }
+            std::mem::swap(&mut keys, &mut self.sorted);
+            self.ranked = keys;
+            // `trim_queue` below must not touch the sorted keys again.
+            let queue_len = self.queue.len();
+            if !started.is_empty() {
+                self.queue.retain(|j| !started.contains(j));
+                let zero = started
+                    .iter()
+                    .filter(|&&j| ctx.jobs[j].procs_held() == 0)
+                    .count();
+                self.zero_held -= zero;
+            }
+            debug_assert_eq!(self.queue.len() + started.len(), queue_len);
+        } else {
+            self.trim_queue(ctx, starts, from);
+        }
+    }
+
     /// The keys of every waiting job under the queue order, in `self.ranked` (unsorted), and
     /// how many waiting jobs hold no processor.
     fn keys(&mut self, ctx: &Context<'_>) -> usize {
         let mut keys = std::mem::take(&mut self.ranked);
         keys.clear();
         if self.static_order {
-            // Kept in order since each job arrived.
-            keys.extend_from_slice(&self.sorted);
+            // Kept in order since each job arrived: lent to the decision, given back by
+            // `finish`.
+            std::mem::swap(&mut keys, &mut self.sorted);
         } else {
             let order = std::mem::take(&mut self.axes.order);
             for i in 0..self.queue.len() {
@@ -241,10 +321,12 @@ impl OrderedBackfilling {
     ) -> Option<(JobId, u32)> {
         let mut keys = std::mem::take(&mut self.ranked);
         let mut head = None;
-        // Sorted keys (a static order): the best is the first.
+        // Sorted keys (a static order): the best is the next one; those started are dropped
+        // together at the end.
         let sorted = self.static_order;
+        let mut next = 0;
         while let Some(i) = if sorted {
-            (!keys.is_empty()).then_some(0)
+            (next < keys.len()).then_some(next)
         } else {
             best(&keys)
         } {
@@ -259,7 +341,7 @@ impl OrderedBackfilling {
                     Reason::InOrder { needs, free: *free }
                 } else {
                     // The job it went ahead of: the earliest submitted of those still waiting.
-                    let passed = keys
+                    let passed = keys[next..]
                         .iter()
                         .filter(|k| k.2 != j && k.1 < keys[i].1)
                         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
@@ -276,10 +358,13 @@ impl OrderedBackfilling {
             *free -= needs;
             self.start(ctx, j, est, starts);
             if sorted {
-                keys.remove(i);
+                next += 1;
             } else {
                 keys.swap_remove(i);
             }
+        }
+        if sorted {
+            keys.drain(..next);
         }
         if let Some((j, needs)) = head {
             if needs > *free {
@@ -303,7 +388,7 @@ impl OrderedBackfilling {
         self.keys(ctx);
         let mut free = ctx.free_procs;
         self.start_in_order(ctx, &mut free, starts);
-        self.trim_queue(ctx, starts, from);
+        self.finish(ctx, starts, from);
     }
 
     fn decide_easy(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
@@ -312,7 +397,7 @@ impl OrderedBackfilling {
         let mut free = ctx.free_procs;
         let head = self.start_in_order(ctx, &mut free, starts);
         let Some((head, head_needs)) = head else {
-            self.trim_queue(ctx, starts, from);
+            self.finish(ctx, starts, from);
             return;
         };
         // A promise only in arrival order (in another order a job of higher priority may
@@ -328,26 +413,12 @@ impl OrderedBackfilling {
                 .filter(|&&j| ctx.jobs[j].procs_held() == 0)
                 .count();
         if free == 0 && !zero_left && !promise && !self.explainer.is_on() {
-            self.trim_queue(ctx, starts, from);
+            self.finish(ctx, starts, from);
             return;
         }
         // The head's shadow time and the extra processors then.
-        let mut avail = free;
-        let mut shadow = None;
-        for (end, procs) in self.ends(ctx) {
-            match shadow {
-                None => {
-                    avail += procs;
-                    if avail >= head_needs {
-                        shadow = Some(end);
-                    }
-                }
-                Some(s) if end == s => avail += procs,
-                Some(_) => break,
-            }
-        }
-        let Some(shadow) = shadow else {
-            self.trim_queue(ctx, starts, from);
+        let Some((shadow, avail)) = self.shadow(ctx, free, head_needs) else {
+            self.finish(ctx, starts, from);
             return;
         };
         let mut extra = avail - head_needs;
@@ -361,18 +432,34 @@ impl OrderedBackfilling {
             extra: Some(extra),
         };
         self.explainer.record(ctx.now, head, blocked);
-        // Backfill the others that fit now, in the backfill order.
-        let mut candidates = std::mem::take(&mut self.ranked);
-        candidates.retain(|k| k.2 != head && ctx.jobs[k.2].procs_held() <= free);
-        if let Some(order) = self.axes.backfill_order.clone() {
-            for k in candidates.iter_mut() {
-                *k = self.key(ctx, &order, k.2);
+        // Backfill the others that fit now, in the backfill order: a static order's own keys
+        // are scanned in place; otherwise the candidates are ranked.
+        let in_place = self.static_order && self.axes.backfill_order.is_none();
+        let keys = std::mem::take(&mut self.ranked);
+        let mut candidates = if in_place {
+            Vec::new()
+        } else {
+            let mut c: Vec<Key> = keys
+                .iter()
+                .copied()
+                .filter(|k| k.2 != head && ctx.jobs[k.2].procs_held() <= free)
+                .collect();
+            if let Some(order) = self.axes.backfill_order.clone() {
+                for k in c.iter_mut() {
+                    *k = self.key(ctx, &order, k.2);
+                }
             }
-            candidates.sort_by(before);
-        } else if !self.static_order {
-            candidates.sort_by(before);
-        }
-        for &(_, _, j, est) in &candidates {
+            c.sort_by(before);
+            c
+        };
+        let scan: &[Key] = if in_place { &keys } else { &candidates };
+        for &(_, _, j, est) in scan {
+            if j == head {
+                continue;
+            }
+            if free == 0 && zero_held == 0 {
+                break;
+            }
             let needs = ctx.jobs[j].procs_held();
             if needs > free {
                 continue;
@@ -395,8 +482,9 @@ impl OrderedBackfilling {
             free -= needs;
             self.start(ctx, j, est, starts);
         }
-        self.ranked = candidates;
-        self.trim_queue(ctx, starts, from);
+        candidates.clear();
+        self.ranked = keys;
+        self.finish(ctx, starts, from);
     }
 
     fn decide_conservative(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
@@ -534,7 +622,11 @@ impl Policy for OrderedBackfilling {
 
     fn job_completed(&mut self, job: JobId, ctx: &Context<'_>) {
         if let Some(i) = self.running.iter().position(|r| r.job == job) {
-            let r = self.running.swap_remove(i);
+            let r = if self.ends_fixed {
+                self.running.remove(i)
+            } else {
+                self.running.swap_remove(i)
+            };
             if self.axes.estimates == Estimates::Predicted {
                 self.predictor
                     .record(user_of(&ctx.jobs[job]), ctx.now - r.start);
