@@ -320,6 +320,7 @@ await runSuite('exercises', BUDGET_MS, async () => {
     // A pending question asks job 4's start: its hover leaves the times out.
     await p2.selectOption('[data-testid="ex-replay-pick"]', '1');
     const tips = new Set();
+    let at4 = null;
     await p2.$eval('#ex-replay', (e) => e.scrollIntoView({ block: 'start' }));
     const cbox2 = await p2.$eval('[data-testid="ex-replay-canvas"]', (c) => {
       const r = c.getBoundingClientRect();
@@ -330,7 +331,12 @@ await runSuite('exercises', BUDGET_MS, async () => {
         await p2.mouse.move(cbox2.x + cbox2.w * fx, cbox2.y + cbox2.h * fy);
         const t = await p2.$eval('[data-testid="ex-replay-tip"]', (e) => (e.hidden ? '' : e.textContent));
         if (t) tips.add(t);
+        if (!at4 && /^Job 4 /.test(t)) at4 = { x: cbox2.x + cbox2.w * fx, y: cbox2.y + cbox2.h * fy };
       }
+    }
+    if (at4) {
+      await p2.mouse.move(at4.x, at4.y);
+      await shot(p2, 'exercises-7a-secret-tip.png');
     }
     await p2.mouse.move(0, 0);
     const tip4 = [...tips].filter((t) => /^Job 4 /.test(t));
@@ -353,7 +359,18 @@ await runSuite('exercises', BUDGET_MS, async () => {
     await p2.click('[data-testid="ex-q1-check"]');
     check((await feedback(p2, 1)).verdict === 'correct' && await p2.isVisible('#ex-replay') && await p2.isHidden('[data-testid="ex-runs"]'),
       'answering the flat question right shows the flat run; the mesh run stays hidden (question 1 reads it)');
-    await p2.click('[data-testid="ex-reveal-button"]');
+    // "Show the answer" after a wrong answer: the value and the explanation; the question is
+    // settled, so the mesh run it reads appears.
+    await p2.fill('[data-testid="ex-q0-answer"]', '7');
+    await p2.click('[data-testid="ex-q0-check"]');
+    await p2.click('[data-testid="ex-q0-show"]');
+    const shown = await feedback(p2, 0);
+    const settled = await p2.$eval('[data-testid="ex-q0-feedback"]', (e) => e.dataset.settled);
+    check(shown.verdict === 'wrong' && settled === 'true' && /the simulation gives 50 s/.test(shown.text) && /Why:/.test(shown.text)
+      && !(await p2.$('[data-testid="ex-q0-show"]')), '"Show the answer": the simulated value and the explanation, not counted correct', shown.text);
+    await p2.$eval('[data-testid="ex-q0"]', (e) => e.scrollIntoView({ block: 'start' }));
+    await shot(p2, 'exercises-7b-show-answer.png');
+    check(await p2.isHidden('[data-testid="ex-reveal"]'), 'every question settled: nothing left to reveal');
     const mesh = await p2.$$eval('[data-testid="ex-runs"] .ex-run', (r) => r.map((x) => `${x.dataset.mode}:${x.querySelectorAll('tbody tr').length}`));
     check(!(await p2.isHidden('[data-testid="ex-runs"]')) && mesh.length === 1 && mesh[0].startsWith('mesh:'),
       'a mesh exercise lists its mesh run as a table (the flat run is in the replay)', mesh.join());
