@@ -184,10 +184,12 @@ fn feedback_html(
             ),
             (_, None) => "that is not the answer".to_string(),
         };
-        let next = if hints_left || !q.hints.is_empty() {
-            "Read the hint above and try again."
-        } else {
-            "Try again."
+        let next = match (q.hints.is_empty(), hints_left) {
+            (true, _) => "Try again, or show the answer.",
+            (false, true) => "Read the hints above and try again.",
+            (false, false) => {
+                "Read the hints above and try again (no more hints), or show the answer."
+            }
         };
         format!(" — {}. {next}", escape(&answered))
     };
