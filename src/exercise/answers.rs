@@ -8,13 +8,20 @@
 //! ```json
 //! {"format": "schedlab-answers", "version": 1, "exported": "2025-01-31T10:00:00.000Z",
 //!  "exercises": [{"id": "fcfs-vs-easy", "title": "…", "hints": [1, 0, 0],
+//!    "revealed": "2025-01-31T09:59:00.000Z",
 //!    "answers": [{"question": 0, "kind": "predict_start", "number": 2, "correct": true,
 //!                 "feedback": "Correct: …", "attempts": 2, "answered": "2025-01-31T09:58:12.000Z"}]}]}
 //! ```
+//!
+//! "Predict, then reveal": a question is *settled* once answered right or given up ("Show the
+//! answer", `gave_up`); an exercise's run stays hidden while a question that reads it is not
+//! settled ([`hidden_runs`]), unless the student revealed the simulation (`revealed`, when).
+
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Answer, QuestionKind, Verdict};
+use super::{Answer, Exercise, QuestionKind, Verdict};
 
 /// `format` of an answers file.
 pub const ANSWERS_FORMAT: &str = "schedlab-answers";
@@ -50,6 +57,13 @@ pub struct GivenAnswer {
     /// When it was last checked (ISO 8601, the browser's clock).
     #[serde(default)]
     pub answered: String,
+    /// The student pressed "Show the answer" (after a wrong answer).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gave_up: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl GivenAnswer {
@@ -71,6 +85,10 @@ pub struct ExerciseAnswers {
     /// Hints shown per question (index = question).
     #[serde(default)]
     pub hints: Vec<usize>,
+    /// When the student pressed "Reveal the simulation" (ISO 8601), if they did: the runs were
+    /// shown before every question about them was settled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revealed: Option<String>,
     /// The last checked answer of each answered question, by question index.
     #[serde(default)]
     pub answers: Vec<GivenAnswer>,
@@ -83,6 +101,7 @@ impl ExerciseAnswers {
             id: id.to_string(),
             title: title.to_string(),
             hints: Vec::new(),
+            revealed: None,
             answers: Vec::new(),
         }
     }
@@ -114,6 +133,7 @@ impl ExerciseAnswers {
         now: &str,
     ) {
         let attempts = self.get(q).map_or(0, |a| a.attempts) + 1;
+        let gave_up = self.get(q).is_some_and(|a| a.gave_up);
         let (number, options) = match answer {
             Answer::Number(v) => (Some(*v), Vec::new()),
             Answer::Options(o) => (None, o.clone()),
@@ -127,6 +147,7 @@ impl ExerciseAnswers {
             feedback: verdict.feedback.clone(),
             attempts,
             answered: now.to_string(),
+            gave_up,
         };
         match self.answers.iter_mut().find(|a| a.question == q) {
             Some(a) => *a = given,
@@ -134,6 +155,29 @@ impl ExerciseAnswers {
                 self.answers.push(given);
                 self.answers.sort_by_key(|a| a.question);
             }
+        }
+    }
+
+    /// Question `q` is settled: answered right, or its answer shown ("Show the answer").
+    pub fn settled(&self, q: usize) -> bool {
+        self.get(q).is_some_and(|a| a.correct || a.gave_up)
+    }
+
+    /// "Show the answer" on question `q`: only after a wrong answer (`false` otherwise).
+    pub fn give_up(&mut self, q: usize) -> bool {
+        match self.answers.iter_mut().find(|a| a.question == q) {
+            Some(a) if !a.correct => {
+                a.gave_up = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// "Reveal the simulation" at `now` (the first time is kept).
+    pub fn reveal(&mut self, now: &str) {
+        if self.revealed.is_none() {
+            self.revealed = Some(now.to_string());
         }
     }
 
@@ -157,6 +201,38 @@ impl ExerciseAnswers {
             self.answers.len(),
         )
     }
+}
+
+/// The runs of `ex` the page keeps hidden: those a question not yet settled reads
+/// ([`super::Question::reads`]); none once the student revealed the simulation.
+pub fn hidden_runs(ex: &Exercise, answers: &ExerciseAnswers) -> BTreeSet<String> {
+    if answers.revealed.is_some() {
+        return BTreeSet::new();
+    }
+    ex.questions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !answers.settled(*i))
+        .flat_map(|(_, q)| q.reads())
+        .map(|(run, _)| run.to_string())
+        .collect()
+}
+
+/// The jobs of run `run` whose times a question not yet settled asks (the page's hover leaves
+/// their times out, even after "Reveal the simulation").
+pub fn secret_jobs(ex: &Exercise, answers: &ExerciseAnswers, run: &str) -> Vec<u64> {
+    let mut jobs: Vec<u64> = ex
+        .questions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !answers.settled(*i))
+        .flat_map(|(_, q)| q.reads())
+        .filter(|(r, _)| *r == run)
+        .filter_map(|(_, job)| job)
+        .collect();
+    jobs.sort_unstable();
+    jobs.dedup();
+    jobs
 }
 
 /// The file a student exports for the teacher: every exercise answered in this browser.

@@ -197,6 +197,25 @@ impl Question {
     pub fn tolerance(&self) -> f64 {
         self.tolerance.unwrap_or(0.0)
     }
+
+    /// What the question reads from the runs: the run (and job, if any) of its number, or of
+    /// every option's value and what it subtracts. While the question is not settled these
+    /// runs stay hidden in the page and these jobs' times stay out of its hover
+    /// ([`answers::hidden_runs`], [`answers::secret_jobs`]).
+    pub fn reads(&self) -> Vec<(&str, Option<u64>)> {
+        let mut out = Vec::new();
+        if let Some(run) = self.run.as_deref() {
+            out.push((run, self.job));
+        }
+        for o in &self.options {
+            let mut m = Some(&o.value);
+            while let Some(x) = m {
+                out.push((x.run.as_str(), x.job));
+                m = x.minus.as_deref();
+            }
+        }
+        out
+    }
 }
 
 /// An exercise as its file holds it.

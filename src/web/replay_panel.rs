@@ -46,6 +46,9 @@ pub struct ReplayRun {
     pub replay: Replay,
     /// Where the jobs are drawn (`None`: machine too large for the Gantt chart).
     pub layout: Option<GanttLayout>,
+    /// SWF job numbers whose times the hover leaves out (an exercise's question still asks
+    /// them).
+    pub secret: Vec<u64>,
 }
 
 impl ReplayRun {
@@ -67,8 +70,21 @@ impl ReplayRun {
             policy,
             replay,
             layout,
+            secret: Vec::new(),
         }
     }
+}
+
+/// The hover of a job whose times a pending question asks: its size and submit time only.
+pub fn secret_tip(j: &JobRecord) -> String {
+    format!(
+        "Job {} · {} processor{}\nsubmit {}\nits start, end and wait stay hidden until you have \
+         answered the question about it",
+        j.id,
+        format::count(u64::from(j.procs)),
+        if j.procs == 1 { "" } else { "s" },
+        format::duration(j.submit),
+    )
 }
 
 /// The window of a large run's Gantt chart `l` at state `s`: from the earliest start of a
@@ -263,6 +279,14 @@ impl ReplayPanel {
         }
     }
 
+    /// Sets the jobs whose times each run's hover leaves out (by the runs' places in the
+    /// picker), without moving the replay.
+    pub fn set_secrets(&self, secrets: &[Vec<u64>]) {
+        for (run, secret) in self.runs.borrow_mut().iter_mut().zip(secrets) {
+            run.secret.clone_from(secret);
+        }
+    }
+
     /// Hides the panel (its runs are dropped).
     pub fn hide(&self) {
         self.show(Vec::new());
@@ -382,6 +406,9 @@ impl ReplayPanel {
                 let (t, p) = area.as_ref()?.at(x, y)?;
                 let k = run.layout.as_ref()?.job_at(t, p)?;
                 let j = run.replay.records().get(k)?;
+                if run.secret.contains(&j.id) {
+                    return Some(secret_tip(j));
+                }
                 Some(job_tip(j, Some(&run.replay.why(k))))
             })
         };

@@ -1,11 +1,12 @@
 //! The pure pieces of the page's Exercises mode: `Exercise::work` (every run
 //! once, the solutions, the flat runs' replay data), the Markdown subset (escaped, no markup
-//! gets through), the answers kept in the browser and the exported answers file, and the
-//! number a student types.
+//! gets through), the answers kept in the browser and the exported answers file, "predict,
+//! then reveal" (which runs and jobs stay hidden), and the number a student types.
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::exercise::answers::{
-    parse_number, storage_key, AnswersFile, ExerciseAnswers, ANSWERS_FORMAT,
+    hidden_runs, parse_number, secret_jobs, storage_key, AnswersFile, ExerciseAnswers,
+    ANSWERS_FORMAT,
 };
 use schedlab::exercise::markdown::to_html;
 use schedlab::exercise::{catalog, check, Answer, Exercise, QuestionKind};
@@ -254,6 +255,48 @@ fn answers_are_kept_per_question_and_exported() {
     assert!(e.starts_with("a.json: version:"), "{e}");
     let e = AnswersFile::from_json("{\"format\": 1}", "a.json").unwrap_err();
     assert!(e.starts_with("a.json: format:"), "{e}");
+}
+
+#[test]
+fn runs_stay_hidden_until_their_questions_are_settled() {
+    let names = |s: std::collections::BTreeSet<String>| s.into_iter().collect::<Vec<_>>().join(",");
+    let ex = shipped("fcfs-vs-easy");
+    let solutions = ex.solve("01").unwrap();
+    let mut a = ExerciseAnswers::new(&ex.id, &ex.title);
+    // Question 1 reads EASY's job 3, question 2 both runs' jobs, question 3 EASY's summary.
+    assert_eq!(ex.questions[0].reads(), vec![("easy", Some(3))]);
+    assert_eq!(names(hidden_runs(&ex, &a)), "easy,fcfs");
+    assert!(secret_jobs(&ex, &a, "easy").contains(&3));
+    // A wrong answer settles nothing; "Show the answer" after it does, and is kept over a
+    // later check.
+    let wrong = Answer::Number(15.0);
+    let v = check(&ex.questions[0], &solutions[0], &wrong);
+    a.record(0, QuestionKind::PredictStart, &wrong, &v, "t1");
+    assert!(!a.settled(0));
+    assert!(!a.give_up(1), "no answer to give up on");
+    assert!(a.give_up(0));
+    assert!(a.settled(0) && !a.get(0).unwrap().correct);
+    a.record(0, QuestionKind::PredictStart, &wrong, &v, "t2");
+    assert!(a.get(0).unwrap().gave_up && a.get(0).unwrap().attempts == 2);
+    // Every question settled: every run shown, no secret job.
+    for (i, answer) in [(1, Answer::Options(vec![1])), (2, Answer::Number(5.25))] {
+        let v = check(&ex.questions[i], &solutions[i], &answer);
+        assert!(v.correct, "{i}");
+        a.record(i, ex.questions[i].kind, &answer, &v, "t3");
+    }
+    assert!(hidden_runs(&ex, &a).is_empty());
+    assert!(secret_jobs(&ex, &a, "easy").is_empty());
+    // Revealed early: runs shown, the pending questions' jobs still secret; noted once.
+    let mut b = ExerciseAnswers::new(&ex.id, &ex.title);
+    b.reveal("t4");
+    b.reveal("t5");
+    assert!(hidden_runs(&ex, &b).is_empty());
+    assert!(secret_jobs(&ex, &b, "easy").contains(&3));
+    assert_eq!(b.revealed.as_deref(), Some("t4"));
+    let back = ExerciseAnswers::from_json(&a.to_json()).unwrap();
+    assert_eq!(back, a);
+    assert!(a.to_json().contains("\"gave_up\":true") && !a.to_json().contains("revealed"));
+    assert!(b.to_json().contains("\"revealed\":\"t4\""));
 }
 
 #[test]

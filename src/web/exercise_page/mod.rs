@@ -3,10 +3,12 @@
 //! for a teacher's exercise file, and exercise links (`#ex=`, [`Exercise::from_fragment`]).
 //!
 //! An exercise is shown as its title and Markdown text ([`crate::exercise::markdown`]), its
-//! questions (a number box, choice buttons or a predicted start time; Check → correct / wrong
-//! with the simulation's value and the explanation; hints one at a time), and its runs: each
-//! flat run in the step-by-step replay ([`super::replay_panel`]), the others (mesh, grid) as a
-//! table of their jobs or summary. The runs are done in this mode's own worker
+//! questions (a number box, choice buttons or a predicted start time; Check → correct, or
+//! wrong with the next hint; the simulation's value and the explanation only once the answer
+//! is right or the student pressed "Show the answer"), and its runs: each flat run in the
+//! step-by-step replay ([`super::replay_panel`]), the others (mesh, grid) as a table of their
+//! jobs or summary. Predict, then reveal: a run stays hidden until every question that reads
+//! it is settled, or the student presses "Reveal the simulation" (noted in the answers). The runs are done in this mode's own worker
 //! ([`super::exercise_worker`]: the functions of `schedlab exercise`); the page solves the
 //! questions from their results ([`Exercise::solve_from`]) and compares answers with the
 //! solutions ([`crate::exercise::check`]).
@@ -60,6 +62,8 @@ struct Ui {
     text: HtmlElement,
     status: HtmlElement,
     questions: HtmlElement,
+    reveal: HtmlElement,
+    reveal_button: HtmlButtonElement,
     runs: HtmlElement,
     tab: HtmlElement,
 }
@@ -74,6 +78,8 @@ struct Current {
     /// The runs and solutions, once the worker answered.
     worked: Option<Worked>,
     answers: ExerciseAnswers,
+    /// The runs on screen (`None`: none drawn yet).
+    shown: Option<runs::Shown>,
 }
 
 #[derive(Default)]
@@ -139,6 +145,8 @@ fn build_ui(doc: &Document) -> Result<Ui, String> {
         text: by_id(doc, "ex-text")?,
         status: by_id(doc, "ex-status")?,
         questions: by_id(doc, "ex-questions")?,
+        reveal: by_id(doc, "ex-reveal")?,
+        reveal_button: by_id(doc, "ex-reveal-button")?,
         runs: by_id(doc, "ex-runs")?,
         tab: by_id(doc, "mode-exercises")?,
         doc: doc.clone(),
@@ -204,6 +212,10 @@ fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ui.copy, "click", move |_: Event| copy_link(&a));
+    }
+    {
+        let a = Rc::clone(app);
+        listen(&ui.reveal_button, "click", move |_: Event| reveal(&a));
     }
     {
         let a = Rc::clone(app);
@@ -276,7 +288,12 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
                     runs::render(app);
                 }
                 Some(Err(e)) => {
+                    // The file's error ends the loading: no questions, no runs.
                     let _ = app.ui.panel.set_attribute("data-state", "idle");
+                    app.ui.status.set_text_content(Some(
+                        "This exercise cannot be used (see the error above): ask its author for \
+                         a corrected file.",
+                    ));
                     app.ui.errors.show(&e.to_string());
                 }
             }
@@ -400,6 +417,7 @@ fn show(app: &Rc<App>, ex: Exercise, source: &str) {
     ui.questions.set_inner_html("");
     ui.runs.set_inner_html("");
     ui.runs.set_hidden(true);
+    ui.reveal.set_hidden(true);
     app.replay.hide();
     ui.view.set_hidden(false);
     let _ = ui.view.set_attribute("data-exercise", &ex.id);
@@ -415,11 +433,29 @@ fn show(app: &Rc<App>, ex: Exercise, source: &str) {
             id: st.next_id,
             worked: None,
             answers,
+            shown: None,
         });
     }
     questions::render_score(app);
     send_current(app);
     ui.view.scroll_into_view();
+}
+
+/// "Reveal the simulation": every run shown before the questions are settled; noted in the
+/// answers (exported for the teacher).
+fn reveal(app: &App) {
+    let saved = {
+        let mut st = app.state.borrow_mut();
+        let Some(c) = st.current.as_mut() else {
+            return;
+        };
+        c.answers.reveal(&now_iso());
+        store::save(&c.answers)
+    };
+    if !saved {
+        questions::storage_blocked(app);
+    }
+    runs::render(app);
 }
 
 /// Copies the exercise's link (`#ex=…`) to the clipboard.

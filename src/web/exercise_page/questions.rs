@@ -1,7 +1,9 @@
 //! The questions of the exercise on screen: a number box (numeric; predict_start reads "job N
 //! starts at t ="), choice buttons (radio buttons when one option is correct, check boxes when
-//! several are), Check → the verdict of [`crate::exercise::check`] with the explanation, hints
-//! one at a time. Every check and hint is kept in the browser ([`super::store`]) and shown
+//! several are), Check → the verdict of [`crate::exercise::check`]. A wrong answer shows the
+//! next hint (one per wrong try, in order; "Hint" shows one too) and never the simulation's
+//! value; the value and the explanation come once the answer is right or the student presses
+//! "Show the answer". Every check and hint is kept in the browser ([`super::store`]) and shown
 //! again when the exercise is reopened.
 
 use super::*;
@@ -25,7 +27,8 @@ pub(super) fn render(app: &App) {
                 worked.solutions.get(i).map(|s| &s.expected),
                 Some(Expected::Options { correct, .. }) if correct.len() > 1
             );
-            html.push_str(&question_html(i, q, multi, c.answers.get(i)));
+            let hints_left = c.answers.hints_shown(i) < q.hints.len();
+            html.push_str(&question_html(i, q, multi, c.answers.get(i), hints_left));
         }
         html
     };
@@ -49,6 +52,7 @@ fn question_html(
     q: &crate::exercise::Question,
     multi: bool,
     given: Option<&GivenAnswer>,
+    hints_left: bool,
 ) -> String {
     let kind = match q.kind {
         QuestionKind::Numeric => "numeric",
@@ -114,36 +118,38 @@ fn question_html(
     if let Some(g) = given {
         h = h.replace(
             &format!(r#"<div class="feedback" id="ex-q{i}-feedback" data-testid="ex-q{i}-feedback" hidden></div>"#),
-            &feedback_html(i, g.correct, &g.feedback, &q.explanation, g.attempts),
+            &feedback_html(i, q, g, hints_left),
         );
     }
     h.push_str("</div>");
     h
 }
 
-/// The feedback box of question `i`: the verdict, the sentence of the check and the
-/// explanation.
+/// The feedback box of question `i` after the answer `g`: right — the simulation's value and
+/// the explanation; wrong — what was answered and where to look next, with "Show the answer";
+/// given up — the simulation's value and the explanation. `hints_left`: a hint is still
+/// unread.
 fn feedback_html(
     i: usize,
-    correct: bool,
-    feedback: &str,
-    explanation: &str,
-    attempts: u32,
+    q: &crate::exercise::Question,
+    g: &GivenAnswer,
+    hints_left: bool,
 ) -> String {
-    let (class, badge) = if correct {
-        ("correct", "✓ Correct")
-    } else {
-        ("wrong", "✗ Wrong")
+    let (class, badge) = match (g.correct, g.gave_up) {
+        (true, _) => ("correct", "✓ Correct"),
+        (false, true) => ("wrong", "✗ Wrong — the answer"),
+        (false, false) => ("wrong", "✗ Wrong"),
     };
-    let tries = if attempts > 1 {
-        format!(r#" <small class="tries">({attempts} tries)</small>"#)
+    let tries = if g.attempts > 1 {
+        format!(r#" <small class="tries">({} tries)</small>"#, g.attempts)
     } else {
         String::new()
     };
-    let explanation = if explanation.trim().is_empty() {
+    let settled = g.correct || g.gave_up;
+    let explanation = if !settled || q.explanation.trim().is_empty() {
         String::new()
     } else {
-        let html = to_html(explanation);
+        let html = to_html(&q.explanation);
         // "Why:" at the start of the first paragraph.
         let html = match html.strip_prefix("<p>") {
             Some(rest) => format!("<p><strong>Why:</strong> {rest}"),
@@ -151,19 +157,51 @@ fn feedback_html(
         };
         format!(r#"<div class="explanation md" data-testid="ex-q{i}-explanation">{html}</div>"#)
     };
-    // The badge says correct or wrong; the sentence after it says the rest.
-    let body = feedback
-        .strip_prefix("Correct:")
-        .or_else(|| feedback.strip_prefix("Not quite:"))
-        .unwrap_or(feedback)
-        .trim();
-    let body = if body == "Correct." {
+    let body = if settled {
+        // The sentence of the check, with the simulation's value.
+        let body = g
+            .feedback
+            .strip_prefix("Correct:")
+            .or_else(|| g.feedback.strip_prefix("Not quite:"))
+            .unwrap_or(&g.feedback)
+            .trim();
+        if body == "Correct." {
+            String::new()
+        } else {
+            format!(" — {}", escape(body))
+        }
+    } else {
+        // What was answered, never the value.
+        let answered = match (g.kind, g.number) {
+            (QuestionKind::Choice, _) => "that is not the right choice".to_string(),
+            (_, Some(v)) => format!(
+                "you answered {}{}",
+                crate::exercise::format_number(v),
+                q.unit
+                    .as_deref()
+                    .map(|u| format!(" {u}"))
+                    .unwrap_or_default()
+            ),
+            (_, None) => "that is not the answer".to_string(),
+        };
+        let next = match (q.hints.is_empty(), hints_left) {
+            (true, _) => "Try again, or show the answer.",
+            (false, true) => "Read the hints above and try again.",
+            (false, false) => {
+                "Read the hints above and try again (no more hints), or show the answer."
+            }
+        };
+        format!(" — {}. {next}", escape(&answered))
+    };
+    let show = if settled {
         String::new()
     } else {
-        format!(" — {}", escape(body))
+        format!(
+            r#" <button type="button" class="link" data-show="{i}" data-testid="ex-q{i}-show" title="The simulation's value and the explanation (your teacher sees that you asked)">Show the answer</button>"#
+        )
     };
     format!(
-        r#"<div class="feedback {class}" id="ex-q{i}-feedback" data-testid="ex-q{i}-feedback" data-verdict="{class}"><p><strong class="badge">{badge}</strong>{body}{tries}</p>{explanation}</div>"#
+        r#"<div class="feedback {class}" id="ex-q{i}-feedback" data-testid="ex-q{i}-feedback" data-verdict="{class}" data-settled="{settled}"><p><strong class="badge">{badge}</strong>{body}{tries}{show}</p>{explanation}</div>"#
     )
 }
 
@@ -205,7 +243,63 @@ pub(super) fn on_click(app: &App, ev: &Event) {
         .and_then(|v| v.parse().ok())
     {
         show_hint(app, i);
+    } else if let Some(i) = target
+        .get_attribute("data-show")
+        .and_then(|v| v.parse().ok())
+    {
+        show_answer(app, i);
     }
+}
+
+/// The browser refused to keep the answers: the status says so.
+pub(super) fn storage_blocked(app: &App) {
+    app.ui.status.set_text_content(Some(
+        "This browser does not keep your answers (storage is blocked): export them before \
+         leaving.",
+    ));
+}
+
+/// "Show the answer" on question `i`: the simulation's value and the explanation; the
+/// question is settled (its runs may appear) and the answers note it.
+fn show_answer(app: &App, i: usize) {
+    let outcome = {
+        let mut st = app.state.borrow_mut();
+        let Some(c) = st.current.as_mut() else {
+            return;
+        };
+        if !c.answers.give_up(i) {
+            return;
+        }
+        let saved = store::save(&c.answers);
+        let hints_left =
+            c.answers.hints_shown(i) < c.ex.questions.get(i).map_or(0, |q| q.hints.len());
+        match (c.ex.questions.get(i), c.answers.get(i)) {
+            (Some(q), Some(g)) => (feedback_html(i, q, g, hints_left), saved),
+            _ => return,
+        }
+    };
+    settle(app, i, outcome);
+}
+
+/// Puts question `i`'s new feedback `(html, saved)` on screen, with its hints, the score, the
+/// list and the runs its answer may reveal.
+fn settle(app: &App, i: usize, (html, saved): (String, bool)) {
+    if let Ok(feedback) = by_id::<HtmlElement>(&app.ui.doc, &format!("ex-q{i}-feedback")) {
+        feedback.set_outer_html(&html);
+    }
+    if !saved {
+        storage_blocked(app);
+    }
+    let n = app
+        .state
+        .borrow()
+        .current
+        .as_ref()
+        .map_or(0, |c| c.answers.hints_shown(i));
+    render_hints(app, i, n);
+    render_score(app);
+    super::render_list(app);
+    super::runs::render(app);
 }
 
 /// Enter in a number box checks its question.
@@ -279,37 +373,26 @@ fn check_question(app: &App, i: usize) {
             Ok(answer) => {
                 let verdict = check(&q, &sol, &answer);
                 c.answers.record(i, q.kind, &answer, &verdict, &now_iso());
+                if !verdict.correct {
+                    // One more hint per wrong try, in order.
+                    let n = (c.answers.hints_shown(i) + 1).min(q.hints.len());
+                    c.answers.show_hints(i, n);
+                }
                 let saved = store::save(&c.answers);
-                let attempts = c.answers.get(i).map_or(1, |g| g.attempts);
-                Ok((
-                    feedback_html(
-                        i,
-                        verdict.correct,
-                        &verdict.feedback,
-                        &q.explanation,
-                        attempts,
-                    ),
-                    saved,
-                ))
+                let hints_left = c.answers.hints_shown(i) < q.hints.len();
+                match c.answers.get(i) {
+                    Some(g) => Ok((feedback_html(i, &q, g, hints_left), saved)),
+                    None => return,
+                }
             }
         }
-    };
-    let Ok(feedback) = by_id::<HtmlElement>(doc, &format!("ex-q{i}-feedback")) else {
-        return;
     };
     match outcome {
-        Ok((html, saved)) => {
-            feedback.set_outer_html(&html);
-            if !saved {
-                app.ui.status.set_text_content(Some(
-                    "This browser does not keep your answers (storage is blocked): export them \
-                     before leaving.",
-                ));
-            }
-            render_score(app);
-            super::render_list(app);
-        }
+        Ok(outcome) => settle(app, i, outcome),
         Err(m) => {
+            let Ok(feedback) = by_id::<HtmlElement>(doc, &format!("ex-q{i}-feedback")) else {
+                return;
+            };
             feedback.set_class_name("feedback invalid");
             let _ = feedback.set_attribute("data-verdict", "invalid");
             feedback.set_text_content(Some(&m));
