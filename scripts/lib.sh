@@ -182,16 +182,21 @@ ensure_node() {
   [ "$major" -ge 20 ] || die "node $(node --version) is too old: the end-to-end test needs Node.js >= 20"
 }
 
-# playwright-core (pinned in tests/e2e/package.json and package-lock.json). It drives the
-# Debian Chromium and never downloads a browser.
+# The e2e suites' npm packages, every one pinned in tests/e2e/package.json and
+# package-lock.json: playwright-core (drives the Debian Chromium and never downloads a browser)
+# and axe-core (the accessibility checks of tests/e2e/a11y.mjs). `npm ci` runs only when one
+# of them is missing or at another version, so a second call does nothing.
 ensure_e2e_deps() {
   ensure_node
-  local dir want have
+  local dir pkg want have missing=""
   dir="$(pwd)/tests/e2e"
-  want=$(node -p "require('$dir/package.json').dependencies['playwright-core']")
-  have=$(node -p "try { require('$dir/node_modules/playwright-core/package.json').version } catch { '' }")
-  if [ "$have" != "$want" ]; then
-    echo "installing playwright-core $want in tests/e2e (npm ci)"
+  for pkg in $(node -p "Object.keys(require('$dir/package.json').dependencies).join(' ')"); do
+    want=$(node -p "require('$dir/package.json').dependencies['$pkg']")
+    have=$(node -p "try { require('$dir/node_modules/$pkg/package.json').version } catch { '' }")
+    [ "$have" = "$want" ] || missing="$missing $pkg@$want"
+  done
+  if [ -n "$missing" ]; then
+    echo "installing$missing in tests/e2e (npm ci)"
     (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
   fi
 }

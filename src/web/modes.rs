@@ -6,6 +6,10 @@
 //! shows its panel, hides the others and sets `body[data-mode]`. A share link opens its own
 //! mode (the `mode` of an `#e=` link; old links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid;
 //! an exercise link `#ex=` the Exercises tab).
+//!
+//! The tabs follow the ARIA tabs pattern: `role="tablist"`/`tab`/`tabpanel`, `aria-selected`
+//! and `aria-controls` on each tab, a roving `tabindex` (only the selected tab is in the Tab
+//! order), and Left/Right (wrapping), Home and End move to another tab and open it.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,6 +32,7 @@ pub fn show_mode(doc: &Document, mode: &str) {
         }
         if let Some(tab) = doc.get_element_by_id(&format!("mode-{m}")) {
             let _ = tab.set_attribute("aria-selected", if on { "true" } else { "false" });
+            let _ = tab.set_attribute("tabindex", if on { "0" } else { "-1" });
         }
     }
     if let Some(body) = doc.body() {
@@ -47,9 +52,23 @@ pub fn mode_of_fragment(hash: &str) -> Option<&'static str> {
     crate::modes::envelope::Envelope::mode_of_fragment(hash).map(crate::modes::Mode::as_str)
 }
 
-/// Wires the tab buttons and opens the mode of the current URL fragment.
+/// The tab a key moves to from the tab at `index` of [`MODES`]: Left/Right (wrapping),
+/// Home, End; `None` for any other key.
+pub fn tab_for_key(index: usize, key: &str) -> Option<usize> {
+    let n = MODES.len();
+    match key {
+        "ArrowRight" => Some((index + 1) % n),
+        "ArrowLeft" => Some((index + n - 1) % n),
+        "Home" => Some(0),
+        "End" => Some(n - 1),
+        _ => None,
+    }
+}
+
+/// Wires the tab buttons (click, and the arrow keys, Home and End) and opens the mode of the
+/// current URL fragment.
 pub fn wire(doc: &Document) {
-    for m in MODES {
+    for (i, m) in MODES.into_iter().enumerate() {
         let Some(tab) = doc.get_element_by_id(&format!("mode-{m}")) else {
             continue;
         };
@@ -57,6 +76,23 @@ pub fn wire(doc: &Document) {
         let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| show_mode(&d, m));
         let _ = tab.add_event_listener_with_callback("click", cb.as_ref().unchecked_ref());
         cb.forget();
+        let d = doc.clone();
+        let keys =
+            Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |ev: web_sys::KeyboardEvent| {
+                let Some(to) = tab_for_key(i, &ev.key()) else {
+                    return;
+                };
+                ev.prevent_default();
+                let next = MODES[to];
+                show_mode(&d, next);
+                if let Some(t) = d.get_element_by_id(&format!("mode-{next}")) {
+                    if let Ok(t) = t.dyn_into::<HtmlElement>() {
+                        let _ = t.focus();
+                    }
+                }
+            });
+        let _ = tab.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
+        keys.forget();
     }
     let hash = || {
         web_sys::window()

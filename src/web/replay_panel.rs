@@ -189,12 +189,12 @@ fn markup(p: &str) -> String {
 <div class="replay-grid">
   <div class="replay-chart">
     <div class="gantt-box">
-      <canvas id="{p}-canvas" data-testid="{p}-canvas" width="760" height="340" aria-label="Gantt chart of the run with a cursor at the replay's time"></canvas>
+      <canvas role="img" tabindex="0" id="{p}-canvas" data-testid="{p}-canvas" width="760" height="340" aria-label="Gantt chart of the run with a cursor at the replay's time"></canvas>
       <div class="gantt-tip" id="{p}-tip" data-testid="{p}-tip" hidden></div>
     </div>
     <p class="replay-legend"><span class="sw running"></span>running <span class="sw queued"></span>waiting (where it will run) <span class="sw done"></span>ended <span class="sw future"></span>not arrived yet <span class="sw cursor"></span>now</p>
   </div>
-  <div class="replay-state" id="{p}-state" data-testid="{p}-state" aria-live="polite"></div>
+  <div class="replay-state" id="{p}-state" data-testid="{p}-state" tabindex="0" role="region" aria-label="The replay at its time: queue, running jobs and the last decision" aria-live="polite"></div>
 </div>"##
     )
 }
@@ -464,7 +464,7 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
             _ => " Nothing behind it may start (FCFS).".to_string(),
         };
         h.push_str(&format!(
-            r#"<div class="replay-blocked" data-testid="replay-head" data-job="{id}" data-shadow="{sh}" data-extra="{ex}"><h4>Blocked head: job {id}</h4><p>Needs {needs} processor{pl}, {free} free.{shadow} <small>(recorded at t = {since} s)</small></p></div>"#,
+            r#"<div class="replay-blocked" data-testid="replay-head" data-job="{id}" data-shadow="{sh}" data-extra="{ex}"><h3>Blocked head: job {id}</h3><p>Needs {needs} processor{pl}, {free} free.{shadow} <small>(recorded at t = {since} s)</small></p></div>"#,
             id = head.id,
             sh = head.shadow.map(|v| v.to_string()).unwrap_or_default(),
             ex = head.extra.map(|v| v.to_string()).unwrap_or_default(),
@@ -477,7 +477,7 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
     // The queue.
     let reservations = s.queue.iter().any(|q| q.reservation.is_some());
     h.push_str(&format!(
-        r#"<h4>Queue <span class="count">({})</span></h4>"#,
+        r#"<h3>Queue <span class="count">({})</span></h3>"#,
         s.queue.len()
     ));
     if s.queue.is_empty() {
@@ -523,7 +523,7 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
     }
     // Running.
     h.push_str(&format!(
-        r#"<h4>Running <span class="count">({})</span></h4>"#,
+        r#"<h3>Running <span class="count">({})</span></h3>"#,
         s.running.len()
     ));
     if s.running.is_empty() {
@@ -553,7 +553,7 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
     match s.decisions.first() {
         Some(d) => {
             h.push_str(&format!(
-                r#"<h4>Last decision{} <span class="count">(t = {} s)</span></h4><ul class="replay-decisions" data-testid="replay-decisions">"#,
+                r#"<h3>Last decision{} <span class="count">(t = {} s)</span></h3><ul class="replay-decisions" data-testid="replay-decisions">"#,
                 if s.decisions.len() == 1 { "" } else { "s" },
                 t(d.time)
             ));
@@ -569,7 +569,7 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
             h.push_str("</ul>");
         }
         None if r.is_explained() => {
-            h.push_str(r#"<h4>Last decision</h4><p class="empty-note">None yet.</p>"#)
+            h.push_str(r#"<h3>Last decision</h3><p class="empty-note">None yet.</p>"#)
         }
         None => h.push_str(r#"<p class="empty-note">This run recorded no explanations.</p>"#),
     }

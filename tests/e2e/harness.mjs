@@ -195,3 +195,112 @@ export function loggedErrors() {
   };
   return errors;
 }
+
+/// The tabs of the top bar, in order: the mode tabs (role="tab") and the About link.
+export const TABS = [
+  { key: 'flat', name: 'Flat machine' },
+  { key: 'mesh', name: '2D mesh' },
+  { key: 'grid', name: 'Grid' },
+  { key: 'moldable', name: 'Moldable jobs' },
+  { key: 'exercises', name: 'Exercises' },
+  { key: 'about', name: 'About' },
+];
+
+/// Opens tab `key` of TABS by a tap (`tap`: page.tap, which needs a touch context) or a click,
+/// never forced: both fail when something covers the tab. Returns whether it opened.
+export async function openTabByPointer(page, key, tap) {
+  const sel = key === 'about' ? '.topnav a[href="#about"]' : `[data-testid="mode-${key}"]`;
+  if (tap) await page.tap(sel, { timeout: 10000 });
+  else await page.click(sel, { timeout: 10000 });
+  if (key === 'about') {
+    await page.waitForFunction(() => location.hash === '#about', null, { timeout: 5000 });
+    return page.$eval('#about', (e) => {
+      const r = e.getBoundingClientRect();
+      return r.top < window.innerHeight && r.bottom > 0;
+    });
+  }
+  await page.waitForSelector(`#${key}-mode:not([hidden])`, { timeout: 5000 });
+  const selected = await page.getAttribute(`[data-testid="mode-${key}"]`, 'aria-selected');
+  if (key !== 'flat') await page.waitForSelector(`#${key}-mode[data-worker="ready"]`, { timeout: 60000 });
+  return selected === 'true';
+}
+
+/// Runs a small experiment on tab `key` (the About tab has none) with a click on its Run
+/// button and waits until it is done; returns a short description of what it shows, or
+/// throws. Small runs: a few hundred jobs, or the first shipped exercise.
+export async function smallRun(page, key) {
+  const idle = (m) => page.waitForFunction((mm) => document.querySelector(`#${mm}-mode`).dataset.state === 'idle',
+    m, { timeout: 120000, polling: 100 });
+  const rows = (sel) => page.$$eval(`${sel} tbody tr`, (r) => r.length);
+  switch (key) {
+    case 'flat':
+      await page.fill('#jobs', '500');
+      await page.click('[data-testid="run"]');
+      await page.waitForFunction(() => document.body.dataset.state === 'idle'
+        && document.querySelectorAll('[data-testid="results"] tbody tr').length === 3, null,
+      { timeout: 120000, polling: 100 });
+      await page.waitForSelector('[data-testid="chart"]:not([hidden])', { timeout: 10000 });
+      return `${await rows('[data-testid="results"]')} rows`;
+    case 'mesh':
+      await page.click('[data-testid="mesh-preset-window"]');
+      await page.fill('[data-testid="mesh-mesh_jobs"]', '300');
+      await page.click('[data-testid="mesh-run"]');
+      await page.waitForFunction(() => document.querySelector('#mesh-mode').dataset.state === 'idle'
+        && document.querySelectorAll('[data-testid="mesh-results"] tbody tr').length === 1, null,
+      { timeout: 120000, polling: 100 });
+      return `${await rows('[data-testid="mesh-results"]')} rows`;
+    case 'grid':
+      // The sites the editor starts with (at least two), 400 jobs each.
+      while (await page.$$eval('[data-testid="grid-site-row"]', (r) => r.length) < 2) {
+        await page.click('[data-testid="grid-add-site"]');
+      }
+      for (const jobs of await page.$$('[data-testid^="grid-site-jobs-"]')) await jobs.fill('400');
+      await page.click('[data-testid="grid-run"]');
+      await page.waitForSelector('#grid-tables table[data-config="sharing"]', { timeout: 120000 });
+      await idle('grid');
+      return `${await page.$$eval('#grid-tables table', (t) => t.length)} tables`;
+    case 'moldable':
+      await page.fill('[data-testid="moldable-jobs"]', '300');
+      await page.click('[data-testid="moldable-run"]');
+      await page.waitForFunction(() => document.querySelectorAll('#moldable-results-body tr').length > 1
+        && document.querySelector('#moldable-mode').dataset.state === 'idle', null,
+      { timeout: 120000, polling: 100 });
+      return `${await page.$$eval('#moldable-results-body tr', (r) => r.length)} rows`;
+    case 'exercises':
+      await page.click('[data-testid="ex-list"] button[data-open]');
+      await page.waitForSelector('[data-testid="ex-q0-check"]', { timeout: 60000 });
+      await idle('exercises');
+      return (await page.textContent('[data-testid="ex-title"]')).trim();
+    default:
+      return 'no run';
+  }
+}
+
+const AXE = join(ROOT, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js');
+
+/// axe-core's violations on the page as it is: [{ id, impact, help, nodes: [target…] }].
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ content: readFileSync(AXE, 'utf8') });
+  }
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` — ${n.any[0].message}` : ''}`),
+    }));
+  });
+}
+
+/// Checks that axe finds no serious or critical violation on `page` (`where` names the state)
+/// and logs the minor and moderate ones.
+export async function checkAxe(page, where) {
+  const v = await axeViolations(page);
+  const bad = v.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+  for (const x of v.filter((y) => !bad.includes(y))) {
+    log(`axe ${where}: ${x.impact} ${x.id} (${x.nodes.length}): ${x.help}; ${x.nodes.slice(0, 3).join(' | ')}`);
+  }
+  check(bad.length === 0, `axe ${where}: no serious or critical violation`,
+    bad.map((x) => `${x.impact} ${x.id} ×${x.nodes.length}: ${x.help}: ${x.nodes.slice(0, 4).join(' | ')}`).join('\n'));
+  return v;
+}
