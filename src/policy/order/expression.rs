@@ -339,7 +339,7 @@ impl PriorityExpression {
                         Step::Sub => a - b,
                         Step::Mul => a * b,
                         Step::Div => a / b,
-                        _ => libm::pow(a, b),
+                        _ => power(a, b),
                     });
                 }
                 Step::Call(f, n) => {
@@ -354,6 +354,18 @@ impl PriorityExpression {
     }
 }
 
+/// a^b; the small whole powers by multiplication (a priority such as WFP3's cube is
+/// evaluated for every waiting job at every decision).
+pub(crate) fn power(a: f64, b: f64) -> f64 {
+    if b == 2.0 {
+        a * a
+    } else if b == 3.0 {
+        a * a * a
+    } else {
+        libm::pow(a, b)
+    }
+}
+
 fn apply(f: Function, args: &[f64]) -> f64 {
     let x = args.first().copied().unwrap_or(f64::NAN);
     match f {
@@ -365,7 +377,7 @@ fn apply(f: Function, args: &[f64]) -> f64 {
         Function::Abs => x.abs(),
         Function::Min => args.iter().copied().fold(f64::INFINITY, f64::min),
         Function::Max => args.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        Function::Pow => libm::pow(x, args.get(1).copied().unwrap_or(f64::NAN)),
+        Function::Pow => power(x, args.get(1).copied().unwrap_or(f64::NAN)),
     }
 }
 

@@ -153,7 +153,7 @@ impl BuiltinOrder {
             BuiltinOrder::LargestFirst => n,
             BuiltinOrder::SmallestAreaFirst => -(n * r),
             BuiltinOrder::LargestAreaFirst => n * r,
-            BuiltinOrder::Wfp3 => libm::pow(a.wait / r, 3.0) * n,
+            BuiltinOrder::Wfp3 => cube(a.wait / r) * n,
             BuiltinOrder::Unicef => a.wait / (libm::log2(n.max(2.0)) * r),
             BuiltinOrder::F1 => -(libm::log10(r) * n + 870.0 * log_s()),
             BuiltinOrder::F2 => -(libm::sqrt(r) * n + 25_600.0 * log_s()),
@@ -166,6 +166,11 @@ impl BuiltinOrder {
     pub fn reads_wait(self) -> bool {
         matches!(self, BuiltinOrder::Wfp3 | BuiltinOrder::Unicef)
     }
+}
+
+/// x³ by multiplication, as a written `^3` is evaluated.
+fn cube(x: f64) -> f64 {
+    x * x * x
 }
 
 /// A queue order: built in, or a priority the user wrote.
