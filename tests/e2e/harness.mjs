@@ -304,3 +304,18 @@ export async function checkAxe(page, where) {
     bad.map((x) => `${x.impact} ${x.id} ×${x.nodes.length}: ${x.help}: ${x.nodes.slice(0, 4).join(' | ')}`).join('\n'));
   return v;
 }
+
+// The flat results table as { policy: { key: number } }, from the raw data-value attributes.
+export async function readFlatTable(page) {
+  return page.$$eval('[data-testid="results"] tbody tr', (rows) => {
+    const out = {};
+    for (const tr of rows) {
+      const row = {};
+      for (const td of tr.querySelectorAll('td[data-key]')) {
+        row[td.dataset.key] = td.dataset.value === '' ? NaN : Number(td.dataset.value);
+      }
+      out[tr.dataset.policy] = row;
+    }
+    return out;
+  });
+}

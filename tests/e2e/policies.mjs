@@ -11,21 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, check, launchBrowser, log, openTab, runSuite, serveDist, shot } from './harness.mjs';
+import {
+  BIN, check, launchBrowser, log, openTab, readFlatTable, runSuite, serveDist, shot,
+} from './harness.mjs';
 
-async function readTable(page) {
-  return page.$$eval('[data-testid="results"] tbody tr', (rows) => {
-    const out = {};
-    for (const tr of rows) {
-      const row = {};
-      for (const td of tr.querySelectorAll('td[data-key]')) {
-        row[td.dataset.key] = td.dataset.value === '' ? NaN : Number(td.dataset.value);
-      }
-      out[tr.dataset.policy] = row;
-    }
-    return out;
-  });
-}
+const readTable = readFlatTable;
 
 async function waitIdleWithRows(page, rows) {
   await page.waitForFunction(

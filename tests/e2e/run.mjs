@@ -18,7 +18,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, ROOT, TRACES, chartsInk, check, download, launchBrowser, log, openTab, runSuite, serveDist, shot,
+  BIN, ROOT, TRACES, chartsInk, check, download, launchBrowser, log, openTab, readFlatTable, runSuite,
+  serveDist, shot,
 } from './harness.mjs';
 
 const TRACE_NAME = 'NASA-iPSC-1993-3.1-cln.swf.gz';
@@ -28,20 +29,7 @@ const KEYS = [
 ];
 const TOTAL_BUDGET_MS = 10 * 60 * 1000;
 
-// The results table as { policy: { key: number } }, from the raw data-value attributes.
-async function readTable(page) {
-  return page.$$eval('[data-testid="results"] tbody tr', (rows) => {
-    const out = {};
-    for (const tr of rows) {
-      const row = {};
-      for (const td of tr.querySelectorAll('td[data-key]')) {
-        row[td.dataset.key] = td.dataset.value === '' ? NaN : Number(td.dataset.value);
-      }
-      out[tr.dataset.policy] = row;
-    }
-    return out;
-  });
-}
+const readTable = readFlatTable;
 
 function compareRow(actual, expected) {
   const diffs = [];
