@@ -8,7 +8,7 @@
 // test-output/e2e/offline-*.png. Prints `offline: N passed, M failed`.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -108,6 +108,10 @@ await runSuite('offline', BUDGET_MS, async () => {
     await waitControlled(p2);
     const before = Object.keys(await cacheContents(p2));
     writeFileSync(join(dir, 'sw.js'), sw.replace(`'${version}'`, '\'0123456789abcdef\''));
+    // A later modification time: the server's Last-Modified has a one-second grain, and a copy
+    // written in the same second would be answered "304 Not Modified" to the update check.
+    const later = new Date(Date.now() + 60000);
+    utimesSync(join(dir, 'sw.js'), later, later);
     await p2.reload();
     await p2.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
     let after = [];
