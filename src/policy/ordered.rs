@@ -95,7 +95,7 @@ pub struct OrderedBackfilling {
     /// Waiting jobs that hold no processor (an estimate of 0).
     zero_held: usize,
     /// The queue order reads neither the wait nor the clock, and the estimates do not change:
-    /// each job's key is computed once, on arrival, and kept in `sorted`.
+    /// each job's key is computed once, on arrival, and kept in `sorted` (FCFS and EASY).
     static_order: bool,
     /// A static order's waiting jobs, best first.
     sorted: Vec<Key>,
@@ -118,7 +118,10 @@ fn user_of(job: &crate::workload::Job) -> i64 {
 impl OrderedBackfilling {
     /// `backfill` (FCFS: none) over `axes`.
     pub fn new(backfill: PolicyKind, axes: PolicyAxes) -> Self {
-        let static_order = axes.order.is_static() && axes.estimates != Estimates::Predicted;
+        // Conservative plans every job at every decision (`rank`): it keeps no sorted keys.
+        let static_order = axes.order.is_static()
+            && axes.estimates != Estimates::Predicted
+            && backfill != PolicyKind::Conservative;
         let ends_fixed = axes.estimates.bounds_run_time();
         OrderedBackfilling {
             backfill,
@@ -247,47 +250,29 @@ impl OrderedBackfilling {
         shadow.map(|s| (s, avail))
     }
 
-    /// Drops the jobs started in this decision from the waiting queue.
+    /// Drops the jobs started in this decision from the waiting queue and, for a static order,
+    /// from its sorted keys.
     fn trim_queue(&mut self, ctx: &Context<'_>, starts: &[JobId], from: usize) {
         let started = &starts[from..];
-        if !started.is_empty() {
-            self.queue.retain(|j| !started.contains(j));
-            if self.static_order {
-                self.sorted.retain(|k| !started.contains(&k.2));
-            }
-            let zero = started
-                .iter()
-                .filter(|&&j| ctx.jobs[j].procs_held() == 0)
-                .count();
-            self.zero_held -= zero;
+        if started.is_empty() {
+            return;
         }
+        self.queue.retain(|j| !started.contains(j));
+        self.sorted.retain(|k| !started.contains(&k.2));
+        let zero = started
+            .iter()
+            .filter(|&&j| ctx.jobs[j].procs_held() == 0)
+            .count();
+        self.zero_held -= zero;
     }
 
-    /// Ends a decision of `decide_list` or `decide_easy`: the waiting queue without the jobs
-    /// started, and a static order's sorted keys (lent to `self.ranked`) given back.
+    /// Ends a decision of `decide_list` or `decide_easy`: a static order's sorted keys (lent to
+    /// `self.ranked` by `keys`) given back, then the jobs started dropped.
     fn finish(&mut self, ctx: &Context<'_>, starts: &[JobId], from: usize) {
-        let started = &starts[from..];
         if self.static_order {
-            let mut keys = std::mem::take(&mut self.ranked);
-            if !started.is_empty() {
-                keys.retain(|k| !started.contains(&k.2));
-            }
-            std::mem::swap(&mut keys, &mut self.sorted);
-            self.ranked = keys;
-            // `trim_queue` below must not touch the sorted keys again.
-            let queue_len = self.queue.len();
-            if !started.is_empty() {
-                self.queue.retain(|j| !started.contains(j));
-                let zero = started
-                    .iter()
-                    .filter(|&&j| ctx.jobs[j].procs_held() == 0)
-                    .count();
-                self.zero_held -= zero;
-            }
-            debug_assert_eq!(self.queue.len() + started.len(), queue_len);
-        } else {
-            self.trim_queue(ctx, starts, from);
+            std::mem::swap(&mut self.ranked, &mut self.sorted);
         }
+        self.trim_queue(ctx, starts, from);
     }
 
     /// The keys of every waiting job under the queue order, in `self.ranked` (unsorted), and
