@@ -20,6 +20,7 @@ mod mesh;
 mod mesh_run;
 mod modes;
 mod moldable;
+mod naive;
 mod papers;
 mod policy_axes;
 mod properties;

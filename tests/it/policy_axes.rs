@@ -216,65 +216,34 @@ fn definition(order: BuiltinOrder, job: &Job, now: f64) -> f64 {
 /// rank the waiting jobs (higher first, NaN last, ties by arrival) and start them in that
 /// order while the next one fits.
 fn naive_list(jobs: &[Job], procs: u32, order: BuiltinOrder) -> Vec<f64> {
-    let n = jobs.len();
-    let mut start = vec![f64::NAN; n];
-    let mut end = vec![f64::NAN; n];
-    let mut arrived = 0;
-    let mut waiting: Vec<usize> = Vec::new();
-    let mut running: Vec<usize> = Vec::new();
-    loop {
-        let next_arrival = jobs.get(arrived).map(|j| j.submit);
-        let next_end = running
-            .iter()
-            .map(|&j| end[j])
-            .fold(f64::INFINITY, f64::min);
-        let t = match next_arrival {
-            Some(a) if a < next_end => a,
-            _ if next_end.is_finite() => next_end,
-            _ => break,
-        };
-        running.retain(|&j| end[j] > t);
-        while arrived < n && jobs[arrived].submit <= t {
-            waiting.push(arrived);
-            arrived += 1;
-        }
-        loop {
-            let used: u32 = running.iter().map(|&j| jobs[j].procs_held()).sum();
-            let mut free = procs - used;
-            let key = |j: usize| {
-                let p = definition(order, &jobs[j], t);
-                if p.is_nan() {
-                    f64::NEG_INFINITY
-                } else {
-                    p
-                }
-            };
-            waiting.sort_by(|&a, &b| {
-                key(b)
-                    .total_cmp(&key(a))
-                    .then(jobs[a].submit.total_cmp(&jobs[b].submit))
-                    .then(a.cmp(&b))
-            });
-            let mut started = 0;
-            while let Some(&j) = waiting.first() {
-                if jobs[j].procs_held() > free {
-                    break;
-                }
-                free -= jobs[j].procs_held();
-                start[j] = t;
-                end[j] = t + jobs[j].duration();
-                running.push(j);
-                waiting.remove(0);
-                started += 1;
+    crate::naive::simulate(jobs, procs, |now| {
+        let t = now.t;
+        let key = |j: usize| {
+            let p = definition(order, &jobs[j], t);
+            if p.is_nan() {
+                f64::NEG_INFINITY
+            } else {
+                p
             }
-            let before = running.len();
-            running.retain(|&j| end[j] > t);
-            if started == 0 || running.len() == before {
+        };
+        now.waiting.sort_by(|&a, &b| {
+            key(b)
+                .total_cmp(&key(a))
+                .then(jobs[a].submit.total_cmp(&jobs[b].submit))
+                .then(a.cmp(&b))
+        });
+        let mut free = now.free;
+        let mut started = Vec::new();
+        while let Some(&j) = now.waiting.first() {
+            if jobs[j].procs_held() > free {
                 break;
             }
+            free -= jobs[j].procs_held();
+            started.push(j);
+            now.waiting.remove(0);
         }
-    }
-    start
+        started
+    })
 }
 
 fn order_strategy() -> impl Strategy<Value = BuiltinOrder> {
@@ -365,8 +334,7 @@ proptest! {
 #[test]
 fn the_story_names_the_order_and_the_job_passed() {
     use crate::common::schedlab;
-    let dir = std::env::temp_dir().join(format!("schedlab-axes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = crate::common::temp_dir("axes");
     let swf = dir.join("h.swf");
     let lines: String = H
         .iter()

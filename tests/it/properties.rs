@@ -54,101 +54,68 @@ fn same_as_plain_compression(jobs: &[Job]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// A deliberately naive EASY written straight from the wording, recomputing everything
-/// at every instant: the engine's EASY must give exactly the same start times.
+/// A deliberately naive EASY written straight from its definition (docs/policies.md),
+/// recomputing everything at every instant: the engine's EASY must give exactly the same start
+/// times.
 fn reference_easy(jobs: &[Job], procs: u32) -> Vec<f64> {
-    let n = jobs.len();
-    let mut start = vec![f64::NAN; n];
-    let mut end = vec![f64::NAN; n];
-    let mut arrived = 0;
-    let mut queue: Vec<usize> = Vec::new();
-    let mut running: Vec<usize> = Vec::new();
-    loop {
-        let next_arrival = jobs.get(arrived).map(|j| j.submit);
-        let next_end = running
-            .iter()
-            .map(|&j| end[j])
-            .fold(f64::INFINITY, f64::min);
-        let t = match next_arrival {
-            Some(a) if a < next_end => a,
-            _ if next_end.is_finite() => next_end,
-            _ => break,
-        };
-        // Completions, then arrivals.
-        running.retain(|&j| end[j] > t);
-        while arrived < n && jobs[arrived].submit <= t {
-            queue.push(arrived);
-            arrived += 1;
-        }
-        // Repeat until nothing more starts at t (zero-length jobs end at t again).
-        loop {
-            let held = |j: usize| jobs[j].procs_held();
-            let used: u32 = running.iter().map(|&j| held(j)).sum();
-            let mut free = procs - used;
-            let mut started = Vec::new();
-            while let Some(&h) = queue.first() {
-                if held(h) > free {
-                    break;
-                }
-                free -= held(h);
-                start[h] = t;
-                end[h] = t + jobs[h].duration();
-                running.push(h);
-                started.push(h);
-                queue.remove(0);
-            }
-            if let Some(&h) = queue.first() {
-                let mut ends: Vec<(f64, u32)> = running
-                    .iter()
-                    .map(|&j| (start[j] + jobs[j].estimate, held(j)))
-                    .collect();
-                ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let mut avail = free;
-                let mut shadow = f64::INFINITY;
-                for &(e, p) in &ends {
-                    avail += p;
-                    if avail >= held(h) {
-                        shadow = e;
-                        break;
-                    }
-                }
-                // Processors free at the shadow time: all that end by then.
-                let at_shadow = free
-                    + ends
-                        .iter()
-                        .filter(|(e, _)| *e <= shadow)
-                        .map(|(_, p)| p)
-                        .sum::<u32>();
-                let mut extra = at_shadow.saturating_sub(held(h));
-                let mut i = 1;
-                while i < queue.len() {
-                    let j = queue[i];
-                    let fits = held(j) <= free;
-                    let short = t + jobs[j].estimate <= shadow;
-                    if fits && (short || held(j) <= extra) {
-                        if !short {
-                            extra -= held(j);
-                        }
-                        free -= held(j);
-                        start[j] = t;
-                        end[j] = t + jobs[j].duration();
-                        running.push(j);
-                        started.push(j);
-                        queue.remove(i);
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
-            // Zero-length jobs that just started end at t: release them before going on.
-            let before = running.len();
-            running.retain(|&j| end[j] > t);
-            if started.is_empty() || running.len() == before {
+    let held = |j: usize| jobs[j].procs_held();
+    crate::naive::simulate(jobs, procs, |now| {
+        let (t, mut free) = (now.t, now.free);
+        let queue = &mut *now.waiting;
+        let mut started = Vec::new();
+        while let Some(&h) = queue.first() {
+            if held(h) > free {
                 break;
             }
+            free -= held(h);
+            started.push(h);
+            queue.remove(0);
         }
-    }
-    start
+        if let Some(&h) = queue.first() {
+            // Expected ends of the running jobs and of those just started, by their estimates.
+            let mut ends: Vec<(f64, u32)> = now
+                .running
+                .iter()
+                .map(|&j| (now.start[j] + jobs[j].estimate, held(j)))
+                .chain(started.iter().map(|&j| (t + jobs[j].estimate, held(j))))
+                .collect();
+            ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut avail = free;
+            let mut shadow = f64::INFINITY;
+            for &(e, p) in &ends {
+                avail += p;
+                if avail >= held(h) {
+                    shadow = e;
+                    break;
+                }
+            }
+            // Processors free at the shadow time: all that end by then.
+            let at_shadow = free
+                + ends
+                    .iter()
+                    .filter(|(e, _)| *e <= shadow)
+                    .map(|(_, p)| p)
+                    .sum::<u32>();
+            let mut extra = at_shadow.saturating_sub(held(h));
+            let mut i = 1;
+            while i < queue.len() {
+                let j = queue[i];
+                let fits = held(j) <= free;
+                let short = t + jobs[j].estimate <= shadow;
+                if fits && (short || held(j) <= extra) {
+                    if !short {
+                        extra -= held(j);
+                    }
+                    free -= held(j);
+                    started.push(j);
+                    queue.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        started
+    })
 }
 
 proptest! {
