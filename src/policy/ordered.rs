@@ -24,35 +24,53 @@
 //! A running job whose estimate has passed is expected to run to its request (where it is
 //! killed). The arrival-order policies with requested times run as [`super::Fcfs`],
 //! [`super::EasyBackfilling`] and [`super::ConservativeBackfilling`], whose data structures are
-//! faster; this one is the general case (its cost: a sort of the queue per decision, and for
-//! conservative a profile of the reservations).
+//! faster; this one is the general case. Its costs: a decision that can start nothing (every
+//! waiting job needs more processors than are free) is skipped; a static order keeps the
+//! waiting jobs sorted from their arrival; WFP3 and UNICEF keep each job's priority as a
+//! function of its wait ([`WaitPriority`]); otherwise every waiting job is ranked at every
+//! decision that can start one. Conservative plans a profile of the reservations each time.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use super::order::{attributes, Estimates, PolicyAxes, QueueOrder};
+use super::order::{attributes, BuiltinOrder, Estimates, PolicyAxes, QueueOrder, WaitPriority};
 use super::{Context, Policy, PolicyKind};
 use crate::base::{Explainer, Explanation, JobId, Reason, Time};
 
-/// A waiting job's rank: (priority, submit, id, estimate).
-type Key = (f64, Time, JobId, Time);
+/// A waiting job's rank under an order, and what starting it takes.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    priority: f64,
+    submit: Time,
+    job: JobId,
+    estimate: Time,
+    /// The processors it holds once started.
+    needs: u32,
+}
 
 /// Whether `a` goes before `b`: higher priority, then earlier submit, then lower id.
 fn before(a: &Key, b: &Key) -> std::cmp::Ordering {
-    b.0.total_cmp(&a.0)
-        .then(a.1.total_cmp(&b.1))
-        .then(a.2.cmp(&b.2))
+    b.priority
+        .total_cmp(&a.priority)
+        .then(a.submit.total_cmp(&b.submit))
+        .then(a.job.cmp(&b.job))
 }
 
-/// The index of the best key (the first of the order), if any.
-fn best(keys: &[Key]) -> Option<usize> {
+/// The index of the best key (the first of the order) that `accept` accepts, if any.
+fn best(keys: &[Key], accept: impl Fn(&Key) -> bool) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (i, k) in keys.iter().enumerate() {
-        if best.is_none_or(|b| before(k, &keys[b]).is_lt()) {
+        if accept(k) && best.is_none_or(|b| before(k, &keys[b]).is_lt()) {
             best = Some(i);
         }
     }
     best
 }
+
+/// A decision takes waiting jobs best first. The first few are found by a scan for the best
+/// (a decision usually starts one or two jobs); after this many the rest are sorted once, so
+/// that a decision starting many jobs costs a sort, not a scan per job. The jobs taken, and
+/// their order, are the same either way.
+const SCANS_BEFORE_SORT: usize = 4;
 
 /// A running job as the policy planned it.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +80,17 @@ struct Running {
     procs: u32,
     /// Its estimate when it started.
     estimate: Time,
+}
+
+/// A waiting job under an order that reads the wait (WFP3, UNICEF) with fixed estimates: its
+/// priority as a function of the wait, so that ranking the queue reads no job.
+#[derive(Clone, Copy, Debug)]
+struct ByWait {
+    submit: Time,
+    job: JobId,
+    estimate: Time,
+    needs: u32,
+    priority: WaitPriority,
 }
 
 /// Per-user run times for predicted estimates: the last two of each user.
@@ -92,13 +121,18 @@ pub struct OrderedBackfilling {
     axes: PolicyAxes,
     /// Waiting jobs in arrival order.
     queue: Vec<JobId>,
-    /// Waiting jobs that hold no processor (an estimate of 0).
-    zero_held: usize,
+    /// How many waiting jobs need each number of processors (0: an estimate of 0, which holds
+    /// none): when the fewest any of them needs exceed the free ones, nothing can start.
+    needs: BTreeMap<u32, usize>,
     /// The queue order reads neither the wait nor the clock, and the estimates do not change:
     /// each job's key is computed once, on arrival, and kept in `sorted` (FCFS and EASY).
     static_order: bool,
     /// A static order's waiting jobs, best first.
     sorted: Vec<Key>,
+    /// The queue order is WFP3 or UNICEF and the estimates do not change: the waiting jobs'
+    /// priorities as functions of their wait, in arrival order (FCFS, EASY, conservative).
+    by_wait: Option<BuiltinOrder>,
+    waiting: Vec<ByWait>,
     /// The estimates bound the run times, so a running job's expected end never changes:
     /// `running` is kept by expected end.
     ends_fixed: bool,
@@ -123,13 +157,21 @@ impl OrderedBackfilling {
             && axes.estimates != Estimates::Predicted
             && backfill != PolicyKind::Conservative;
         let ends_fixed = axes.estimates.bounds_run_time();
+        let by_wait = match axes.order {
+            QueueOrder::Builtin(b) if b.reads_wait() && axes.estimates != Estimates::Predicted => {
+                Some(b)
+            }
+            _ => None,
+        };
         OrderedBackfilling {
             backfill,
             axes,
             queue: Vec::new(),
-            zero_held: 0,
+            needs: BTreeMap::new(),
             static_order,
             sorted: Vec::new(),
+            by_wait,
+            waiting: Vec::new(),
             ends_fixed,
             running: Vec::new(),
             predictor: Predictor::default(),
@@ -159,23 +201,17 @@ impl OrderedBackfilling {
         }
     }
 
-    /// The key of `j` under `order`: (priority, submit, id, estimate).
+    /// The key of `j` under `order`.
     fn key(&mut self, ctx: &Context<'_>, order: &QueueOrder, j: JobId) -> Key {
         let job = &ctx.jobs[j];
-        let est = self.estimate(job);
-        let p = order.priority(&attributes(job, ctx.now, est), &mut self.stack);
-        (p, job.submit, j, est)
-    }
-
-    /// Ranks `jobs` (waiting) by `order` into `self.ranked`, best first.
-    fn rank(&mut self, ctx: &Context<'_>, order: &QueueOrder, jobs: &[JobId]) {
-        let mut ranked = std::mem::take(&mut self.ranked);
-        ranked.clear();
-        for &j in jobs {
-            ranked.push(self.key(ctx, order, j));
+        let estimate = self.estimate(job);
+        Key {
+            priority: order.priority(&attributes(job, ctx.now, estimate), &mut self.stack),
+            submit: job.submit,
+            job: j,
+            estimate,
+            needs: job.procs_held(),
         }
-        ranked.sort_by(before);
-        self.ranked = ranked;
     }
 
     /// (expected end, procs) of the running jobs and those started in this decision, by end.
@@ -250,20 +286,34 @@ impl OrderedBackfilling {
         shadow.map(|s| (s, avail))
     }
 
-    /// Drops the jobs started in this decision from the waiting queue and, for a static order,
-    /// from its sorted keys.
+    /// Drops the jobs started in this decision from the waiting queue (a static order's sorted
+    /// keys have dropped them already: `start_in_order`, `decide_easy`).
     fn trim_queue(&mut self, ctx: &Context<'_>, starts: &[JobId], from: usize) {
         let started = &starts[from..];
         if started.is_empty() {
             return;
         }
         self.queue.retain(|j| !started.contains(j));
-        self.sorted.retain(|k| !started.contains(&k.2));
-        let zero = started
-            .iter()
-            .filter(|&&j| ctx.jobs[j].procs_held() == 0)
-            .count();
-        self.zero_held -= zero;
+        self.waiting.retain(|w| !started.contains(&w.job));
+        for &j in started {
+            let needs = ctx.jobs[j].procs_held();
+            if let Some(n) = self.needs.get_mut(&needs) {
+                *n -= 1;
+                if *n == 0 {
+                    self.needs.remove(&needs);
+                }
+            }
+        }
+    }
+
+    /// How many waiting jobs hold no processor.
+    fn zero_held(&self) -> usize {
+        self.needs.get(&0).copied().unwrap_or(0)
+    }
+
+    /// The fewest processors a waiting job needs.
+    fn fewest_needed(&self) -> Option<u32> {
+        self.needs.keys().next().copied()
     }
 
     /// Ends a decision of `decide_list` or `decide_easy`: a static order's sorted keys (lent to
@@ -284,6 +334,14 @@ impl OrderedBackfilling {
             // Kept in order since each job arrived: lent to the decision, given back by
             // `finish`.
             std::mem::swap(&mut keys, &mut self.sorted);
+        } else if self.by_wait.is_some() {
+            keys.extend(self.waiting.iter().map(|w| Key {
+                priority: w.priority.at(ctx.now - w.submit),
+                submit: w.submit,
+                job: w.job,
+                estimate: w.estimate,
+                needs: w.needs,
+            }));
         } else {
             let order = std::mem::take(&mut self.axes.order);
             for i in 0..self.queue.len() {
@@ -293,7 +351,7 @@ impl OrderedBackfilling {
             self.axes.order = order;
         }
         self.ranked = keys;
-        self.zero_held
+        self.zero_held()
     }
 
     /// Starts the best waiting jobs of `self.ranked` while they fit; the first that does not
@@ -306,17 +364,29 @@ impl OrderedBackfilling {
     ) -> Option<(JobId, u32)> {
         let mut keys = std::mem::take(&mut self.ranked);
         let mut head = None;
-        // Sorted keys (a static order): the best is the next one; those started are dropped
-        // together at the end.
-        let sorted = self.static_order;
+        // Sorted keys (a static order, or after a few scans): the best is the next one; those
+        // started are dropped together at the end.
+        let mut sorted = self.static_order;
         let mut next = 0;
-        while let Some(i) = if sorted {
-            (next < keys.len()).then_some(next)
-        } else {
-            best(&keys)
-        } {
-            let (_, _, j, est) = keys[i];
-            let needs = ctx.jobs[j].procs_held();
+        let mut scans = 0;
+        loop {
+            if !sorted && scans == SCANS_BEFORE_SORT {
+                keys.sort_unstable_by(before);
+                sorted = true;
+            }
+            let found = if sorted {
+                (next < keys.len()).then_some(next)
+            } else {
+                scans += 1;
+                best(&keys, |_| true)
+            };
+            let Some(i) = found else { break };
+            let Key {
+                job: j,
+                estimate: est,
+                needs,
+                ..
+            } = keys[i];
             if needs > *free {
                 head = Some((j, needs));
                 break;
@@ -328,13 +398,13 @@ impl OrderedBackfilling {
                     // The job it went ahead of: the earliest submitted of those still waiting.
                     let passed = keys[next..]
                         .iter()
-                        .filter(|k| k.2 != j && k.1 < keys[i].1)
-                        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
-                        .map(|k| (k.2, k.0));
+                        .filter(|k| k.job != j && k.submit < keys[i].submit)
+                        .min_by(|a, b| a.submit.total_cmp(&b.submit).then(a.job.cmp(&b.job)))
+                        .map(|k| (k.job, k.priority));
                     Reason::ByPriority {
                         needs,
                         free: *free,
-                        priority: keys[i].0,
+                        priority: keys[i].priority,
                         passed,
                     }
                 };
@@ -417,42 +487,66 @@ impl OrderedBackfilling {
             extra: Some(extra),
         };
         self.explainer.record(ctx.now, head, blocked);
-        // Backfill the others that fit now, in the backfill order: a static order's own keys
-        // are scanned in place; otherwise the candidates are ranked.
+        // Backfill the others in the backfill order: a job that fits now and either ends by the
+        // shadow time or fits in the extra processors starts. One that does not when its turn
+        // comes never will (the free and extra processors only shrink), so taking the best that
+        // does, again and again, starts the same jobs in the same order. A static order's own
+        // keys are scanned in place; other candidates are picked by scans, then sorted.
         let in_place = self.static_order && self.axes.backfill_order.is_none();
-        let keys = std::mem::take(&mut self.ranked);
+        let mut keys = std::mem::take(&mut self.ranked);
         let mut candidates = if in_place {
             Vec::new()
         } else {
             let mut c: Vec<Key> = keys
                 .iter()
                 .copied()
-                .filter(|k| k.2 != head && ctx.jobs[k.2].procs_held() <= free)
+                .filter(|k| k.job != head && k.needs <= free)
                 .collect();
             if let Some(order) = self.axes.backfill_order.clone() {
                 for k in c.iter_mut() {
-                    *k = self.key(ctx, &order, k.2);
+                    *k = self.key(ctx, &order, k.job);
                 }
             }
-            c.sort_by(before);
             c
         };
-        let scan: &[Key] = if in_place { &keys } else { &candidates };
-        for &(_, _, j, est) in scan {
-            if j == head {
-                continue;
-            }
+        let backfilled_from = starts.len();
+        let mut sorted = in_place;
+        let mut next = 0;
+        let mut scans = 0;
+        loop {
             if free == 0 && zero_held == 0 {
                 break;
             }
-            let needs = ctx.jobs[j].procs_held();
-            if needs > free {
-                continue;
+            if !sorted && scans == SCANS_BEFORE_SORT {
+                candidates.sort_unstable_by(before);
+                sorted = true;
             }
+            let qualifies = |k: &Key| {
+                k.job != head
+                    && k.needs <= free
+                    && (ctx.now + k.estimate <= shadow || k.needs <= extra)
+            };
+            let list: &[Key] = if in_place { &keys } else { &candidates };
+            let found = if sorted {
+                while next < list.len() && !qualifies(&list[next]) {
+                    next += 1;
+                }
+                (next < list.len()).then_some(next)
+            } else {
+                scans += 1;
+                best(list, qualifies)
+            };
+            let Some(i) = found else { break };
+            let Key {
+                job: j,
+                estimate: est,
+                needs,
+                ..
+            } = list[i];
             let end = ctx.now + est;
             let reason = if end <= shadow {
                 Reason::BeforeShadow { head, shadow, end }
-            } else if needs <= extra {
+            } else {
                 extra -= needs;
                 Reason::IntoExtra {
                     head,
@@ -460,12 +554,21 @@ impl OrderedBackfilling {
                     end,
                     extra_left: extra,
                 }
-            } else {
-                continue;
             };
             self.explainer.record(ctx.now, j, reason);
             free -= needs;
             self.start(ctx, j, est, starts);
+            if sorted {
+                next += 1;
+            } else {
+                candidates.swap_remove(i);
+            }
+        }
+        if self.static_order && starts.len() > backfilled_from {
+            // A static order's keys: those backfilled leave them (those started in order
+            // already have).
+            let backfilled = &starts[backfilled_from..];
+            keys.retain(|k| !backfilled.contains(&k.job));
         }
         candidates.clear();
         self.ranked = keys;
@@ -474,14 +577,17 @@ impl OrderedBackfilling {
 
     fn decide_conservative(&mut self, ctx: &Context<'_>, starts: &mut Vec<JobId>) {
         let from = starts.len();
-        let queue = std::mem::take(&mut self.queue);
-        let order = std::mem::take(&mut self.axes.order);
-        self.rank(ctx, &order, &queue);
-        self.axes.order = order;
-        let ranked = std::mem::take(&mut self.ranked);
+        self.keys(ctx);
+        let mut ranked = std::mem::take(&mut self.ranked);
+        ranked.sort_unstable_by(before);
         let mut profile = Profile::new(ctx.now, ctx.free_procs, &self.ends(ctx));
-        for &(_, _, j, est) in &ranked {
-            let needs = ctx.jobs[j].procs_held();
+        for &Key {
+            job: j,
+            estimate: est,
+            needs,
+            ..
+        } in &ranked
+        {
             let at = profile.earliest(needs, est);
             profile.reserve(at, est, needs);
             if at <= ctx.now {
@@ -501,7 +607,6 @@ impl OrderedBackfilling {
             }
         }
         self.ranked = ranked;
-        self.queue = queue;
         self.trim_queue(ctx, starts, from);
     }
 }
@@ -592,10 +697,21 @@ impl Policy for OrderedBackfilling {
     }
 
     fn job_arrived(&mut self, job: JobId, ctx: &Context<'_>) {
-        if ctx.jobs[job].procs_held() == 0 {
-            self.zero_held += 1;
-        }
+        *self.needs.entry(ctx.jobs[job].procs_held()).or_default() += 1;
         self.queue.push(job);
+        if let Some(b) = self.by_wait {
+            let j = &ctx.jobs[job];
+            let estimate = self.estimate(j);
+            if let Some(priority) = b.by_wait(estimate, j.procs as f64) {
+                self.waiting.push(ByWait {
+                    submit: j.submit,
+                    job,
+                    estimate,
+                    needs: j.procs_held(),
+                    priority,
+                });
+            }
+        }
         if self.static_order {
             let order = std::mem::take(&mut self.axes.order);
             let key = self.key(ctx, &order, job);
@@ -623,13 +739,13 @@ impl Policy for OrderedBackfilling {
         if self.queue.is_empty() {
             return;
         }
-        // Nothing can start with no processor free and every waiting job needing some (an
-        // arrival on a full machine): skip the ranking, unless the decision is explained, or
-        // a new arrival-order head is still to be promised its shadow time.
-        if ctx.free_procs == 0
-            && self.backfill != PolicyKind::Conservative
+        // Nothing can start when every waiting job needs more processors than are free (an
+        // arrival on a full machine, a completion that frees too few): skip the ranking, unless
+        // the decision is explained, or a new arrival-order head is still to be promised its
+        // shadow time. Conservative starts only a job whose reservation is now, so it too
+        // starts nothing, and it keeps no plan between decisions.
+        if self.fewest_needed().is_some_and(|n| n > ctx.free_procs)
             && !self.explainer.is_on()
-            && self.zero_held == 0
             && !(self.axes.order.is_arrival()
                 && self.axes.estimates.bounds_run_time()
                 && self.backfill == PolicyKind::Easy

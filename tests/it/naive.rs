@@ -1,5 +1,5 @@
-//! The event loop of the naive reference schedulers (`properties.rs`'s EASY, `policy_axes.rs`'s
-//! list scheduler in a priority order): time moves from one arrival or end to the next; at each
+//! The naive reference schedulers (EASY in any queue and backfill order, for `properties.rs`
+//! and `policy_axes.rs`; `policy_axes.rs`'s list scheduler) and their event loop: time moves from one arrival or end to the next; at each
 //! instant the ends are taken first, then the arrivals, then `starts` says which waiting jobs
 //! start now — asked again while zero-length jobs it started end at once. Recomputing
 //! everything at every instant is the point: these are definitions, not implementations.
@@ -72,4 +72,79 @@ pub fn simulate(
         }
     }
     start
+}
+
+/// EASY written straight from its definition (docs/policies.md): at every instant the waiting
+/// jobs are ranked by `queue_order` and start in that order while the next one fits; the first
+/// that does not (the head) gets the earliest time by which enough processors are free by the
+/// running jobs' estimated ends (the shadow time); the others, ranked by `backfill_order`, start
+/// if they fit now and either end by the shadow time or use no more than the processors the
+/// head leaves free then. Each order sorts the jobs it is given at instant `t`, in place
+/// (arrival order leaves them as they are).
+pub fn easy(
+    jobs: &[Job],
+    procs: u32,
+    queue_order: impl Fn(&mut [usize], f64),
+    backfill_order: impl Fn(&mut [usize], f64),
+) -> Vec<f64> {
+    let held = |j: usize| jobs[j].procs_held();
+    simulate(jobs, procs, |now| {
+        let (t, mut free) = (now.t, now.free);
+        let queue = &mut *now.waiting;
+        queue_order(queue, t);
+        let mut started = Vec::new();
+        while let Some(&h) = queue.first() {
+            if held(h) > free {
+                break;
+            }
+            free -= held(h);
+            started.push(h);
+            queue.remove(0);
+        }
+        if let Some(&h) = queue.first() {
+            // Expected ends of the running jobs and of those just started, by their estimates.
+            let mut ends: Vec<(f64, u32)> = now
+                .running
+                .iter()
+                .map(|&j| (now.start[j] + jobs[j].estimate, held(j)))
+                .chain(started.iter().map(|&j| (t + jobs[j].estimate, held(j))))
+                .collect();
+            ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut avail = free;
+            let mut shadow = f64::INFINITY;
+            for &(e, p) in &ends {
+                avail += p;
+                if avail >= held(h) {
+                    shadow = e;
+                    break;
+                }
+            }
+            // Processors free at the shadow time: all that end by then.
+            let at_shadow = free
+                + ends
+                    .iter()
+                    .filter(|(e, _)| *e <= shadow)
+                    .map(|(_, p)| p)
+                    .sum::<u32>();
+            let mut extra = at_shadow.saturating_sub(held(h));
+            backfill_order(&mut queue[1..], t);
+            let mut i = 1;
+            while i < queue.len() {
+                let j = queue[i];
+                let fits = held(j) <= free;
+                let short = t + jobs[j].estimate <= shadow;
+                if fits && (short || held(j) <= extra) {
+                    if !short {
+                        extra -= held(j);
+                    }
+                    free -= held(j);
+                    started.push(j);
+                    queue.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        started
+    })
 }

@@ -212,26 +212,30 @@ fn definition(order: BuiltinOrder, job: &Job, now: f64) -> f64 {
     }
 }
 
+/// Sorts `waiting` by `order` at `now`, naively: higher priority first, NaN last, ties by
+/// arrival.
+fn rank(jobs: &[Job], order: BuiltinOrder, waiting: &mut [usize], now: f64) {
+    let key = |j: usize| {
+        let p = definition(order, &jobs[j], now);
+        if p.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            p
+        }
+    };
+    waiting.sort_by(|&a, &b| {
+        key(b)
+            .total_cmp(&key(a))
+            .then(jobs[a].submit.total_cmp(&jobs[b].submit))
+            .then(a.cmp(&b))
+    });
+}
+
 /// List scheduling in a priority order, naively: at every instant (an arrival or an end),
-/// rank the waiting jobs (higher first, NaN last, ties by arrival) and start them in that
-/// order while the next one fits.
+/// rank the waiting jobs and start them in that order while the next one fits.
 fn naive_list(jobs: &[Job], procs: u32, order: BuiltinOrder) -> Vec<f64> {
     crate::naive::simulate(jobs, procs, |now| {
-        let t = now.t;
-        let key = |j: usize| {
-            let p = definition(order, &jobs[j], t);
-            if p.is_nan() {
-                f64::NEG_INFINITY
-            } else {
-                p
-            }
-        };
-        now.waiting.sort_by(|&a, &b| {
-            key(b)
-                .total_cmp(&key(a))
-                .then(jobs[a].submit.total_cmp(&jobs[b].submit))
-                .then(a.cmp(&b))
-        });
+        rank(jobs, order, now.waiting, now.t);
         let mut free = now.free;
         let mut started = Vec::new();
         while let Some(&j) = now.waiting.first() {
@@ -261,6 +265,34 @@ proptest! {
         let name = format!("fcfs:{}", order.entry().name);
         let ours = starts_of(&run_jobs(jobs.clone(), PROCS, &name));
         prop_assert_eq!(ours, naive_list(&jobs, PROCS, order));
+    }
+
+    /// Backfilling axis: EASY in every queue order, and with every backfill order, is the
+    /// naive EASY ranking the queue and the backfill candidates by those orders' definitions.
+    #[test]
+    fn easy_in_every_order_matches_the_naive_easy(
+        jobs in workload(),
+        order in order_strategy(),
+        backfill in order_strategy(),
+    ) {
+        use schedlab::base::Registered;
+        let (o, b) = (order.entry().name, backfill.entry().name);
+        let ours = starts_of(&run_jobs(jobs.clone(), PROCS, &format!("easy:{o}")));
+        let naive = crate::naive::easy(
+            &jobs,
+            PROCS,
+            |w, t| rank(&jobs, order, w, t),
+            |w, t| rank(&jobs, order, w, t),
+        );
+        prop_assert_eq!(ours, naive, "easy:{}", o);
+        let ours = starts_of(&run_jobs(jobs.clone(), PROCS, &format!("easy:{o}:{b}")));
+        let naive = crate::naive::easy(
+            &jobs,
+            PROCS,
+            |w, t| rank(&jobs, order, w, t),
+            |w, t| rank(&jobs, backfill, w, t),
+        );
+        prop_assert_eq!(ours, naive, "easy:{}:{}", o, b);
     }
 
     /// Backfilling axis: the general policy in arrival order with requested times is the

@@ -58,64 +58,7 @@ fn same_as_plain_compression(jobs: &[Job]) -> Result<(), TestCaseError> {
 /// recomputing everything at every instant: the engine's EASY must give exactly the same start
 /// times.
 fn reference_easy(jobs: &[Job], procs: u32) -> Vec<f64> {
-    let held = |j: usize| jobs[j].procs_held();
-    crate::naive::simulate(jobs, procs, |now| {
-        let (t, mut free) = (now.t, now.free);
-        let queue = &mut *now.waiting;
-        let mut started = Vec::new();
-        while let Some(&h) = queue.first() {
-            if held(h) > free {
-                break;
-            }
-            free -= held(h);
-            started.push(h);
-            queue.remove(0);
-        }
-        if let Some(&h) = queue.first() {
-            // Expected ends of the running jobs and of those just started, by their estimates.
-            let mut ends: Vec<(f64, u32)> = now
-                .running
-                .iter()
-                .map(|&j| (now.start[j] + jobs[j].estimate, held(j)))
-                .chain(started.iter().map(|&j| (t + jobs[j].estimate, held(j))))
-                .collect();
-            ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let mut avail = free;
-            let mut shadow = f64::INFINITY;
-            for &(e, p) in &ends {
-                avail += p;
-                if avail >= held(h) {
-                    shadow = e;
-                    break;
-                }
-            }
-            // Processors free at the shadow time: all that end by then.
-            let at_shadow = free
-                + ends
-                    .iter()
-                    .filter(|(e, _)| *e <= shadow)
-                    .map(|(_, p)| p)
-                    .sum::<u32>();
-            let mut extra = at_shadow.saturating_sub(held(h));
-            let mut i = 1;
-            while i < queue.len() {
-                let j = queue[i];
-                let fits = held(j) <= free;
-                let short = t + jobs[j].estimate <= shadow;
-                if fits && (short || held(j) <= extra) {
-                    if !short {
-                        extra -= held(j);
-                    }
-                    free -= held(j);
-                    started.push(j);
-                    queue.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-        }
-        started
-    })
+    crate::naive::easy(jobs, procs, |_, _| {}, |_, _| {})
 }
 
 proptest! {

@@ -153,8 +153,10 @@ impl BuiltinOrder {
             BuiltinOrder::LargestFirst => n,
             BuiltinOrder::SmallestAreaFirst => -(n * r),
             BuiltinOrder::LargestAreaFirst => n * r,
-            BuiltinOrder::Wfp3 => cube(a.wait / r) * n,
-            BuiltinOrder::Unicef => a.wait / (libm::log2(n.max(2.0)) * r),
+            BuiltinOrder::Wfp3 | BuiltinOrder::Unicef => match self.by_wait(r, n) {
+                Some(w) => w.raw(a.wait),
+                None => 0.0,
+            },
             BuiltinOrder::F1 => -(libm::log10(r) * n + 870.0 * log_s()),
             BuiltinOrder::F2 => -(libm::sqrt(r) * n + 25_600.0 * log_s()),
             BuiltinOrder::F3 => -(r * n + 6_860_000.0 * log_s()),
@@ -165,6 +167,50 @@ impl BuiltinOrder {
     /// Whether the priority changes as jobs wait (it must be computed again at every decision).
     pub fn reads_wait(self) -> bool {
         matches!(self, BuiltinOrder::Wfp3 | BuiltinOrder::Unicef)
+    }
+
+    /// An order that reads the wait, as a function of the wait alone for a job with estimate
+    /// `r` and `n` processors (computed once per job; `priority` evaluates it too).
+    pub fn by_wait(self, r: f64, n: f64) -> Option<WaitPriority> {
+        match self {
+            BuiltinOrder::Wfp3 => Some(WaitPriority::Wfp3 {
+                estimate: r,
+                procs: n,
+            }),
+            BuiltinOrder::Unicef => Some(WaitPriority::Unicef {
+                scale: libm::log2(n.max(2.0)) * r,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A job's WFP3 or UNICEF priority as a function of its wait, the rest fixed when it arrives:
+/// bit for bit [`BuiltinOrder::priority`], in one or two operations per job and decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WaitPriority {
+    /// (wait / estimate)³ × processors.
+    Wfp3 { estimate: f64, procs: f64 },
+    /// wait / (log₂ max(processors, 2) × estimate).
+    Unicef { scale: f64 },
+}
+
+impl WaitPriority {
+    fn raw(self, wait: f64) -> f64 {
+        match self {
+            WaitPriority::Wfp3 { estimate, procs } => cube(wait / estimate) * procs,
+            WaitPriority::Unicef { scale } => wait / scale,
+        }
+    }
+
+    /// The priority after `wait` seconds (NaN counts as lowest, as in [`QueueOrder::priority`]).
+    pub fn at(self, wait: f64) -> f64 {
+        let p = self.raw(wait);
+        if p.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            p
+        }
     }
 }
 
