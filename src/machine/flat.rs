@@ -7,10 +7,10 @@
 //! whole grid workload, and six id-sized arrays were most of the grid benchmark's memory
 //!.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::base::event::OrdTime;
-use crate::base::{JobId, Time};
+use crate::base::{id_map_with_capacity, IdMap, JobId, Time};
 
 /// A job currently holding processors.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,7 +27,7 @@ pub struct RunningJob {
 pub struct RunningSet {
     by_end: BTreeMap<(OrdTime, JobId), RunningJob>,
     /// Expected end of each running job (the only lookup by job id).
-    end_of: HashMap<JobId, Time>,
+    end_of: IdMap<Time>,
 }
 
 impl RunningSet {
@@ -35,7 +35,7 @@ impl RunningSet {
     pub fn with_jobs(n_jobs: usize) -> Self {
         RunningSet {
             by_end: BTreeMap::new(),
-            end_of: HashMap::with_capacity(n_jobs.min(1024)),
+            end_of: id_map_with_capacity(n_jobs.min(1024)),
         }
     }
 
@@ -136,7 +136,7 @@ impl FlatMachine {
         now: Time,
         expected_end: Time,
     ) -> Result<(), MachineError> {
-        if self.running.get(job).is_some() {
+        if self.running.end_of.contains_key(&job) {
             return Err(MachineError::AlreadyRunning(job));
         }
         if procs > self.free {

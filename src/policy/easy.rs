@@ -13,11 +13,9 @@
 //! The queue is a [`QueueTree`], so the scan of step 3 jumps from one job that can start to
 //! the next and a long queue of jobs that cannot start costs nothing.
 
-use std::collections::HashMap;
-
 use super::queue_tree::{FitQuery, QueueTree};
 use super::{Context, Policy};
-use crate::base::{Explainer, Explanation, JobId, Reason, Time};
+use crate::base::{Explainer, Explanation, IdMap, JobId, Reason, Time};
 
 /// EASY backfilling with a single reservation for the queue head.
 #[derive(Clone, Debug)]
@@ -25,7 +23,7 @@ pub struct EasyBackfilling {
     queue: QueueTree,
     /// First shadow time computed for each job while it was the blocked head (a map, not an
     /// array over job ids: a grid site sees ids from the whole grid workload).
-    promised: HashMap<JobId, Time>,
+    promised: IdMap<Time>,
     /// Scratch: (expected end, procs) of jobs started during the current `decide`.
     just_started: Vec<(Time, u32)>,
     /// Queued jobs that hold no processor (estimate 0): they fit even when none is free.
@@ -38,7 +36,7 @@ impl EasyBackfilling {
     pub fn new(n_jobs: usize) -> Self {
         EasyBackfilling {
             queue: QueueTree::with_capacity(n_jobs.min(128)),
-            promised: HashMap::new(),
+            promised: IdMap::default(),
             just_started: Vec::new(),
             zero_held_queued: 0,
             explainer: Explainer::default(),
