@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::base::event::OrdTime;
+use crate::base::event::time_key;
 use crate::base::{id_map_with_capacity, IdMap, JobId, Time};
 
 /// A job currently holding processors.
@@ -25,7 +25,8 @@ pub struct RunningJob {
 /// Running jobs indexed by expected end.
 #[derive(Clone, Debug, Default)]
 pub struct RunningSet {
-    by_end: BTreeMap<(OrdTime, JobId), RunningJob>,
+    /// Keyed by ([`time_key`] of the expected end, job): integer comparisons.
+    by_end: BTreeMap<(u64, JobId), RunningJob>,
     /// Expected end of each running job (the only lookup by job id).
     end_of: IdMap<Time>,
 }
@@ -41,18 +42,18 @@ impl RunningSet {
 
     fn insert(&mut self, r: RunningJob) {
         self.end_of.insert(r.job, r.expected_end);
-        self.by_end.insert((OrdTime(r.expected_end), r.job), r);
+        self.by_end.insert((time_key(r.expected_end), r.job), r);
     }
 
     fn remove(&mut self, job: JobId) -> Option<RunningJob> {
         let end = self.end_of.remove(&job)?;
-        self.by_end.remove(&(OrdTime(end), job))
+        self.by_end.remove(&(time_key(end), job))
     }
 
     /// The running job `job`, if it is running.
     pub fn get(&self, job: JobId) -> Option<&RunningJob> {
         let end = *self.end_of.get(&job)?;
-        self.by_end.get(&(OrdTime(end), job))
+        self.by_end.get(&(time_key(end), job))
     }
 
     /// Running jobs in order of expected end (ties by job id).
