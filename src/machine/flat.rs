@@ -29,6 +29,8 @@ pub struct RunningSet {
     by_end: BTreeMap<(u64, JobId), RunningJob>,
     /// Expected end of each running job (the only lookup by job id).
     end_of: IdMap<Time>,
+    /// Insertions and removals so far.
+    changes: u64,
 }
 
 impl RunningSet {
@@ -37,16 +39,19 @@ impl RunningSet {
         RunningSet {
             by_end: BTreeMap::new(),
             end_of: id_map_with_capacity(n_jobs.min(1024)),
+            changes: 0,
         }
     }
 
     fn insert(&mut self, r: RunningJob) {
+        self.changes += 1;
         self.end_of.insert(r.job, r.expected_end);
         self.by_end.insert((time_key(r.expected_end), r.job), r);
     }
 
     fn remove(&mut self, job: JobId) -> Option<RunningJob> {
         let end = self.end_of.remove(&job)?;
+        self.changes += 1;
         self.by_end.remove(&(time_key(end), job))
     }
 
@@ -59,6 +64,12 @@ impl RunningSet {
     /// Running jobs in order of expected end (ties by job id).
     pub fn by_expected_end(&self) -> impl Iterator<Item = &RunningJob> + '_ {
         self.by_end.values()
+    }
+
+    /// How many times a job started or ended here: a policy that sees the same count twice
+    /// sees the same set (it may keep what it computed from it).
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Number of running jobs.
