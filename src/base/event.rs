@@ -25,6 +25,25 @@ impl Ord for OrdTime {
     }
 }
 
+/// The unsigned integer whose order is [`f64::total_cmp`]'s order of times: the sign bit set
+/// for non-negative values, every bit flipped for negative ones. Keys of hot ordered
+/// structures compare as integers this way instead of through `total_cmp` at each comparison.
+#[inline]
+pub fn time_key(t: Time) -> u64 {
+    let b = t.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// The time of a [`time_key`].
+#[inline]
+pub fn key_time(k: u64) -> Time {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
 /// A scheduled event: job `job` completes at `time`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Scheduled {
@@ -36,7 +55,8 @@ pub struct Scheduled {
 /// Min-queue of completion events keyed by (time, sequence).
 #[derive(Clone, Debug, Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<Scheduled>>,
+    /// (time key, sequence, job): the sequence is unique, so the job never decides.
+    heap: BinaryHeap<Reverse<(u64, u64, JobId)>>,
     next_seq: u64,
 }
 
@@ -50,22 +70,22 @@ impl EventQueue {
     pub fn push(&mut self, time: Time, job: JobId) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Reverse(Scheduled {
-            time: OrdTime(time),
-            seq,
-            job,
-        }));
+        self.heap.push(Reverse((time_key(time), seq, job)));
         seq
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|Reverse(s)| s.time.0)
+        self.heap.peek().map(|Reverse(s)| key_time(s.0))
     }
 
     /// Removes the earliest event.
     pub fn pop(&mut self) -> Option<Scheduled> {
-        self.heap.pop().map(|Reverse(s)| s)
+        self.heap.pop().map(|Reverse((time, seq, job))| Scheduled {
+            time: OrdTime(key_time(time)),
+            seq,
+            job,
+        })
     }
 
     /// Removes the earliest event if it is at time `t` and returns its job: the loop over
@@ -97,6 +117,27 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_keys_order_as_total_cmp_and_give_the_time_back() {
+        let times = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -0.0,
+            0.0,
+            1e-310,
+            3.0,
+            86_400.5,
+            f64::INFINITY,
+        ];
+        for &a in &times {
+            assert_eq!(key_time(time_key(a)).to_bits(), a.to_bits());
+            for &b in &times {
+                assert_eq!(time_key(a).cmp(&time_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn pops_by_time_then_sequence() {

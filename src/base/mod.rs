@@ -5,6 +5,7 @@
 pub mod config_error;
 pub mod event;
 pub mod explain;
+pub mod id_map;
 pub mod papers;
 pub mod registry;
 pub mod rng;
@@ -12,6 +13,7 @@ pub mod rng;
 pub use config_error::ConfigError;
 pub use event::EventQueue;
 pub use explain::{Choice, Explainer, Explanation, Reason, SiteOffer};
+pub use id_map::{id_map_with_capacity, IdMap};
 pub use registry::{Entry, Family, Param, Registered};
 pub use rng::SimRng;
 

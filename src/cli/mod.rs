@@ -32,7 +32,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::error::Error;
 use crate::metrics::JobRecord;
 use crate::modes::flat::run::{
-    finish, prepare_lean, prepare_with, schedule_records, simulation_taking,
+    finish, finish_without_records, prepare_lean, prepare_with, schedule_records, simulation_taking,
 };
 use crate::modes::flat::spec::{Experiment, MachineSpec, SwfSource, WorkloadSpec};
 use crate::policy::PolicyKind;
@@ -524,7 +524,12 @@ fn run_command(a: &RunArgs) -> Result<(), Error> {
         sim
     };
     let result = sim.run_to_end()?;
-    let output = finish(&result, &prepared);
+    // Per-job records only for the outputs that list them (the CSV, the full report).
+    let output = if a.jobs_csv.is_some() || a.report.is_some() {
+        finish(&result, &prepared)
+    } else {
+        finish_without_records(&result, &prepared)
+    };
     if let Some(path) = &a.explain_csv {
         write_file(path, |w| {
             writeln!(w, "{}", story::CSV_HEADER)?;

@@ -7,10 +7,10 @@
 //! whole grid workload, and six id-sized arrays were most of the grid benchmark's memory
 //!.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use crate::base::event::OrdTime;
-use crate::base::{JobId, Time};
+use crate::base::event::time_key;
+use crate::base::{id_map_with_capacity, IdMap, JobId, Time};
 
 /// A job currently holding processors.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,9 +25,12 @@ pub struct RunningJob {
 /// Running jobs indexed by expected end.
 #[derive(Clone, Debug, Default)]
 pub struct RunningSet {
-    by_end: BTreeMap<(OrdTime, JobId), RunningJob>,
+    /// Keyed by ([`time_key`] of the expected end, job): integer comparisons.
+    by_end: BTreeMap<(u64, JobId), RunningJob>,
     /// Expected end of each running job (the only lookup by job id).
-    end_of: HashMap<JobId, Time>,
+    end_of: IdMap<Time>,
+    /// Insertions and removals so far.
+    changes: u64,
 }
 
 impl RunningSet {
@@ -35,29 +38,38 @@ impl RunningSet {
     pub fn with_jobs(n_jobs: usize) -> Self {
         RunningSet {
             by_end: BTreeMap::new(),
-            end_of: HashMap::with_capacity(n_jobs.min(1024)),
+            end_of: id_map_with_capacity(n_jobs.min(1024)),
+            changes: 0,
         }
     }
 
     fn insert(&mut self, r: RunningJob) {
+        self.changes += 1;
         self.end_of.insert(r.job, r.expected_end);
-        self.by_end.insert((OrdTime(r.expected_end), r.job), r);
+        self.by_end.insert((time_key(r.expected_end), r.job), r);
     }
 
     fn remove(&mut self, job: JobId) -> Option<RunningJob> {
         let end = self.end_of.remove(&job)?;
-        self.by_end.remove(&(OrdTime(end), job))
+        self.changes += 1;
+        self.by_end.remove(&(time_key(end), job))
     }
 
     /// The running job `job`, if it is running.
     pub fn get(&self, job: JobId) -> Option<&RunningJob> {
         let end = *self.end_of.get(&job)?;
-        self.by_end.get(&(OrdTime(end), job))
+        self.by_end.get(&(time_key(end), job))
     }
 
     /// Running jobs in order of expected end (ties by job id).
     pub fn by_expected_end(&self) -> impl Iterator<Item = &RunningJob> + '_ {
         self.by_end.values()
+    }
+
+    /// How many times a job started or ended here: a policy that sees the same count twice
+    /// sees the same set (it may keep what it computed from it).
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Number of running jobs.
@@ -136,7 +148,7 @@ impl FlatMachine {
         now: Time,
         expected_end: Time,
     ) -> Result<(), MachineError> {
-        if self.running.get(job).is_some() {
+        if self.running.end_of.contains_key(&job) {
             return Err(MachineError::AlreadyRunning(job));
         }
         if procs > self.free {

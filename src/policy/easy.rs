@@ -12,12 +12,16 @@
 //!
 //! The queue is a [`QueueTree`], so the scan of step 3 jumps from one job that can start to
 //! the next and a long queue of jobs that cannot start costs nothing.
-
-use std::collections::HashMap;
+//!
+//! A decision that starts nothing is remembered ([`Blocked`]): while no job starts or ends
+//! (the running set counts its changes) and the same head waits with the same free
+//! processors, the shadow time and `extra` are those of the last decision, and every job that
+//! was queued then still cannot start — `now` only grows, so `now + estimate` only grows —
+//! so the next decision scans only the jobs that arrived since.
 
 use super::queue_tree::{FitQuery, QueueTree};
 use super::{Context, Policy};
-use crate::base::{Explainer, Explanation, JobId, Reason, Time};
+use crate::base::{Explainer, Explanation, IdMap, JobId, Reason, Time};
 
 /// EASY backfilling with a single reservation for the queue head.
 #[derive(Clone, Debug)]
@@ -25,12 +29,27 @@ pub struct EasyBackfilling {
     queue: QueueTree,
     /// First shadow time computed for each job while it was the blocked head (a map, not an
     /// array over job ids: a grid site sees ids from the whole grid workload).
-    promised: HashMap<JobId, Time>,
+    promised: IdMap<Time>,
     /// Scratch: (expected end, procs) of jobs started during the current `decide`.
     just_started: Vec<(Time, u32)>,
     /// Queued jobs that hold no processor (estimate 0): they fit even when none is free.
     zero_held_queued: usize,
+    /// The last decision, when it started nothing.
+    blocked: Option<Blocked>,
     explainer: Explainer,
+}
+
+/// A decision that started nothing: what it saw and what it computed.
+#[derive(Clone, Copy, Debug)]
+struct Blocked {
+    head: JobId,
+    free: u32,
+    running_changes: u64,
+    now: Time,
+    shadow: Time,
+    extra: u32,
+    /// Arrivals scanned (every one of them, none fitting).
+    scanned: usize,
 }
 
 impl EasyBackfilling {
@@ -38,9 +57,10 @@ impl EasyBackfilling {
     pub fn new(n_jobs: usize) -> Self {
         EasyBackfilling {
             queue: QueueTree::with_capacity(n_jobs.min(128)),
-            promised: HashMap::new(),
+            promised: IdMap::default(),
             just_started: Vec::new(),
             zero_held_queued: 0,
+            blocked: None,
             explainer: Explainer::default(),
         }
     }
@@ -109,6 +129,7 @@ impl Policy for EasyBackfilling {
         let jobs = ctx.jobs;
         let mut free = ctx.free_procs;
         self.just_started.clear();
+        let starts_at_entry = starts.len();
 
         // 1. Start from the head while it fits.
         let mut head_pos = None;
@@ -137,26 +158,42 @@ impl Policy for EasyBackfilling {
             return;
         };
         let head = self.queue.job(head_pos);
-        let needs_promise = !self.promised.contains_key(&head);
-        // Nothing can start: skip the shadow time, unless it is to be explained.
-        if free == 0 && !needs_promise && self.zero_held_queued == 0 && !self.explainer.is_on() {
-            return;
-        }
-        self.just_started
-            .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let blocked_before = self.blocked.take().filter(|b| {
+            b.head == head
+                && b.free == free
+                && b.running_changes == ctx.running.changes()
+                && b.now <= ctx.now
+                && starts.len() == starts_at_entry
+                && !self.explainer.is_on()
+        });
+        let (shadow, extra, mut from) = if let Some(b) = blocked_before {
+            // Nothing changed but arrivals: only they can start (module docs).
+            let from = self.queue.position_of_arrival(b.scanned).max(head_pos + 1);
+            (b.shadow, b.extra, from)
+        } else {
+            let needs_promise = !self.promised.contains_key(&head);
+            // Nothing can start: skip the shadow time, unless it is to be explained.
+            if free == 0 && !needs_promise && self.zero_held_queued == 0 && !self.explainer.is_on()
+            {
+                return;
+            }
+            self.just_started
+                .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
 
-        // 2. Shadow time and extra processors of the blocked head.
-        let Some((shadow, extra)) = self.shadow(ctx, free, jobs[head].procs_held()) else {
-            return;
+            // 2. Shadow time and extra processors of the blocked head.
+            let Some((shadow, extra)) = self.shadow(ctx, free, jobs[head].procs_held()) else {
+                return;
+            };
+            self.promised.entry(head).or_insert(shadow);
+            let blocked = Reason::HeadBlocked {
+                needs: jobs[head].procs_held(),
+                free,
+                shadow: Some(shadow),
+                extra: Some(extra),
+            };
+            self.explainer.record(ctx.now, head, blocked);
+            (shadow, extra, head_pos + 1)
         };
-        self.promised.entry(head).or_insert(shadow);
-        let blocked = Reason::HeadBlocked {
-            needs: jobs[head].procs_held(),
-            free,
-            shadow: Some(shadow),
-            extra: Some(extra),
-        };
-        self.explainer.record(ctx.now, head, blocked);
 
         // 3. Backfill later jobs in arrival order: only those that fit and end by the shadow
         // time or fit the extra processors are visited; the scan stops when no processor is
@@ -167,9 +204,20 @@ impl Policy for EasyBackfilling {
             now: ctx.now,
             shadow,
         };
-        let mut from = head_pos + 1;
         while q.free > 0 || self.zero_held_queued > 0 {
             let Some(pos) = self.queue.next_fit(from, &q) else {
+                if starts.len() == starts_at_entry && !self.explainer.is_on() {
+                    // Every queued job was looked at and none starts.
+                    self.blocked = Some(Blocked {
+                        head,
+                        free,
+                        running_changes: ctx.running.changes(),
+                        now: ctx.now,
+                        shadow,
+                        extra,
+                        scanned: self.queue.arrivals(),
+                    });
+                }
                 break;
             };
             let j = self.queue.job(pos);

@@ -182,6 +182,8 @@ pub struct QueueTree {
     /// Positions below `head` have all left the queue.
     head: usize,
     len: usize,
+    /// Arrivals whose positions were dropped (position = arrival number − `dropped`).
+    dropped: usize,
 }
 
 impl QueueTree {
@@ -195,6 +197,7 @@ impl QueueTree {
             flushed: 0,
             head: 0,
             len: 0,
+            dropped: 0,
         }
     }
 
@@ -269,6 +272,7 @@ impl QueueTree {
     fn drop_before_head(&mut self) {
         let head = self.head;
         self.items.drain(..head);
+        self.dropped += head;
         self.flushed = self.flushed.saturating_sub(head);
         let cap = self.items.len().max(MIN_CAP).next_power_of_two();
         let mut nodes = vec![EMPTY; 2 * cap];
@@ -284,6 +288,16 @@ impl QueueTree {
         self.cap = cap;
         self.items.shrink_to(cap);
         self.head = 0;
+    }
+
+    /// Number of arrivals so far: a count that, unlike a position, a push never renumbers.
+    pub fn arrivals(&self) -> usize {
+        self.dropped + self.items.len()
+    }
+
+    /// The current position of arrival number `k` (0 if it was dropped: it left the queue).
+    pub fn position_of_arrival(&self, k: usize) -> usize {
+        k.saturating_sub(self.dropped)
     }
 
     /// Position of the first waiting job.
