@@ -1,7 +1,8 @@
 //! Charts for keyboard and screen-reader users: each chart drawn on a `<canvas>` gets its data
 //! as a table on request (a "Show data as a table" disclosure right after the chart) and
 //! keyboard-reachable tooltips — the canvas takes the focus, the arrow keys move a highlighted
-//! point (a line's point, a bar) and show the same tooltip as the mouse hover over it.
+//! point (a ring around a line's point, a bar's end) and show the same tooltip as the mouse
+//! hover over it.
 //!
 //! A chart module describes what it drew as an [`Access`] (the table, and the points with
 //! their pixel positions and tooltips) and calls [`attach`] after each drawing; the listeners
@@ -180,9 +181,26 @@ fn tip(doc: &Document) -> Option<HtmlElement> {
     Some(t)
 }
 
+/// The ring around the point the keys or the mouse reached.
+fn mark(doc: &Document) -> Option<HtmlElement> {
+    if let Some(m) = doc.get_element_by_id("chart-mark") {
+        return m.dyn_into().ok();
+    }
+    let m: HtmlElement = doc.create_element("div").ok()?.dyn_into().ok()?;
+    m.set_id("chart-mark");
+    let _ = m.set_attribute("class", "chart-mark");
+    let _ = m.set_attribute("aria-hidden", "true");
+    m.set_hidden(true);
+    doc.body()?.append_child(&m).ok()?;
+    Some(m)
+}
+
 fn hide_tip(doc: &Document) {
     if let Some(t) = tip(doc) {
         t.set_hidden(true);
+    }
+    if let Some(m) = mark(doc) {
+        m.set_hidden(true);
     }
 }
 
@@ -217,6 +235,13 @@ fn show(canvas: &HtmlCanvasElement, id: &str, i: usize) {
         "style",
         &format!("left: {:.0}px; top: {:.0}px", left.max(0.0), y + 12.0),
     );
+    if let Some(m) = mark(&doc) {
+        m.set_hidden(false);
+        let _ = m.set_attribute(
+            "style",
+            &format!("left: {:.0}px; top: {:.0}px", x - 7.0, y - 7.0),
+        );
+    }
     let _ = canvas.set_attribute("data-point", &i.to_string());
     let _ = canvas.set_attribute("data-point-at", &format!("{:.0},{:.0}", p.px * k, p.py * k));
 }
