@@ -105,6 +105,9 @@ fn put_table(doc: &Document, canvas: &HtmlCanvasElement, id: &str, a: &Access) {
             d.set_inner_html("<summary>Show data as a table</summary>");
             b.set_id(&box_id);
             let _ = b.set_attribute("class", "table-scroll");
+            // A scroll box: reachable by the keyboard, named for screen readers.
+            let _ = b.set_attribute("tabindex", "0");
+            let _ = b.set_attribute("role", "region");
             let _ = d.append_child(&b);
             let anchor: web_sys::Element = canvas
                 .parent_element()
@@ -153,6 +156,7 @@ fn put_table(doc: &Document, canvas: &HtmlCanvasElement, id: &str, a: &Access) {
             format!("<tr>{cells}</tr>")
         })
         .collect();
+    let _ = table_box.set_attribute("aria-label", &format!("Data of the chart: {}", a.caption));
     let html = format!(
         "<table><caption>{}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
         escape(&a.caption)
