@@ -371,6 +371,8 @@ pub fn plot_lines<DB: DrawingBackend>(
     b.caption(spec.title, (FONT, 17))
         .margin(12)
         .margin_bottom(4)
+        // Room for the last x label centred on the right edge ("24:00").
+        .margin_right(24)
         .x_label_area_size(44)
         .y_label_area_size(spec.ticks.y_area);
     macro_rules! body {
