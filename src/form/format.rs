@@ -100,3 +100,98 @@ mod tests {
         assert_eq!(significant(0.0, 6), "0");
     }
 }
+
+/// One number format for every tick of a chart axis: the same suffix (`k` for thousands, `M`
+/// for millions, chosen by the axis' largest value) and the same number of decimals (as few as
+/// the tick step needs: none when the ticks are whole numbers) on every label, so that an axis
+/// never mixes `10.0k` with `8000` or prints `4.0` for a count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisFormat {
+    scale: f64,
+    suffix: &'static str,
+    decimals: usize,
+    /// Only whole-number ticks are labelled (counts: processors, jobs).
+    whole: bool,
+}
+
+impl AxisFormat {
+    /// The format of an axis from `lo` to `hi` with about `labels` tick labels (as plotters
+    /// places them: a step of 1, 2 or 5 times a power of ten, at most `labels` of them).
+    pub fn new(lo: f64, hi: f64, labels: usize) -> AxisFormat {
+        let top = if lo.is_finite() && hi.is_finite() {
+            lo.abs().max(hi.abs())
+        } else {
+            0.0
+        };
+        let (scale, suffix) = if top >= 1e6 {
+            (1e6, "M")
+        } else if top >= 1e4 {
+            (1e3, "k")
+        } else {
+            (1.0, "")
+        };
+        let span = if hi.is_finite() && lo.is_finite() {
+            (hi - lo).abs()
+        } else {
+            0.0
+        };
+        let step = nice_step(span / labels.max(1) as f64) / scale;
+        let decimals = if step > 0.0 && step < 1.0 {
+            ((-step.log10()).ceil() as usize).min(4)
+        } else {
+            0
+        };
+        AxisFormat {
+            scale,
+            suffix,
+            decimals,
+            whole: false,
+        }
+    }
+
+    /// The format of an axis of counts (processors, jobs): whole numbers only, the ticks
+    /// between them left unlabelled.
+    pub fn counts(lo: f64, hi: f64, labels: usize) -> AxisFormat {
+        let f = AxisFormat::new(lo, hi, labels);
+        AxisFormat {
+            decimals: if f.scale > 1.0 { f.decimals } else { 0 },
+            whole: true,
+            ..f
+        }
+    }
+
+    /// `v` as the axis labels it.
+    pub fn label(&self, v: f64) -> String {
+        if !v.is_finite() {
+            return fixed(v, 0);
+        }
+        if self.whole && (v - v.round()).abs() > 1e-9 * v.abs().max(1.0) {
+            return String::new();
+        }
+        let s = format!("{:.*}", self.decimals, v / self.scale);
+        // "-0" is 0.
+        let s = if s.starts_with('-') && s[1..].bytes().all(|b| b == b'0' || b == b'.') {
+            s[1..].to_string()
+        } else {
+            s.replacen('-', "\u{2212}", 1)
+        };
+        if s.bytes().all(|b| b == b'0' || b == b'.') {
+            "0".to_string()
+        } else {
+            format!("{s}{}", self.suffix)
+        }
+    }
+}
+
+/// The smallest step of 1, 2 or 5 times a power of ten at least `raw` (0 for no step).
+fn nice_step(raw: f64) -> f64 {
+    if !(raw > 0.0 && raw.is_finite()) {
+        return 0.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * p)
+}

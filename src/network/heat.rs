@@ -29,35 +29,82 @@ pub fn loads_at(net: &Network, layouts: &[JobLayout], rho: f64, t: f64) -> Vec<f
     loads
 }
 
-/// A stable colour for job `id`, as RGB: hues from cyan through blue and violet to magenta
-/// (160°–330°, stepped by the golden ratio so that consecutive jobs differ), never the
-/// yellows and reds of the heat scale; lightness alternates between two levels.
-pub fn job_colour(id: u64) -> [u8; 3] {
+/// The jobs' qualitative palette: twelve colours that differ in hue and lightness — blues,
+/// teals, greens, violets, pinks, browns and greys — never the yellows and reds of the heat
+/// scale.
+pub const JOB_PALETTE: [[u8; 3]; 12] = [
+    [0x3b, 0x6f, 0xb6],
+    [0x9c, 0xd3, 0x8a],
+    [0x7b, 0x4f, 0xc9],
+    [0x8f, 0xc6, 0xe8],
+    [0x8d, 0x5b, 0x3e],
+    [0x2a, 0x9d, 0x8f],
+    [0xe3, 0x9a, 0xc8],
+    [0x1f, 0x4e, 0x79],
+    [0xc9, 0xb8, 0xe8],
+    [0x4d, 0x8b, 0x3a],
+    [0xa6, 0x3d, 0x8a],
+    [0x9a, 0xa3, 0xb0],
+];
+
+/// The palette entry job `id` prefers: its place in a golden-ratio walk over the palette
+/// (consecutive ids far apart).
+fn preferred(id: u64) -> usize {
     let f = (id as f64 * 0.618_033_988_749_895).fract();
-    let h = 160.0 + 170.0 * f;
-    let l = match id % 3 {
-        0 => 0.70,
-        1 => 0.58,
-        _ => 0.48,
-    };
-    hsl_to_rgb(h, 0.55, l)
+    ((f * JOB_PALETTE.len() as f64) as usize).min(JOB_PALETTE.len() - 1)
 }
 
-fn hsl_to_rgb(h: f64, s: f64, l: f64) -> [u8; 3] {
-    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
-    let hp = (h.rem_euclid(360.0)) / 60.0;
-    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
-    let (r, g, b) = match hp as u32 {
-        0 => (c, x, 0.0),
-        1 => (x, c, 0.0),
-        2 => (0.0, c, x),
-        3 => (0.0, x, c),
-        4 => (x, 0.0, c),
-        _ => (c, 0.0, x),
+/// A stable colour for job `id`, as RGB: the palette entry it prefers.
+pub fn job_colour(id: u64) -> [u8; 3] {
+    JOB_PALETTE[preferred(id)]
+}
+
+/// A colour for every job on a mesh such that jobs on neighbouring nodes differ: `occ` is the
+/// job index on each node (row by row, `width` nodes a row), `ids` each job index's id. The
+/// jobs are coloured in index order, each with the colour it prefers ([`job_colour`]) unless a
+/// neighbour coloured before it has it, then the next palette entry no such neighbour has (a
+/// greedy colouring: neighbours always differ when a job has fewer than 12 neighbours). Returns
+/// the colour of each job index (`None` for a job on no node).
+pub fn neighbour_colours(occ: &[Option<usize>], width: u32, ids: &[u64]) -> Vec<Option<[u8; 3]>> {
+    let n = occ.iter().flatten().map(|&i| i + 1).max().unwrap_or(0);
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let w = width.max(1) as usize;
+    let mut link = |a: Option<usize>, b: Option<usize>| {
+        if let (Some(a), Some(b)) = (a, b) {
+            if a != b {
+                neighbours[a].push(b);
+                neighbours[b].push(a);
+            }
+        }
     };
-    let m = l - c / 2.0;
-    let to = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
-    [to(r), to(g), to(b)]
+    for (k, &a) in occ.iter().enumerate() {
+        if k % w + 1 < w {
+            link(a, occ.get(k + 1).copied().flatten());
+        }
+        link(a, occ.get(k + w).copied().flatten());
+    }
+    let mut present = vec![false; n];
+    for &i in occ.iter().flatten() {
+        present[i] = true;
+    }
+    let mut colour: Vec<Option<usize>> = vec![None; n];
+    for i in 0..n {
+        if !present[i] {
+            continue;
+        }
+        let id = ids.get(i).copied().unwrap_or(i as u64);
+        let taken: Vec<usize> = neighbours[i].iter().filter_map(|&j| colour[j]).collect();
+        let first = preferred(id);
+        let pick = (0..JOB_PALETTE.len())
+            .map(|k| (first + k) % JOB_PALETTE.len())
+            .find(|c| !taken.contains(c))
+            .unwrap_or(first);
+        colour[i] = Some(pick);
+    }
+    colour
+        .into_iter()
+        .map(|c| c.map(|c| JOB_PALETTE[c]))
+        .collect()
 }
 
 /// Stops of the heat scale (fraction of the peak → colour): yellow, orange, red, dark red
@@ -288,6 +335,41 @@ mod tests {
             prev = s;
         }
         assert_eq!(css_hex([255, 0, 16]), "#ff0010");
+    }
+
+    #[test]
+    fn neighbouring_jobs_get_different_colours() {
+        // A 4 × 2 mesh: jobs 0 and 1 side by side in the bottom row, job 2 above both, job 3
+        // (preferring job 0's colour: same id) right of job 2.
+        let occ = [
+            Some(0),
+            Some(0),
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(2),
+            Some(2),
+            Some(3),
+        ];
+        let ids = [5, 6, 7, 5];
+        let c = neighbour_colours(&occ, 4, &ids);
+        assert_eq!(c[0], Some(job_colour(5)));
+        assert_ne!(c[0], c[1]);
+        assert_ne!(c[2], c[0]);
+        assert_ne!(c[2], c[1]);
+        assert_ne!(c[3], c[2]);
+        assert_ne!(c[3], c[1]);
+        // Job 3 prefers job 0's colour and touches only jobs 1 and 2 (palette entries 8 and
+        // 3; its preference is entry 1): it keeps it.
+        assert_eq!(c[3], Some(JOB_PALETTE[1]));
+        assert_eq!(c[0], Some(JOB_PALETTE[1]));
+        // Job 1 (id 6) prefers entry 8, job 2 (id 7) entry 3: neither is taken.
+        assert_eq!((c[1], c[2]), (Some(JOB_PALETTE[8]), Some(JOB_PALETTE[3])));
+        // A job on no node gets no colour.
+        assert_eq!(
+            neighbour_colours(&[None, Some(1)], 2, &[1, 2]),
+            vec![None, Some(job_colour(2))]
+        );
     }
 
     #[test]

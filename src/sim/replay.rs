@@ -178,7 +178,7 @@ impl Replay {
         Names::jobs(&self.jobs)
     }
 
-    /// Job `j`'s own entries as lines `t=…: text` ([`story::by_job`] of one job).
+    /// Job `j`'s own entries as lines `t = … s: text` ([`story::by_job`] of one job).
     pub fn why(&self, j: JobId) -> Vec<String> {
         let names = self.names();
         self.by_job.get(j).map_or_else(Vec::new, |entries| {
@@ -187,8 +187,8 @@ impl Replay {
                 .filter_map(|&i| self.log.get(i))
                 .map(|e| {
                     format!(
-                        "t={}: {}",
-                        story::time_text(e.time),
+                        "{}: {}",
+                        story::at_text(e.time),
                         story::reason_text(&e.reason, &names)
                     )
                 })

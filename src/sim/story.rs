@@ -46,13 +46,69 @@ impl<'a> Names<'a> {
     }
 }
 
-/// A span of seconds, with hours when it is long.
-fn span_text(d: Time) -> String {
-    if d.abs() >= 3600.0 {
-        format!("{} s ({:.1} h)", time_text(d), d / 3600.0)
-    } else {
-        format!("{} s", time_text(d))
+/// `1234567.5` → `"1,234,567.5"`: a number of seconds as [`time_text`] prints it, its whole
+/// part in groups of three digits.
+pub fn grouped_text(t: Time) -> String {
+    let s = time_text(t);
+    let (sign, rest) = match s.strip_prefix('-') {
+        Some(r) => ("\u{2212}", r),
+        None => ("", s.as_str()),
+    };
+    let (whole, frac) = rest.split_once('.').map_or((rest, ""), |(w, f)| (w, f));
+    if !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return s;
     }
+    let mut out = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    format!("{sign}{out}")
+}
+
+/// A span of at least a minute in days, hours and whole minutes (`302271` → `"3 d 11 h 57 min"`,
+/// the seconds cut off as a clock shows them; under an hour also seconds: `"4 min 10 s"`),
+/// parts that are 0 left out; `None` under a
+/// minute (the seconds say it) or for a value that is no finite number.
+pub fn readable_span(d: Time) -> Option<String> {
+    let a = d.abs();
+    if !(60.0..1e15).contains(&a) {
+        return None;
+    }
+    let parts: Vec<(u64, &str)> = if a < 3600.0 {
+        let s = a.floor() as u64;
+        vec![(s / 60, "min"), (s % 60, "s")]
+    } else {
+        let m = (a / 60.0).floor() as u64;
+        vec![(m / 1440, "d"), (m / 60 % 24, "h"), (m % 60, "min")]
+    };
+    let text: Vec<String> = parts
+        .into_iter()
+        .filter(|p| p.0 > 0)
+        .map(|(n, u)| format!("{n} {u}"))
+        .collect();
+    let sign = if d < 0.0 { "\u{2212}" } else { "" };
+    Some(format!("{sign}{}", text.join(" ")))
+}
+
+/// A span of seconds for reading: `"8 s"`, `"3,600 s (1 h)"`, `"302,271 s (3 d 11 h 57 min)"`.
+pub fn span_text(d: Time) -> String {
+    match readable_span(d) {
+        Some(r) => format!("{} s ({r})", grouped_text(d)),
+        None => format!("{} s", grouped_text(d)),
+    }
+}
+
+/// An instant of simulated time for reading: `"t = 10 s"`, `"t = 302,271 s (3 d 11 h 57 min)"`
+/// (the seconds of the run's clock, and how long that is from time 0).
+pub fn at_text(t: Time) -> String {
+    format!("t = {}", span_text(t))
 }
 
 /// A priority for reading: 4 significant digits (−estimate, WFP3's cubes, F1–F4's scores).
@@ -97,7 +153,7 @@ pub fn kind(reason: &Reason) -> &'static str {
 
 /// `reason` in words, naming jobs by their trace numbers.
 pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
-    let t = time_text;
+    let t = at_text;
     match *reason {
         Reason::HeadBlocked {
             needs,
@@ -108,7 +164,7 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
             let mut s = format!("blocked at the head of the queue: needs {needs}, {free} free");
             if let Some(shadow) = shadow {
                 s += &format!(
-                    "; shadow time t={} (enough processors free by the running jobs' estimates)",
+                    "; shadow time {} (enough processors free by the running jobs' estimates)",
                     t(shadow)
                 );
                 if let Some(extra) = extra {
@@ -141,8 +197,8 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
             s + &format!("; needs {needs}, {free} free")
         }
         Reason::BeforeShadow { head, shadow, end } => format!(
-            "backfilled ahead of head job {}: ends by its estimate at t={}, no later than the \
-             head's shadow time t={}",
+            "backfilled ahead of head job {}: ends by its estimate at {}, no later than the \
+             head's shadow time {}",
             names.job(head),
             t(end),
             t(shadow)
@@ -153,14 +209,14 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
             end,
             extra_left,
         } => format!(
-            "backfilled ahead of head job {} into the extra processors: ends at t={}, after the \
-             shadow time t={}, on processors the head does not need ({extra_left} extra left)",
+            "backfilled ahead of head job {} into the extra processors: ends at {}, after the \
+             shadow time {}, on processors the head does not need ({extra_left} extra left)",
             names.job(head),
             t(end),
             t(shadow)
         ),
         Reason::Reserved { at, needs } => format!(
-            "reserved {needs} processor{} from t={} (the earliest time {} free for its \
+            "reserved {needs} processor{} from {} (the earliest time {} free for its \
              whole estimate)",
             if needs == 1 { "" } else { "s" },
             t(at),
@@ -171,13 +227,13 @@ pub fn reason_text(reason: &Reason, names: &Names<'_>) -> String {
             to,
             completed,
         } => format!(
-            "reservation moved earlier, from t={} to t={}, by the early completion of job {}",
+            "reservation moved earlier, from {} to {}, by the early completion of job {}",
             t(from),
             t(to),
             names.job(completed)
         ),
         Reason::AtReservation { first } => {
-            format!("started at its reservation (first promised t={})", t(first))
+            format!("started at its reservation (first promised {})", t(first))
         }
         Reason::NoSubmesh {
             w,
@@ -223,14 +279,14 @@ fn dispatch_text(
     offers: u32,
     names: &Names<'_>,
 ) -> String {
-    let t = time_text;
+    let t = at_text;
     let verb = if chosen.site == home_site {
         "kept at its home".to_string()
     } else {
         "migrated to".to_string()
     };
     let mut s = format!(
-        "{verb} {}: earliest start t={} with {} nodes left (of {offers} offering site{})",
+        "{verb} {}: earliest start {} with {} nodes left (of {offers} offering site{})",
         names.site(chosen.site),
         t(chosen.start),
         chosen.left,
@@ -240,7 +296,7 @@ fn dispatch_text(
         match home {
             Some(h) => {
                 s += &format!(
-                    "; at its home {} it would start at t={}",
+                    "; at its home {} it would start at {}",
                     names.site(home_site),
                     t(h.start)
                 );
@@ -256,7 +312,7 @@ fn dispatch_text(
         s += &match decided_by {
             Choice::OnlyOffer => String::new(),
             Choice::EarliestStart => format!(
-                "; it starts {} earlier than at {other} (t={})",
+                "; it starts {} earlier than at {other}, which offers {}",
                 span_text(r.start - chosen.start),
                 t(r.start)
             ),
@@ -300,15 +356,15 @@ pub fn csv_line(e: &Explanation, names: &Names<'_>) -> String {
     )
 }
 
-/// Each job's own entries as lines `t=…: text`, indexed by job — one pass over `log`, for
+/// Each job's own entries as lines `t = … s: text`, indexed by job — one pass over `log`, for
 /// showing every job's reasons at once (the page's Gantt hover).
 pub fn by_job(names: &Names<'_>, log: &[Explanation]) -> Vec<Vec<String>> {
     let mut out = vec![Vec::new(); names.jobs.len()];
     for e in log {
         if let Some(lines) = out.get_mut(e.job) {
             lines.push(format!(
-                "t={}: {}",
-                time_text(e.time),
+                "{}: {}",
+                at_text(e.time),
                 reason_text(&e.reason, names)
             ));
         }
@@ -333,15 +389,15 @@ pub fn story(
     let Some(job) = names.jobs.get(j) else {
         return Vec::new();
     };
-    let t = time_text;
+    let t = at_text;
     let outcome = outcomes.get(j).copied().filter(|o| !o.start.is_nan());
     let start = outcome.map(|o| o.start);
     let mut lines = vec![format!(
-        "Job {}: {} processors, estimate {} s, run time {} s; arrived at t={}.",
+        "Job {}: {} processors, estimate {}, run time {}; arrived at {}.",
         job.id,
         job.procs,
-        t(job.estimate),
-        t(job.run_time),
+        span_text(job.estimate),
+        span_text(job.run_time),
         t(job.submit)
     )];
     // A blocked head this job waited behind: an earlier job's entry while it waited (the
@@ -360,7 +416,7 @@ pub fn story(
         });
     if let Some(e) = blocked_on_arrival {
         lines.push(format!(
-            "On arrival: head job {} was {} (since t={}).",
+            "On arrival: head job {} was {} (since {}).",
             names.job(e.job),
             reason_text(&e.reason, names),
             t(e.time)
@@ -369,16 +425,12 @@ pub fn story(
     let mut heads = 0usize;
     for e in log {
         if e.job == j {
-            lines.push(format!(
-                "t={}: {}.",
-                t(e.time),
-                reason_text(&e.reason, names)
-            ));
+            lines.push(format!("{}: {}.", t(e.time), reason_text(&e.reason, names)));
         } else if behind(&e) && e.time >= job.submit && start.is_none_or(|s| e.time <= s) {
             heads += 1;
             if heads <= MAX_HEADS_LISTED {
                 lines.push(format!(
-                    "t={}: waited behind head job {}, {}.",
+                    "{}: waited behind head job {}, {}.",
                     t(e.time),
                     names.job(e.job),
                     reason_text(&e.reason, names)
@@ -399,9 +451,9 @@ pub fn story(
                 .map(|k| names.job(k))
                 .collect();
             let mut s = format!(
-                "Started at t={} after waiting {} s; ended at t={}.",
+                "Started at {} after waiting {}; ended at {}.",
                 t(o.start),
-                t(o.start - job.submit),
+                span_text(o.start - job.submit),
                 t(o.end)
             );
             if !overtaken.is_empty() {

@@ -8,7 +8,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 
+use super::chart_access::{self, Access, Point};
+use super::format;
 use super::protocol::ChartData;
+use crate::form::format::AxisFormat;
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 
@@ -66,6 +69,15 @@ pub struct Curve<'a> {
     pub points: &'a [(f64, f64)],
 }
 
+/// How the ticks of one axis are written.
+#[derive(Clone, Copy)]
+pub enum TickFormat {
+    /// One number format for the whole axis ([`AxisFormat`]; on a log axis, [`short_number`]).
+    Numbers,
+    /// Each tick by this function (`50 %`, hours of the day).
+    Custom(fn(f64) -> String),
+}
+
 /// How a chart's axes are labelled.
 #[derive(Clone, Copy)]
 pub struct Ticks {
@@ -73,17 +85,39 @@ pub struct Ticks {
     pub x_labels: usize,
     /// Width of the y axis' label area, in pixels.
     pub y_area: u32,
-    pub x: fn(f64) -> String,
-    pub y: fn(f64) -> String,
+    pub x: TickFormat,
+    pub y: TickFormat,
 }
 
-/// The flat mode's ticks: six on x, short numbers (`12.3k`) on both axes.
+/// The flat mode's ticks: six on x, one number format per axis.
 const FLAT_TICKS: Ticks = Ticks {
     x_labels: 6,
     y_area: 62,
-    x: short_number,
-    y: short_number,
+    x: TickFormat::Numbers,
+    y: TickFormat::Numbers,
 };
+
+/// Y tick labels of the line charts.
+const Y_LABELS: usize = 6;
+
+/// The tick labeller of an axis from `lo` to `hi` with about `labels` labels.
+fn tick_labeller(
+    format: TickFormat,
+    (lo, hi): (f64, f64),
+    labels: usize,
+    log: bool,
+) -> impl Fn(f64) -> String {
+    let axis = AxisFormat::new(lo, hi, labels);
+    move |v| match format {
+        TickFormat::Custom(f) => f(v),
+        // Powers of ten: 1, 10, 100, 1k, 10k.
+        TickFormat::Numbers if log => {
+            let s = short_number(v);
+            s.strip_suffix(".0").map_or(s.clone(), str::to_string)
+        }
+        TickFormat::Numbers => axis.label(v),
+    }
+}
 
 /// What a line chart shows (the flat mode's charts and the mesh view's).
 pub struct LineSpec<'a> {
@@ -93,7 +127,6 @@ pub struct LineSpec<'a> {
     pub x_range: (f64, f64),
     pub y_range: (f64, f64),
     pub log_x: bool,
-    pub legend: SeriesLabelPosition,
     pub lines: &'a [Curve<'a>],
     /// Marks every point with a dot (few points, such as a sweep's).
     pub markers: bool,
@@ -122,7 +155,6 @@ fn line_chart(
     x_range: (f64, f64),
     y_range: (f64, f64),
     log_x: bool,
-    legend: SeriesLabelPosition,
     lines: &[(PolicyKind, Vec<(f64, f64)>)],
 ) -> Result<String, String> {
     let curves = policy_curves(lines);
@@ -133,7 +165,6 @@ fn line_chart(
         x_range,
         y_range,
         log_x,
-        legend,
         lines: &curves,
         markers: false,
         ticks: FLAT_TICKS,
@@ -141,24 +172,207 @@ fn line_chart(
     render(canvas_id, &spec)
 }
 
-/// Draws `spec` in the canvas `canvas_id`; returns the same chart as SVG.
+/// Draws `spec` in the canvas `canvas_id`; returns the plotting area's pixel ranges and the
+/// same chart as SVG.
 fn render(canvas_id: &str, spec: &LineSpec<'_>) -> Result<String, String> {
-    both(canvas_id, |r| plot_lines(r, spec), |r| plot_lines(r, spec)).map(|((), svg)| svg)
+    let (ranges, svg) = both(canvas_id, |r| plot_lines(r, spec), |r| plot_lines(r, spec))?;
+    chart_access::attach(canvas_id, line_access(spec, &[(spec, ranges)]));
+    Ok(svg)
 }
 
-/// Draws `spec` on any plotters backend (canvas on the page, SVG for downloads).
+/// A value in a tooltip or a data table: 4 significant digits, thousands separated.
+fn value_text(v: f64) -> String {
+    format::significant(v, 4)
+}
+
+/// The data of line charts drawn in one canvas (each with its plotting area's pixel ranges) as
+/// a table and keyboard points: one row per point (at most
+/// [`chart_access::MAX_ROWS_PER_LINE`] per line, evenly sampled), columns line, x, y; the
+/// table's caption is `first`'s title.
+pub fn line_access(first: &LineSpec<'_>, charts: &[(&LineSpec<'_>, PixelRanges)]) -> Access {
+    let mut access = Access {
+        caption: first.title.to_string(),
+        columns: vec!["Line".into(), first.x_desc.into(), first.y_desc.into()],
+        ..Access::default()
+    };
+    if charts.len() > 1 {
+        access.columns = vec!["Chart, line".into(), "x".into(), "y".into()];
+    }
+    for (spec, (xr, yr)) in charts {
+        let (x0, x1) = spec.x_range;
+        let (y0, y1) = spec.y_range;
+        let (x0, x1) = if spec.log_x {
+            (x0.max(1.0).ln(), x1.max(10.0).ln())
+        } else {
+            (x0, x1)
+        };
+        let fx = |x: f64| {
+            let x = if spec.log_x { x.max(1e-300).ln() } else { x };
+            f64::from(xr.start) + (x - x0) / (x1 - x0).max(1e-300) * f64::from(xr.end - xr.start)
+        };
+        let fy = |y: f64| {
+            f64::from(yr.end) - (y - y0) / (y1 - y0).max(1e-300) * f64::from(yr.end - yr.start)
+        };
+        for line in spec.lines {
+            let name = if charts.len() > 1 {
+                format!("{}: {}", spec.title, line.label)
+            } else {
+                line.label.to_string()
+            };
+            for i in chart_access::sample(line.points.len(), chart_access::MAX_ROWS_PER_LINE) {
+                let (x, y) = line.points[i];
+                let (xs, ys) = (value_text(x), value_text(y));
+                access.points.push(Point {
+                    px: fx(x),
+                    py: fy(y),
+                    tip: format!("{name}\n{}: {xs}\n{}: {ys}", spec.x_desc, spec.y_desc),
+                });
+                access.rows.push(if charts.len() > 1 {
+                    vec![
+                        name.clone(),
+                        format!("{}: {xs}", spec.x_desc),
+                        format!("{}: {ys}", spec.y_desc),
+                    ]
+                } else {
+                    vec![name.clone(), xs, ys]
+                });
+            }
+        }
+    }
+    access
+}
+
+/// The dash pattern of the `i`-th line of a chart, (dash, gap) in pixels: the first line solid
+/// and wider, the others dashed, dotted, long-dashed… and drawn over it, so that a line lying
+/// on another stays visible.
+pub fn dash(i: usize) -> Option<(u32, u32)> {
+    const DASHES: [Option<(u32, u32)>; 6] = [
+        None,
+        Some((9, 5)),
+        Some((2, 4)),
+        Some((16, 5)),
+        Some((5, 3)),
+        Some((12, 3)),
+    ];
+    DASHES[i % DASHES.len()]
+}
+
+/// The stroke width of the `i`-th line of a chart.
+fn line_width(i: usize) -> u32 {
+    if i == 0 {
+        3
+    } else {
+        2
+    }
+}
+
+/// A legend entry: its label, colour and dash pattern ([`dash`]).
+pub type LegendEntry<'a> = (&'a str, RGBColor, Option<(u32, u32)>);
+
+/// Height of one row of the legend strip under a line chart, in pixels.
+pub const LEGEND_ROW: u32 = 20;
+
+/// The width of a legend entry labelled `label`, in pixels (13 px text, about 7 px a
+/// character; a 24 px line sample before it).
+fn entry_width(label: &str) -> i32 {
+    30 + 7 * label.chars().count() as i32 + 18
+}
+
+/// The rows of a legend of `labels` in `width` pixels: the entries' indices, row by row.
+fn legend_rows(labels: &[&str], width: u32) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = i32::MAX;
+    for (i, l) in labels.iter().enumerate() {
+        let w = entry_width(l);
+        if used.saturating_add(w) > width as i32 - 8 {
+            rows.push(Vec::new());
+            used = 0;
+        }
+        if let Some(r) = rows.last_mut() {
+            r.push(i);
+        }
+        used += w;
+    }
+    rows
+}
+
+/// The height of the legend strip of `labels` in `width` pixels.
+pub fn legend_height(labels: &[&str], width: u32) -> u32 {
+    6 + LEGEND_ROW * legend_rows(labels, width).len() as u32
+}
+
+/// A legend strip in `area`: per entry a line sample in its colour and dash pattern and its
+/// label, in centred rows — outside the plot, so that it never hides a line.
+pub fn legend_strip<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry<'_>],
+) -> Result<(), String> {
+    let (w, _) = area.dim_in_pixel();
+    let labels: Vec<&str> = entries.iter().map(|e| e.0).collect();
+    let style = TextStyle::from((FONT, 13).into_font())
+        .color(&RGBColor(0x1c, 0x24, 0x30))
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in legend_rows(&labels, w).iter().enumerate() {
+        let total: i32 = row.iter().map(|&i| entry_width(labels[i])).sum();
+        let mut x = ((w as i32 - total) / 2).max(4);
+        let y = (LEGEND_ROW as i32) * r as i32 + LEGEND_ROW as i32 / 2 + 2;
+        for &i in row {
+            let (label, c, pattern) = entries[i];
+            match pattern {
+                None => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 24, y)],
+                        c.stroke_width(3),
+                    ))
+                    .map_err(err)?,
+                Some((d, g)) => {
+                    let mut s = x;
+                    while s < x + 24 {
+                        let e = (s + d as i32).min(x + 24);
+                        area.draw(&PathElement::new(vec![(s, y), (e, y)], c.stroke_width(2)))
+                            .map_err(err)?;
+                        s = e + g as i32;
+                    }
+                }
+            }
+            area.draw(&Text::new(label.to_string(), (x + 30, y), style.clone()))
+                .map_err(err)?;
+            x += entry_width(label);
+        }
+    }
+    Ok(())
+}
+
+/// Draws `spec` on any plotters backend (canvas on the page, SVG for downloads): the lines in
+/// their colours and dash patterns, the legend in a strip under the chart; returns the plotting
+/// area's pixel ranges.
 pub fn plot_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &LineSpec<'_>,
-) -> Result<(), String> {
+) -> Result<PixelRanges, String> {
     root.fill(&WHITE).map_err(err)?;
     let (x0, x1) = spec.x_range;
     let (y0, y1) = spec.y_range;
     let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
     let y1 = if y1 > y0 { y1 } else { y0 + 1.0 };
-    let mut b = ChartBuilder::on(root);
+    let fx = tick_labeller(spec.ticks.x, (x0, x1), spec.ticks.x_labels, spec.log_x);
+    let fy = tick_labeller(spec.ticks.y, (y0, y1), Y_LABELS, false);
+    let (w, h) = root.dim_in_pixel();
+    let labels: Vec<&str> = spec.lines.iter().map(|l| l.label).collect();
+    let (plot, strip) = root.split_vertically(h.saturating_sub(legend_height(&labels, w)));
+    let entries: Vec<LegendEntry<'_>> = spec
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.label, l.colour, dash(i)))
+        .collect();
+    legend_strip(&strip, &entries)?;
+    let mut b = ChartBuilder::on(&plot);
     b.caption(spec.title, (FONT, 17))
         .margin(12)
+        .margin_bottom(4)
+        // Room for the last x label centred on the right edge ("24:00").
+        .margin_right(24)
         .x_label_area_size(44)
         .y_label_area_size(spec.ticks.y_area);
     macro_rules! body {
@@ -169,49 +383,47 @@ pub fn plot_lines<DB: DrawingBackend>(
                 .x_desc(spec.x_desc)
                 .y_desc(spec.y_desc)
                 .x_labels(spec.ticks.x_labels)
-                .y_labels(6)
+                .y_labels(Y_LABELS)
                 .label_style((FONT, 13))
                 .axis_desc_style((FONT, 14))
                 .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
                 .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
-                .x_label_formatter(&|v| (spec.ticks.x)(*v))
-                .y_label_formatter(&|v| (spec.ticks.y)(*v))
+                .x_label_formatter(&|v| fx(*v))
+                .y_label_formatter(&|v| fy(*v))
                 .draw()
                 .map_err(err)?;
-            for line in spec.lines {
+            for (i, line) in spec.lines.iter().enumerate() {
                 let c = line.colour;
                 let pts = line.points;
-                chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
-                    .map_err(err)?
-                    .label(line.label)
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))
-                    });
+                let style = c.stroke_width(line_width(i));
+                match dash(i) {
+                    None => chart
+                        .draw_series(LineSeries::new(pts.iter().copied(), style))
+                        .map(|_| ())
+                        .map_err(err)?,
+                    Some((d, g)) => chart
+                        .draw_series(DashedLineSeries::new(pts.iter().copied(), d, g, style))
+                        .map(|_| ())
+                        .map_err(err)?,
+                }
                 if spec.markers {
                     chart
                         .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
                         .map_err(err)?;
                 }
             }
-            chart
-                .configure_series_labels()
-                .position(spec.legend.clone())
-                .background_style(WHITE.mix(0.9))
-                .border_style(RGBColor(0xc6, 0xce, 0xdb))
-                .label_font((FONT, 13))
-                .draw()
-                .map_err(err)?;
+            chart.plotting_area().get_pixel_range()
         }};
     }
-    if spec.log_x {
+    let ranges = if spec.log_x {
         body!(b
             .build_cartesian_2d((x0.max(1.0)..x1.max(10.0)).log_scale(), y0..y1)
-            .map_err(err)?);
+            .map_err(err)?)
     } else {
-        body!(b.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?);
-    }
-    Ok(())
+        body!(b.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?)
+    };
+    // In the root's pixels (the strip is below the plot, so the plot's origin is the root's).
+    Ok(ranges)
 }
 
 /// `12345.6` → `"12.3k"`, `0.5` → `"0.5"`: short tick labels.
@@ -272,7 +484,6 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
         (0.0, (t1 - t0) / div),
         (0.0, 105.0),
         false,
-        SeriesLabelPosition::LowerRight,
         &util,
     )?;
     let mut qmax: f64 = 1.0;
@@ -297,7 +508,6 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
         (0.0, (t1 - t0) / div),
         (0.0, qmax * 1.08),
         false,
-        SeriesLabelPosition::UpperRight,
         &queue,
     )?;
     let wmax = runs
@@ -326,7 +536,6 @@ pub fn draw_all(runs: &[Series<'_>]) -> Result<Vec<String>, String> {
         (1.0, wmax * 1.2),
         (0.0, 100.0),
         true,
-        SeriesLabelPosition::LowerRight,
         &cdf,
     )?;
     Ok(vec![util_svg, queue_svg, wait_svg])
@@ -396,42 +605,11 @@ pub fn draw_sweep_curves(
         x_range: (x0 - pad, x1 + pad),
         y_range,
         log_x: false,
-        legend: free_corner(curves, (x0 - pad, x1 + pad), y_range),
         lines: curves,
         markers: true,
         ticks: FLAT_TICKS,
     };
     render("chart-sweep", &spec)
-}
-
-/// The corner of the plot the legend covers no point in: of the upper left, upper right,
-/// lower right and lower left (in that order of preference), the first whose quarter of the
-/// x range has no point in the third of the y range next to it; the upper left if none.
-fn free_corner(curves: &[Curve], x: (f64, f64), y: (f64, f64)) -> SeriesLabelPosition {
-    let (w, h) = (x.1 - x.0, y.1 - y.0);
-    if !(w > 0.0 && h > 0.0) {
-        return SeriesLabelPosition::UpperLeft;
-    }
-    let points: Vec<(f64, f64)> = curves
-        .iter()
-        .flat_map(|c| c.points.iter())
-        .filter(|q| q.0.is_finite() && q.1.is_finite())
-        .map(|q| ((q.0 - x.0) / w, (q.1 - y.0) / h))
-        .collect();
-    let clear = |left: bool, top: bool| {
-        !points.iter().any(|&(px, py)| {
-            (if left { px <= 0.3 } else { px >= 0.7 }) && (if top { py >= 0.6 } else { py <= 0.4 })
-        })
-    };
-    [
-        (true, true, SeriesLabelPosition::UpperLeft),
-        (false, true, SeriesLabelPosition::UpperRight),
-        (false, false, SeriesLabelPosition::LowerRight),
-        (true, false, SeriesLabelPosition::LowerLeft),
-    ]
-    .into_iter()
-    .find(|&(l, t, _)| clear(l, t))
-    .map_or(SeriesLabelPosition::UpperLeft, |c| c.2)
 }
 
 /// Draws on the canvas `id` with `f`, then the same chart as SVG with `g` (the same drawing
@@ -644,6 +822,10 @@ fn plot_gantt_axes<DB: DrawingBackend>(
     let (div, unit) = time_unit(layout.t1 - layout.t0);
     let x1 = (layout.t1 - layout.t0) / div;
     let procs = f64::from(layout.procs);
+    let (x_ticks, y_ticks) = (
+        AxisFormat::new(0.0, x1, 10),
+        AxisFormat::counts(0.0, procs, 6),
+    );
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, 17))
         .margin(12)
@@ -660,8 +842,8 @@ fn plot_gantt_axes<DB: DrawingBackend>(
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
         .disable_mesh()
-        .x_label_formatter(&|v| short_number(*v))
-        .y_label_formatter(&|v| short_number(*v))
+        .x_label_formatter(&|v| x_ticks.label(*v))
+        .y_label_formatter(&|v| y_ticks.label(*v))
         .draw()
         .map_err(err)?;
     chart

@@ -2,7 +2,8 @@
 //! (plotters, like [`super::chart`]).
 //!
 //! The canvas shows the machine of Ababneh & Bani-Mohammad §2 / Mache et al. §2.1 at one instant of a run: every
-//! compute node a cell, coloured by the job running on it (a stable colour per job id, free
+//! compute node a cell, coloured by the job running on it (jobs on neighbouring nodes in
+//! different colours of a qualitative palette, [`crate::network::heat::neighbour_colours`]; free
 //! nodes blank), the line of I/O nodes on its side (Mache et al. §4.1; positions of the line
 //! without an I/O node are routers, drawn as dots), and — toggleable — the link-contention
 //! heatmap: every directed link carrying messages at that instant a short bar between its two
@@ -19,7 +20,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::CanvasRenderingContext2d;
 
-use super::chart::{plot_lines, Curve, LineSpec, Ticks};
+use super::chart::{line_access, plot_lines, Curve, LineSpec, TickFormat, Ticks};
+use super::chart_access::{self, Access, Point};
 use super::format;
 use super::protocol::MeshReport;
 use crate::alloc::compactness::{tree_view, TreeView};
@@ -27,8 +29,13 @@ use crate::alloc::node_allocator::IoLayout;
 use crate::machine::mesh::{Mesh, Submesh};
 use crate::modes::mesh::run::{JobLayout, LinkTimes, MeshJobRecord, MeshLinks};
 use crate::modes::mesh::spec::MeshExperiment;
-use crate::network::heat::{css_hex, heat_colour, job_colour, loads_at, running_waiting, Timeline};
+use crate::network::heat::{
+    css_hex, heat_colour, loads_at, neighbour_colours, running_waiting, Timeline, JOB_PALETTE,
+};
 use crate::network::{Dir, Network};
+
+/// At most this many running jobs in the mesh's data table.
+pub const MAX_TABLE_JOBS: usize = 500;
 
 /// Width of the mesh area of the canvas (the legend is to its right), canvas pixels.
 const MESH_AREA: f64 = 820.0;
@@ -310,14 +317,17 @@ impl RunView {
         };
         let side = (cell - 2.0 * inset).max(1.0);
         ctx.set_line_width(1.0);
+        // Jobs on neighbouring nodes in clearly different colours.
+        let ids: Vec<u64> = self.jobs.iter().map(|j| j.record.id).collect();
+        let colours = neighbour_colours(&occ, w, &ids);
         for y in 1..=h {
             for x in 1..=w {
                 let (cx, cy) = centre(x, y);
                 let (px, py) = (cx - side / 2.0, cy - side / 2.0);
                 match occ[((y - 1) * w + x - 1) as usize] {
                     Some(i) => {
-                        let id = self.jobs.get(i).map_or(i as u64, |j| j.record.id);
-                        ctx.set_fill_style_str(&css_hex(job_colour(id)));
+                        let c = colours.get(i).copied().flatten().unwrap_or(JOB_PALETTE[0]);
+                        ctx.set_fill_style_str(&css_hex(c));
                         ctx.fill_rect(px, py, side, side);
                     }
                     None => {
@@ -454,9 +464,9 @@ impl RunView {
         y += 26.0;
         ctx.set_font(&format!("13px {FONT}"));
         // A job's nodes.
-        ctx.set_fill_style_str(&css_hex(job_colour(3)));
+        ctx.set_fill_style_str(&css_hex(JOB_PALETTE[0]));
         ctx.fill_rect(x0, y - 8.0, 16.0, 16.0);
-        ctx.set_fill_style_str(&css_hex(job_colour(4)));
+        ctx.set_fill_style_str(&css_hex(JOB_PALETTE[1]));
         ctx.fill_rect(x0 + 19.0, y - 8.0, 16.0, 16.0);
         ctx.set_fill_style_str("#1c2430");
         let _ = ctx.fill_text(
@@ -675,6 +685,67 @@ impl RunView {
         Some(bar_middle(geo, l))
     }
 
+    /// The jobs on the mesh as drawn (`occ`, `geo`) for those who do not see it: a table of the
+    /// running jobs (at most [`MAX_TABLE_JOBS`]) and, per job, its first node's centre with the
+    /// hover's tooltip there, for the arrow keys.
+    pub fn access(&self, occ: &[Option<usize>], geo: &Geometry, t: f64) -> Access {
+        let w = self.net.width().max(1);
+        let mut first: Vec<(usize, u32, u32)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (k, o) in occ.iter().enumerate() {
+            if let Some(i) = *o {
+                if seen.insert(i) {
+                    first.push((i, k as u32 % w + 1, k as u32 / w + 1));
+                }
+            }
+        }
+        first.sort_unstable();
+        first.truncate(MAX_TABLE_JOBS);
+        let mut access = Access {
+            caption: format!(
+                "Jobs running at t = {} {} (their first node: lowest row, then column)",
+                format::fixed(t, 2),
+                self.unit
+            ),
+            columns: [
+                "Job",
+                "Nodes",
+                "Submesh",
+                "First node",
+                "Submit",
+                "Start",
+                "End",
+            ]
+            .iter()
+            .map(|c| (*c).to_string())
+            .collect(),
+            own_hover: true,
+            ..Access::default()
+        };
+        for (i, x, y) in first {
+            let Some(j) = self.jobs.get(i) else { continue };
+            let r = &j.record;
+            let (px, py) = geo.centre(x, y);
+            if let Some(tip) = self.tooltip(occ, x, y) {
+                access.points.push(Point { px, py, tip });
+            }
+            access.rows.push(vec![
+                r.id.to_string(),
+                r.procs.to_string(),
+                if j.w > 0 {
+                    format!("{} × {}", j.w, j.h)
+                } else {
+                    "–".into()
+                },
+                format!("({x}, {y})"),
+                format::fixed(r.submit, 2),
+                format::fixed(r.start, 2),
+                format::fixed(r.end, 2),
+            ]);
+        }
+        access
+    }
+
     /// The tooltip text for node (x, y) at `t` (compute node or I/O-line position).
     pub fn tooltip(&self, occ: &[Option<usize>], x: u32, y: u32) -> Option<String> {
         let (w, h) = (self.net.width(), self.net.height());
@@ -859,12 +930,12 @@ pub type Points = Vec<(f64, f64)>;
 /// One line of a chart: its label and points.
 pub type Line = (String, Points);
 
-/// The mesh charts' ticks: seven on x, short numbers (`12.3k`, two decimals of millions).
+/// The mesh charts' ticks: seven on x, one number format per axis.
 const MESH_TICKS: Ticks = Ticks {
     x_labels: 7,
     y_area: 66,
-    x: short,
-    y: short,
+    x: TickFormat::Numbers,
+    y: TickFormat::Numbers,
 };
 
 /// `50` → `"50 %"`: the traffic ratio's ticks.
@@ -902,25 +973,25 @@ pub fn draw_traffic_sweep(canvas_id: &str, lines: &[Line], unit: &str) -> Result
     let y0 = (ymin - span * 0.45).max(0.0);
     let y1 = ymax + span * 0.08;
     let y_desc = format!("Mean service time ({unit})");
-    plot_lines(
-        &root,
-        &LineSpec {
-            title: "Service time vs. traffic ratio, per allocator",
-            x_desc: "Traffic ratio ρ (% I/O in each job's messages)",
-            y_desc: &y_desc,
-            x_range: (-3.0, 103.0),
-            y_range: if ymax > 0.0 { (y0, y1) } else { (0.0, 1.0) },
-            log_x: false,
-            legend: SeriesLabelPosition::LowerRight,
-            lines: &curves(lines),
-            markers: true,
-            ticks: Ticks {
-                x: percent,
-                ..MESH_TICKS
-            },
+    let lines = curves(lines);
+    let spec = LineSpec {
+        title: "Service time vs. traffic ratio, per allocator",
+        x_desc: "Traffic ratio ρ (% I/O in each job's messages)",
+        y_desc: &y_desc,
+        x_range: (-3.0, 103.0),
+        y_range: if ymax > 0.0 { (y0, y1) } else { (0.0, 1.0) },
+        log_x: false,
+        lines: &lines,
+        markers: true,
+        ticks: Ticks {
+            x: TickFormat::Custom(percent),
+            ..MESH_TICKS
         },
-    )?;
-    root.present().map_err(err)
+    };
+    let ranges = plot_lines(&root, &spec)?;
+    root.present().map_err(err)?;
+    chart_access::attach(canvas_id, line_access(&spec, &[(&spec, ranges)]));
+    Ok(())
 }
 
 /// Nodes busy (%) and jobs waiting over time, one line per run, side by side in the canvas
@@ -944,38 +1015,37 @@ pub fn draw_over_time(
     let (x0, x1, _) = range(busy);
     let (x0, x1) = if x0.is_finite() { (x0, x1) } else { (0.0, 1.0) };
     let x_desc = format!("Simulated time ({unit})");
-    plot_lines(
-        &left,
-        &LineSpec {
-            title: "Utilisation over time",
-            x_desc: &x_desc,
-            y_desc: "Nodes busy (%)",
-            x_range: (x0, x1),
-            y_range: (0.0, 105.0),
-            log_x: false,
-            legend: SeriesLabelPosition::LowerMiddle,
-            lines: &curves(busy),
-            markers: false,
-            ticks: MESH_TICKS,
-        },
-    )?;
+    let (busy, waiting_lines) = (curves(busy), curves(waiting));
+    let util = LineSpec {
+        title: "Utilisation over time",
+        x_desc: &x_desc,
+        y_desc: "Nodes busy (%)",
+        x_range: (x0, x1),
+        y_range: (0.0, 105.0),
+        log_x: false,
+        lines: &busy,
+        markers: false,
+        ticks: MESH_TICKS,
+    };
+    let left_ranges = plot_lines(&left, &util)?;
     let (_, _, wmax) = range(waiting);
-    plot_lines(
-        &right,
-        &LineSpec {
-            title: "Queue over time",
-            x_desc: &x_desc,
-            y_desc: "Jobs waiting",
-            x_range: (x0, x1),
-            y_range: (0.0, if wmax > 0.0 { wmax * 1.1 } else { 1.0 }),
-            log_x: false,
-            legend: SeriesLabelPosition::UpperLeft,
-            lines: &curves(waiting),
-            markers: false,
-            ticks: MESH_TICKS,
-        },
-    )?;
-    root.present().map_err(err)
+    let queue = LineSpec {
+        title: "Queue over time",
+        x_desc: &x_desc,
+        y_desc: "Jobs waiting",
+        x_range: (x0, x1),
+        y_range: (0.0, if wmax > 0.0 { wmax * 1.1 } else { 1.0 }),
+        log_x: false,
+        lines: &waiting_lines,
+        markers: false,
+        ticks: MESH_TICKS,
+    };
+    let right_ranges = plot_lines(&right, &queue)?;
+    root.present().map_err(err)?;
+    let mut access = line_access(&util, &[(&util, left_ranges), (&queue, right_ranges)]);
+    access.caption = "Utilisation and queue over time".to_string();
+    chart_access::attach(canvas_id, access);
+    Ok(())
 }
 
 /// (time, % nodes busy) and (time, jobs waiting) of a run sampled at `n` + 1 instants of

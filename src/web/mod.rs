@@ -7,7 +7,8 @@
 //! * [`kit`] — panel pieces shared by the tabs: one `by_id`, the error box with inline
 //!   field marks, downloads, the Run/Cancel controls. Each mode's form → experiments step is
 //!   the pure [`crate::form`] (tested natively).
-//! * [`chart`] — the result charts (plotters on `<canvas>`).
+//! * [`chart`] — the result charts (plotters on `<canvas>`); [`chart_access`] — every chart's
+//!   data as a table on request and its points reachable by the arrow keys, with tooltips.
 //! * [`worker`] — the simulation worker (`worker` binary): runs any mode's experiment in slices
 //!   through its [`crate::modes::ModeRun`], exactly as the CLI does.
 //! * [`protocol`] — the JSON messages between the two: one `Run { envelope }` /
@@ -39,6 +40,7 @@
 pub mod app;
 pub mod bench_worker;
 pub mod chart;
+pub mod chart_access;
 pub mod dom;
 pub mod exercise_page;
 pub mod exercise_worker;

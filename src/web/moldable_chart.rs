@@ -10,7 +10,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::chart::{both, plot_gantt_bands, short_number, GanttLayout, PixelRanges, PlotArea};
+use super::chart_access::{self, Access, Point};
+use super::format;
 use crate::base::Registered;
+use crate::form::format::AxisFormat;
 use crate::metrics::{CategoryStat, JobRecord};
 use crate::modes::moldable::run::{MoldJobRecord, MoldableReport};
 use crate::policy::moldable::MoldableStrategyKind;
@@ -101,10 +104,11 @@ fn groups(report: &MoldableReport) -> Vec<(String, Option<usize>)> {
     g
 }
 
+/// Draws the grouped bars; returns every bar's end (canvas pixels) and tooltip.
 fn plot_changes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     report: &MoldableReport,
-) -> Result<(), String> {
+) -> Result<Vec<Point>, String> {
     root.fill(&WHITE).map_err(err)?;
     let groups = groups(report);
     let ng = groups.len();
@@ -130,6 +134,8 @@ fn plot_changes<DB: DrawingBackend>(
     let (lo, hi) = values.fold((0.0f64, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
     let pad = ((hi - lo) * 0.08).max(1.0);
     let (y0, y1) = (lo - if lo < 0.0 { pad } else { 0.0 }, hi + pad);
+    let y_ticks = AxisFormat::new(y0, y1, 8);
+    let mut tops = Vec::new();
     let mut chart = ChartBuilder::on(&body)
         .margin(10)
         .x_label_area_size(48)
@@ -147,7 +153,14 @@ fn plot_changes<DB: DrawingBackend>(
         .axis_desc_style((FONT, 13))
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
         .bold_line_style(RGBColor(0xdd, 0xe1, 0xe8))
-        .y_label_formatter(&|v| format!("{v:+.0} %"))
+        .y_label_formatter(&|v| {
+            let s = y_ticks.label(*v);
+            if *v > 0.0 && !s.is_empty() {
+                format!("+{s} %")
+            } else {
+                format!("{s} %")
+            }
+        })
         .draw()
         .map_err(err)?;
     // Group names under the axis (the labels of a continuous axis are numbers).
@@ -169,6 +182,22 @@ fn plot_changes<DB: DrawingBackend>(
     for (k, r) in report.runs.iter().enumerate() {
         let c = MoldableStrategyKind::parse(&r.output.strategy)
             .map_or(RGBColor(0x4a, 0x4f, 0x5a), strategy_colour);
+        let name = strategy_name(r);
+        for (g, grp) in groups.iter().enumerate() {
+            if let Some(v) = value(r, grp.1).filter(|v| v.is_finite()) {
+                let (px, py) =
+                    chart.backend_coord(&(g as f64 + 0.1 + (k as f64 + 0.46) * width, v));
+                tops.push(Point {
+                    px: f64::from(px),
+                    py: f64::from(py),
+                    tip: format!(
+                        "{name}, {}\nMean turnaround: {} % against rigid conservative backfilling",
+                        grp.0,
+                        signed(v)
+                    ),
+                });
+            }
+        }
         let bars = groups.iter().enumerate().filter_map(|(g, grp)| {
             let v = value(r, grp.1)?;
             v.is_finite().then(|| {
@@ -191,12 +220,61 @@ fn plot_changes<DB: DrawingBackend>(
             RGBColor(0xc8, 0xcd, 0xd6).stroke_width(1),
         ))
         .map_err(err)?;
-    Ok(())
+    Ok(tops)
+}
+
+/// A strategy's short name.
+fn strategy_name(r: &crate::modes::moldable::run::StrategyRun) -> String {
+    MoldableStrategyKind::parse(&r.output.strategy).map_or_else(
+        |_| r.output.strategy.clone(),
+        |k| k.entry().short.to_string(),
+    )
+}
+
+/// A % change with its sign, 3 significant digits: `+12.3`, `−4.56`.
+fn signed(v: f64) -> String {
+    let s = format::significant(v, 3);
+    if v > 0.0 {
+        format!("+{s}")
+    } else {
+        s
+    }
 }
 
 /// The grouped bars of % change per category in the canvas `id`; returns them as SVG.
 pub fn draw_changes(id: &str, report: &MoldableReport) -> Result<String, String> {
-    both(id, |r| plot_changes(r, report), |r| plot_changes(r, report)).map(|((), svg)| svg)
+    let (points, svg) = both(id, |r| plot_changes(r, report), |r| plot_changes(r, report))?;
+    let groups = groups(report);
+    let rows = report
+        .runs
+        .iter()
+        .map(|r| {
+            let mut row = vec![strategy_name(r)];
+            for (_, g) in &groups {
+                let v = match g {
+                    None => Some(r.change.overall_pct),
+                    Some(k) => r.change.categories_pct.get(*k).copied().flatten(),
+                };
+                row.push(v.filter(|v| v.is_finite()).map_or("–".into(), signed));
+            }
+            row
+        })
+        .collect();
+    chart_access::attach(
+        id,
+        Access {
+            caption: "Mean turnaround, % change against rigid conservative backfilling, per \
+                      weight category (processor-seconds)"
+                .into(),
+            columns: std::iter::once("Strategy".to_string())
+                .chain(groups.iter().map(|g| g.0.clone()))
+                .collect(),
+            rows,
+            points,
+            own_hover: false,
+        },
+    );
+    Ok(svg)
 }
 
 /// Colour of a job in the Gantt chart: fewer processors than the trace, as many, or more.

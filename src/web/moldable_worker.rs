@@ -66,6 +66,8 @@ pub async fn run_sliced(
     let mut done_before = 0usize;
     let mut last_progress = f64::NEG_INFINITY;
     let mut results = Vec::with_capacity(kinds.len());
+    // The progress line's clock starts at the first arrival.
+    let origin = super::worker_core::first_submit(&p.prepared.workload.jobs);
     for &kind in &kinds {
         let mut sim = simulation(&p, kind).map_err(|e| e.to_string())?;
         let progress = |sim: &MoldableSimulation| {
@@ -74,7 +76,7 @@ pub async fn run_sliced(
                 id,
                 completed: done_before + pr.completed,
                 total,
-                sim_time: pr.now,
+                sim_time: pr.now - origin,
                 stage: results.len(),
             });
         };

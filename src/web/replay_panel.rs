@@ -26,7 +26,7 @@ use super::kit::playback::{Pace, Playback};
 use crate::metrics::JobRecord;
 use crate::policy::PolicyKind;
 use crate::sim::replay::{Replay, ReplayState};
-use crate::sim::story::time_text;
+use crate::sim::story::{at_text, time_text};
 
 /// Queued and running jobs listed at most (the rest are counted).
 const MAX_LISTED: usize = 40;
@@ -329,8 +329,8 @@ impl ReplayPanel {
             let tl = r.timeline();
             let (at, n) = (tl.count_upto(t), tl.len());
             self.label.set_text_content(Some(&format!(
-                "t = {} s · event {at} of {n} · {} running · {} waiting",
-                time_text(t),
+                "{} · event {at} of {n} · {} running · {} waiting",
+                at_text(t),
                 s.running.len(),
                 s.queue.len()
             )));
@@ -443,8 +443,8 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
         }
     }
     h.push_str(&format!(
-        r#"<p class="replay-now" data-testid="replay-now"><strong>t = {} s</strong> · {} of {} processors free{}</p>"#,
-        t(s.time),
+        r#"<p class="replay-now" data-testid="replay-now"><strong>{}</strong> · {} of {} processors free{}</p>"#,
+        at_text(s.time),
         format::count(u64::from(s.free)),
         format::count(u64::from(r.procs())),
         if happened.is_empty() {
@@ -457,8 +457,8 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
     if let Some(head) = &s.head {
         let shadow = match (head.shadow, head.extra) {
             (Some(sh), Some(x)) => format!(
-                " Shadow time <strong data-testid=\"replay-shadow\">t = {} s</strong> (enough processors free by the running jobs' estimates); <strong data-testid=\"replay-extra\">{x} extra</strong> processor{} then — a later job may start now if it ends by the shadow time or fits in the extra processors.",
-                t(sh),
+                " Shadow time <strong data-testid=\"replay-shadow\">{}</strong> (enough processors free by the running jobs' estimates); <strong data-testid=\"replay-extra\">{x} extra</strong> processor{} then — a later job may start now if it ends by the shadow time or fits in the extra processors.",
+                at_text(sh),
                 if x == 1 { "" } else { "s" }
             ),
             _ => " Nothing behind it may start (FCFS).".to_string(),
@@ -553,9 +553,9 @@ fn state_html(r: &Replay, s: &ReplayState) -> String {
     match s.decisions.first() {
         Some(d) => {
             h.push_str(&format!(
-                r#"<h3>Last decision{} <span class="count">(t = {} s)</span></h3><ul class="replay-decisions" data-testid="replay-decisions">"#,
+                r#"<h3>Last decision{} <span class="count">({})</span></h3><ul class="replay-decisions" data-testid="replay-decisions">"#,
                 if s.decisions.len() == 1 { "" } else { "s" },
-                t(d.time)
+                at_text(d.time)
             ));
             for d in s.decisions.iter().take(MAX_LISTED) {
                 h.push_str(&format!(

@@ -328,6 +328,17 @@ pub(super) async fn step_in_slices<S>(
     }
 }
 
+/// The first submit time of `jobs` (0 without jobs): where the charts' time axis and the
+/// progress line's simulated time start.
+pub(super) fn first_submit(jobs: &[crate::workload::Job]) -> f64 {
+    let t = jobs.iter().map(|j| j.submit).fold(f64::INFINITY, f64::min);
+    if t.is_finite() {
+        t
+    } else {
+        0.0
+    }
+}
+
 /// Runs `exp` of mode `M` through its [`ModeRun`] — prepare, then its [`Stepper`] in slices of
 /// about [`SLICE_MS`] (`instants` instants between two clock readings), then finish and
 /// measure — passing [`FromWorker::Progress`] messages to `report` at most every
@@ -427,6 +438,9 @@ pub async fn run_bounded(
         }
     }
     let explain = prepared.workload.jobs.len() <= MAX_EXPLAINED_JOBS;
+    // The progress line's clock starts at the first arrival, as the charts' time axis does
+    // (a trace's clock may start long before its first job).
+    let origin = first_submit(&prepared.workload.jobs);
     let mut sim = run::simulation_taking(exp, &mut prepared, true);
     if explain {
         sim = sim.with_explanations();
@@ -437,7 +451,7 @@ pub async fn run_bounded(
             id,
             completed: p.completed,
             total: p.total,
-            sim_time: p.now,
+            sim_time: p.now - origin,
             stage: 0,
         });
     };

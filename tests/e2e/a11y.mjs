@@ -2,7 +2,8 @@
 // (tests/e2e/node_modules/axe-core) after a run on every tab finds no serious or critical
 // violation (the minor and moderate ones are printed); the tab bar is an ARIA tablist driven
 // by the keyboard (roving tabindex; Left/Right wrap, Home, End); there is one <h1>; scroll
-// boxes and the charts with a hover take focus; every chart canvas is an image with a label.
+// boxes and the charts with a hover or arrow keys take focus; every chart canvas is an image with
+// a label; every chart has its data as a table (opened for axe).
 
 import {
   TABS, check, checkAxe, launchBrowser, log, loggedErrors, openTab, openTabByPointer, runSuite,
@@ -47,6 +48,11 @@ await runSuite('a11y', BUDGET_MS, async () => {
       if (key === 'about') continue;
       check(await openTabByPointer(page, key, false), `${name}: opened by a click`);
       log(`${name}: ${await smallRun(page, key)}`);
+      // Every chart's data table open, so that axe checks the tables too.
+      const tables = await page.$$eval(`#${key}-mode details.chart-data`, (ds) => ds.map((d) => { d.open = true; return d.querySelectorAll('tbody tr').length; }));
+      if (key !== 'exercises') {
+        check(tables.length > 0 && tables.every((n) => n > 0), `${name}: every chart has its data as a table (${tables.length})`, tables.join());
+      }
       const v = await checkAxe(page, `1280×720, ${name} after a run`);
       before[key] = v.length;
       const canv = await page.$$eval(`#${key}-mode canvas`, (cs) => cs.filter((c) => c.getClientRects().length > 0)
@@ -56,8 +62,8 @@ await runSuite('a11y', BUDGET_MS, async () => {
         .map((b) => ({ tab: b.tabIndex, label: b.getAttribute('aria-label') ?? '' })));
       check(boxes.every((b) => b.tab === 0 && b.label), `${name}: every scroll box takes focus and has a label (${boxes.length})`, JSON.stringify(boxes));
     }
-    const tips = await page.$$eval('#chart-gantt, #moldable-gantt, #mesh-canvas', (cs) => cs.map((c) => c.tabIndex));
-    check(tips.every((t) => t === 0), 'the charts with a hover (Gantt charts, the mesh) take focus', tips.join());
+    const tips = await page.$$eval('#chart-gantt, #moldable-gantt, #mesh-canvas, #chart-util, #chart-queue, #chart-wait, #grid-chart-metrics, #grid-chart-load-single, #moldable-chart-changes', (cs) => cs.map((c) => `${c.id}:${c.tabIndex}`));
+    check(tips.length === 9 && tips.every((t) => t.endsWith(':0')), 'the charts with a hover or arrow keys (Gantt charts, the mesh, line and bar charts) take focus', tips.join());
     log(`minor/moderate violations per tab: ${JSON.stringify(before)}`);
     check(errors.length === 0, 'no console or page errors', errors.join('\n'));
   } finally {

@@ -173,7 +173,9 @@ async function main() {
     const ink1 = await canvasInk(page, 'mesh-canvas');
     const t2 = Number(await page.getAttribute('#mesh-canvas', 'data-t'));
     check(ink1.hash !== ink0.hash && t2 !== t1, 'scrubber: the canvas changes', `t ${t2}`);
-    // Hover a busy node: find one from the occupancy the page drew.
+    // Hover a busy node: find one from the occupancy the page drew (the canvas scrolled into
+    // view: the controls under it may have scrolled its top out).
+    await page.$eval('#mesh-canvas', (c) => c.scrollIntoView());
     const box = await page.$eval('#mesh-canvas', (c) => {
       const r = c.getBoundingClientRect();
       return { x: r.left, y: r.top };

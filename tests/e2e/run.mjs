@@ -316,7 +316,7 @@ async function main() {
       }
       check(/^Job \d+ · \d+ processor/.test(tip) && /waited/.test(tip), 'gantt: hovering a job shows it', tip);
       // FCFS: every job's explanation ends with its start in queue order (docs/explanations.md).
-      check(/Why:(\n.*)*\nt=[\d.]+: started in queue order: needs \d+, \d+ free$/.test(tip),
+      check(/Why:(\n.*)*\nt = [\d,.]+ s( \([^)]*\))?: started in queue order: needs \d+, \d+ free$/.test(tip),
         'gantt: the hover says why the job started when it did', tip);
       await shot(tab, '02f-gantt-hover.png');
       // The step-by-step replay card of the explained runs (tests/e2e/replay.mjs tests it).

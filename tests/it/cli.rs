@@ -402,11 +402,11 @@ fn run_explain_prints_a_jobs_story_and_the_csv_of_every_decision() {
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
         vec![
-            "Job 2: 8 processors, estimate 5 s, run time 5 s; arrived at t=1.".to_string(),
-            format!("t=1: blocked at the head of the queue: needs 8, 4 free; shadow time t=20 {shadow}"),
-            format!("t=10: blocked at the head of the queue: needs 8, 4 free; shadow time t=15 {shadow}"),
-            "t=15: started in queue order: needs 8, 8 free.".to_string(),
-            "Started at t=15 after waiting 14 s; ended at t=20.".to_string(),
+            "Job 2: 8 processors, estimate 5 s, run time 5 s; arrived at t = 1 s.".to_string(),
+            format!("t = 1 s: blocked at the head of the queue: needs 8, 4 free; shadow time t = 20 s {shadow}"),
+            format!("t = 10 s: blocked at the head of the queue: needs 8, 4 free; shadow time t = 15 s {shadow}"),
+            "t = 15 s: started in queue order: needs 8, 8 free.".to_string(),
+            "Started at t = 15 s after waiting 14 s; ended at t = 20 s.".to_string(),
         ]
     );
     let rows = std::fs::read_to_string(&csv).unwrap();

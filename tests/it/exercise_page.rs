@@ -96,7 +96,7 @@ fn exercise_one_easy_replay_at_the_backfill() {
     assert_eq!(q, vec![(2, Some(10.0)), (3, Some(10.0)), (4, Some(20.0))]);
     assert_eq!(
         r.state_at(3.0).decisions[0].text,
-        "reserved 1 processor from t=20 (the earliest time it is free for its whole estimate)"
+        "reserved 1 processor from t = 20 s (the earliest time it is free for its whole estimate)"
     );
 }
 

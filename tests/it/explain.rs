@@ -63,11 +63,11 @@ fn fcfs_names_the_blocked_head_and_starts_in_order() {
     assert_eq!(
         s,
         vec![
-            "Job 3: 2 processors, estimate 8 s, run time 8 s; arrived at t=2.",
+            "Job 3: 2 processors, estimate 8 s, run time 8 s; arrived at t = 2 s.",
             "On arrival: head job 2 was blocked at the head of the queue: needs 8, 4 free \
-             (since t=1).",
-            "t=10: started in queue order: needs 2, 2 free.",
-            "Started at t=10 after waiting 8 s; ended at t=18.",
+             (since t = 1 s).",
+            "t = 10 s: started in queue order: needs 2, 2 free.",
+            "Started at t = 10 s after waiting 8 s; ended at t = 18 s.",
         ]
     );
 }
@@ -112,20 +112,20 @@ fn easy_names_the_shadow_time_and_the_extra_processors() {
     assert_eq!(
         s,
         vec![
-            "Job 4: 2 processors, estimate 20 s, run time 20 s; arrived at t=3.",
+            "Job 4: 2 processors, estimate 20 s, run time 20 s; arrived at t = 3 s.",
             "On arrival: head job 2 was blocked at the head of the queue: needs 8, 4 free; \
-             shadow time t=10 (enough processors free by the running jobs' estimates), 2 extra \
-             then (since t=1).",
-            "t=3: backfilled ahead of head job 2 into the extra processors: ends at t=23, after \
-             the shadow time t=10, on processors the head does not need (0 extra left).",
-            "Started at t=3 after waiting 0 s; ended at t=23. It overtook 1 earlier job \
+             shadow time t = 10 s (enough processors free by the running jobs' estimates), 2 extra \
+             then (since t = 1 s).",
+            "t = 3 s: backfilled ahead of head job 2 into the extra processors: ends at t = 23 s, after \
+             the shadow time t = 10 s, on processors the head does not need (0 extra left).",
+            "Started at t = 3 s after waiting 0 s; ended at t = 23 s. It overtook 1 earlier job \
              (arrived before it, started after it): 2.",
         ]
     );
     assert_eq!(
         csv_line(&r.explanations[2], &Names::jobs(&r.jobs)),
-        "2,3,before_shadow,\"backfilled ahead of head job 2: ends by its estimate at t=10, \
-         no later than the head's shadow time t=10\""
+        "2,3,before_shadow,\"backfilled ahead of head job 2: ends by its estimate at t = 10 s, \
+         no later than the head's shadow time t = 10 s\""
     );
     assert_eq!(story::CSV_HEADER, "time,job,kind,text");
 }
@@ -165,11 +165,11 @@ fn conservative_names_the_reservation_and_the_completion_that_moved_it() {
     let s = story(1, &Names::jobs(&r.jobs), &r.outcomes, &r.explanations);
     assert_eq!(
         s[2],
-        "t=4: reservation moved earlier, from t=10 to t=4, by the early completion of job 1."
+        "t = 4 s: reservation moved earlier, from t = 10 s to t = 4 s, by the early completion of job 1."
     );
     assert_eq!(
         s[3],
-        "t=4: started at its reservation (first promised t=10)."
+        "t = 4 s: started at its reservation (first promised t = 10 s)."
     );
 }
 
@@ -318,13 +318,15 @@ fn the_grid_dispatcher_names_the_earlier_start_and_the_tie_rule() {
     assert_eq!(
         dispatched,
         vec![
-            "kept at its home site A: earliest start t=0 with 0 nodes left (of 2 offering \
+            "kept at its home site A: earliest start t = 0 s with 0 nodes left (of 2 offering \
              sites); same start and nodes left as site B: the home site wins the tie",
-            "migrated to site B: earliest start t=10 with 6 nodes left (of 2 offering sites); \
-             at its home site A it would start at t=100, 90 s later; it starts 90 s earlier \
-             than at site A (t=100)",
-            "kept at its home site B: earliest start t=20 with 0 nodes left (of 2 offering \
-             sites); it starts 80 s earlier than at site A (t=100)",
+            "migrated to site B: earliest start t = 10 s with 6 nodes left (of 2 offering sites); \
+             at its home site A it would start at t = 100 s (1 min 40 s), 90 s (1 min 30 s) \
+             later; it starts 90 s (1 min 30 s) earlier than at site A, which offers \
+             t = 100 s (1 min 40 s)",
+            "kept at its home site B: earliest start t = 20 s with 0 nodes left (of 2 offering \
+             sites); it starts 80 s (1 min 20 s) earlier than at site A, which offers \
+             t = 100 s (1 min 40 s)",
         ]
     );
     // The sites' own decisions are there too: every job started in queue order.
@@ -334,4 +336,20 @@ fn the_grid_dispatcher_names_the_earlier_start_and_the_tie_rule() {
         .filter(|e| matches!(e.reason, Reason::InOrder { .. }))
         .count();
     assert_eq!(in_order, 3);
+}
+
+/// Times in explanations carry their unit and, from a minute on, a reading in days, hours and
+/// minutes (a trace's clock runs to hundreds of thousands of seconds).
+#[test]
+fn times_are_written_with_units() {
+    assert_eq!(story::at_text(302_271.0), "t = 302,271 s (3 d 11 h 57 min)");
+    assert_eq!(story::at_text(10.0), "t = 10 s");
+    assert_eq!(story::at_text(12.5), "t = 12.5 s");
+    assert_eq!(story::at_text(0.0), "t = 0 s");
+    assert_eq!(story::span_text(250.0), "250 s (4 min 10 s)");
+    assert_eq!(story::span_text(3600.0), "3,600 s (1 h)");
+    assert_eq!(story::span_text(90_000.0), "90,000 s (1 d 1 h)");
+    assert_eq!(story::span_text(-7200.0), "\u{2212}7,200 s (\u{2212}2 h)");
+    assert_eq!(story::grouped_text(1_234_567.25), "1,234,567.25");
+    assert_eq!(story::span_text(f64::INFINITY), "inf s");
 }

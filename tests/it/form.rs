@@ -1006,3 +1006,37 @@ fn flat_sweeps_of_seed_and_jobs() {
     f.sweep = None;
     assert_eq!(flat::experiments(&f, None, None).unwrap().runs.len(), 2);
 }
+
+/// One number format per axis: the suffix chosen by the axis' largest value, the decimals by
+/// its tick step, whole-number axes of counts without ".0".
+#[test]
+fn axis_formats_are_one_per_axis() {
+    use schedlab::form::format::AxisFormat;
+    // 0–12,000 in six labels: steps of 2,000, all in thousands, no decimals.
+    let f = AxisFormat::new(0.0, 12_000.0, 6);
+    let labels: Vec<String> = [0.0, 2000.0, 8000.0, 10_000.0, 12_000.0]
+        .iter()
+        .map(|&v| f.label(v))
+        .collect();
+    assert_eq!(labels, ["0", "2k", "8k", "10k", "12k"]);
+    // 0–5,000: below ten thousand, plain numbers.
+    let f = AxisFormat::new(0.0, 5000.0, 6);
+    assert_eq!(f.label(4000.0), "4000");
+    assert_eq!(f.label(1000.0), "1000");
+    // 0–2 in six labels: steps of 0.5, one decimal on every label.
+    let f = AxisFormat::new(0.0, 2.0, 6);
+    assert_eq!(f.label(0.5), "0.5");
+    assert_eq!(f.label(1.0), "1.0");
+    // Processors 0–4: whole numbers only, the half ticks unlabelled.
+    let f = AxisFormat::counts(0.0, 4.0, 6);
+    assert_eq!(f.label(4.0), "4");
+    assert_eq!(f.label(3.5), "");
+    // Millions with the decimals their step needs.
+    let f = AxisFormat::new(0.0, 3_000_000.0, 6);
+    assert_eq!(f.label(2_500_000.0), "2.5M");
+    assert_eq!(f.label(1_000_000.0), "1.0M");
+    // Negative values (% changes) with a true minus sign.
+    let f = AxisFormat::new(-40.0, 20.0, 6);
+    assert_eq!(f.label(-20.0), "\u{2212}20");
+    assert_eq!(f.label(0.0), "0");
+}

@@ -90,7 +90,7 @@ fn easy_head_shadow_and_extra_at_each_step() {
     assert_eq!(head(&s), Some((2, 2, Some(10.0), Some(2), 1.0)));
     assert_eq!(kinds(&s), vec![(2, "head_blocked")]);
     assert!(
-        s.decisions[0].text.contains("shadow time t=10"),
+        s.decisions[0].text.contains("shadow time t = 10 s"),
         "{:?}",
         s.decisions
     );
@@ -202,7 +202,7 @@ fn conservative_reservations_before_and_after_a_compression() {
     );
     let text = &s.decisions.iter().find(|d| d.id == 3).unwrap().text;
     assert!(
-        text.contains("from t=20 to t=15") && text.contains("job 1"),
+        text.contains("from t = 20 s to t = 15 s") && text.contains("job 1"),
         "{text}"
     );
     // Just before: the old reservations.
@@ -212,7 +212,7 @@ fn conservative_reservations_before_and_after_a_compression() {
     );
     // A job's own entries for the hover.
     assert_eq!(r.why(2).len(), 3, "{:?}", r.why(2));
-    assert!(r.why(2)[0].starts_with("t=2: reserved 4 processors from t=20"));
+    assert!(r.why(2)[0].starts_with("t = 2 s: reserved 4 processors from t = 20 s"));
 }
 
 /// At every instant EASY recorded a blocked head, the replay's head is that job, its shadow

@@ -178,7 +178,7 @@ fn protocol_messages_round_trip() {
                 output,
                 jobs,
                 why: Some(vec![vec![
-                    "t=0: started in queue order: needs 8, 128 free".into()
+                    "t = 0 s: started in queue order: needs 8, 128 free".into(),
                 ]]),
                 explanations: Some(vec![schedlab::base::Explanation {
                     time: 0.0,

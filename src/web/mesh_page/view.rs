@@ -114,6 +114,25 @@ pub(super) fn draw_view(app: &App) {
             format!("{},{}", (cx * k).round(), (cy * k).round())
         });
         let _ = c.set_attribute("data-busy-node", &busy.unwrap_or_default());
+        // For tests and tools: the job index on every node, row by row from the bottom (-1 free;
+        // meshes up to 4096 nodes), and where node (x, y) is drawn: its centre in canvas pixels
+        // is (ox + (x + 0.5) · cell, oy + (height + 1 − y + 0.5) · cell).
+        let nodes = if occ.len() <= 4096 {
+            occ.iter()
+                .map(|o| o.map_or_else(|| "-1".to_string(), |i| i.to_string()))
+                .collect::<Vec<_>>()
+                .join(",")
+        } else {
+            String::new()
+        };
+        let _ = c.set_attribute("data-node-jobs", &nodes);
+        let _ = c.set_attribute(
+            "data-geo",
+            &format!(
+                "{},{},{},{},{}",
+                geo.ox, geo.oy, geo.cell, geo.width, geo.height
+            ),
+        );
         // The most blocked link's bar in CSS pixels, when the blocked-time heatmap is drawn.
         let blocked = (heat == Heat::Blocked)
             .then(|| {
@@ -125,6 +144,16 @@ pub(super) fn draw_view(app: &App) {
             })
             .flatten();
         let _ = c.set_attribute("data-blocked-link", &blocked.unwrap_or_default());
+        let access = {
+            let st = app.state.borrow();
+            st.runs
+                .get(idx)
+                .and_then(|r| r.view.as_ref())
+                .map(|v| v.access(&occ, &geo, t))
+        };
+        if let Some(a) = access {
+            crate::web::chart_access::attach("mesh-canvas", a);
+        }
         let mut st = app.state.borrow_mut();
         st.geo = geo;
         st.occ = occ;

@@ -148,7 +148,7 @@ impl ModeTab for App {
         let runs = batch.current().map_or(1, |r| 1 + r.share.strategies.len());
         let per_run = (p.total / runs.max(1)).max(1);
         format!(
-            "Run {} of {}: {} of {} jobs · simulated time {}{}",
+            "Run {} of {}: {} of {} jobs · simulated time {} since the first arrival{}",
             (p.completed / per_run + 1).min(runs),
             runs,
             format::count((p.completed % per_run) as u64),

@@ -261,7 +261,7 @@ impl ModeTab for App {
             return String::new();
         };
         let mut text = format!(
-            "{} ({} of {}): {} / {} jobs · simulated time {}",
+            "{} ({} of {}): {} / {} jobs · simulated time {} since the first arrival",
             policy_short(run.policy),
             batch.at + 1,
             batch.runs.len(),
