@@ -510,6 +510,161 @@ impl Draft {
         Ok(())
     }
 
+    /// Sets the field at `path` (the page's `data-f`: `title`, `jobs.2.procs`,
+    /// `policies.0.order`, `questions.1.options.0.run`) to `value` as typed; `false` when
+    /// there is no such field (or a run index is no number).
+    pub fn set(&mut self, path: &str, value: &str) -> bool {
+        let p: Vec<&str> = path.split('.').collect();
+        let idx = |i: usize| p.get(i).and_then(|s| s.parse::<usize>().ok());
+        let v = value.to_string();
+        let run = || value.parse::<usize>().ok();
+        let slot: Option<&mut String> = match p.as_slice() {
+            ["id"] => Some(&mut self.id),
+            ["title"] => Some(&mut self.title),
+            ["text"] => Some(&mut self.text),
+            ["procs"] => Some(&mut self.procs),
+            ["jobs", _, f] => {
+                self.jobs
+                    .get_mut(idx(1).unwrap_or(usize::MAX))
+                    .and_then(|j| match *f {
+                        "submit" => Some(&mut j.submit),
+                        "run_time" => Some(&mut j.run_time),
+                        "request" => Some(&mut j.request),
+                        "procs" => Some(&mut j.procs),
+                        "user" => Some(&mut j.user),
+                        _ => None,
+                    })
+            }
+            ["policies", _, f] => self
+                .policies
+                .get_mut(idx(1).unwrap_or(usize::MAX))
+                .and_then(|x| match *f {
+                    "backfilling" => Some(&mut x.backfilling),
+                    "order" => Some(&mut x.order),
+                    "estimates" => Some(&mut x.estimates),
+                    _ => None,
+                }),
+            ["questions", _, rest @ ..] => {
+                let Some(q) = self.questions.get_mut(idx(1).unwrap_or(usize::MAX)) else {
+                    return false;
+                };
+                match rest {
+                    ["run"] => return run().map(|r| q.run = r).is_some(),
+                    ["pick"] => {
+                        q.pick = if value == "highest" {
+                            Pick::Highest
+                        } else {
+                            Pick::Lowest
+                        };
+                        return true;
+                    }
+                    ["prompt"] => Some(&mut q.prompt),
+                    ["metric"] => Some(&mut q.metric),
+                    ["job"] => Some(&mut q.job),
+                    ["tolerance"] => Some(&mut q.tolerance),
+                    ["unit"] => Some(&mut q.unit),
+                    ["hints"] => Some(&mut q.hints),
+                    ["explanation"] => Some(&mut q.explanation),
+                    ["options", k, f] => {
+                        let Some(o) = k.parse::<usize>().ok().and_then(|k| q.options.get_mut(k))
+                        else {
+                            return false;
+                        };
+                        match *f {
+                            "run" => return run().map(|r| o.run = r).is_some(),
+                            "text" => Some(&mut o.text),
+                            "metric" => Some(&mut o.metric),
+                            "job" => Some(&mut o.job),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match slot {
+            Some(s) => {
+                *s = v;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Does one of the editor's buttons (`add-job`, `del-job`, `add-policy`, `del-policy`,
+    /// `add-q:<kind>`, `del-q`, `up-q`, `down-q`, `add-opt`, `del-opt`) on item `i` (option
+    /// `k`); `false` when it changed nothing. Sizes stay within the format's limits.
+    pub fn act(&mut self, action: &str, i: usize, k: usize) -> bool {
+        use crate::limits::{MAX_EXERCISE_OPTIONS, MAX_EXERCISE_QUESTIONS};
+        let n = self.questions.len();
+        match action {
+            "add-job" if self.jobs.len() < MAX_EXERCISE_JOBS => {
+                let last = self.jobs.last().map(|j| j.submit.clone());
+                let mut j = DraftJob::new(0.0, 1.0, 1.0, 1);
+                j.submit = last.unwrap_or_else(|| "0".into());
+                self.jobs.push(j);
+            }
+            "del-job" if i < self.jobs.len() => {
+                self.jobs.remove(i);
+            }
+            "add-policy" if self.policies.len() < MAX_EXERCISE_RUNS => {
+                // The first combination not yet in the list.
+                let taken = self.run_names().unwrap_or_default();
+                let next = ["easy", "conservative", "fcfs"]
+                    .iter()
+                    .flat_map(|b| ["arrival", "sjf"].map(|o| (*b, o)))
+                    .map(|(b, o)| DraftPolicy {
+                        backfilling: b.into(),
+                        order: o.into(),
+                        estimates: "request".into(),
+                    })
+                    .find(|p| p.run_name().is_ok_and(|r| !taken.contains(&r)));
+                match next {
+                    Some(p) => self.policies.push(p),
+                    None => return false,
+                }
+            }
+            "del-policy" if self.policies.len() > 1 && i < self.policies.len() => {
+                self.remove_policy(i)
+            }
+            "del-q" if i < n => {
+                self.questions.remove(i);
+            }
+            "up-q" if i > 0 && i < n => self.questions.swap(i - 1, i),
+            "down-q" if i + 1 < n => self.questions.swap(i, i + 1),
+            "add-opt" if i < n && self.questions[i].options.len() < MAX_EXERCISE_OPTIONS => {
+                let q = &mut self.questions[i];
+                let run = q.options.len().min(self.policies.len().saturating_sub(1));
+                q.options.push(DraftOption {
+                    text: format!("Option {}", q.options.len() + 1),
+                    run,
+                    metric: "summary.mean_wait".into(),
+                    job: String::new(),
+                });
+            }
+            "del-opt" if i < n && k < self.questions[i].options.len() => {
+                self.questions[i].options.remove(k);
+            }
+            a if a.starts_with("add-q:") && n < MAX_EXERCISE_QUESTIONS => {
+                let kind = match &a[6..] {
+                    "numeric" => QuestionKind::Numeric,
+                    "choice" => QuestionKind::Choice,
+                    "predict_start" => QuestionKind::PredictStart,
+                    _ => return false,
+                };
+                let mut q = DraftQuestion::new(kind);
+                let last = self.policies.len().saturating_sub(1);
+                for o in &mut q.options {
+                    o.run = o.run.min(last);
+                }
+                self.questions.push(q);
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Policy `i` removed: the questions that read it read the first policy, the later ones
     /// keep theirs.
     pub fn remove_policy(&mut self, i: usize) {

@@ -274,3 +274,37 @@ fn a_flat_link_gives_the_machine_and_the_policies() {
     );
     assert!(d.from_flat_link("#ex=abc").is_err());
 }
+
+#[test]
+fn the_pages_fields_and_buttons_edit_the_draft() {
+    let mut d = Draft::default();
+    assert!(d.set("jobs.1.procs", "3"));
+    assert!(d.set("policies.1.order", "sjf"));
+    assert!(d.set("questions.0.run", "1"));
+    assert!(d.set("title", "Mine"));
+    assert!(!d.set("jobs.9.procs", "3"));
+    assert!(!d.set("questions.0.run", "one"));
+    assert!(!d.set("nothing", "x"));
+    assert_eq!(d.jobs[1].procs, "3");
+    assert_eq!(d.run_names().expect("names"), ["fcfs", "easy-sjf"]);
+    assert_eq!(d.questions[0].run, 1);
+    assert!(d.act("add-q:choice", 0, 0));
+    assert!(d.set("questions.1.options.1.text", "EASY"));
+    assert!(d.set("questions.1.pick", "highest"));
+    assert_eq!(d.questions[1].pick, Pick::Highest);
+    assert!(d.act("up-q", 1, 0));
+    assert_eq!(d.questions[0].kind, QuestionKind::Choice);
+    assert!(!d.act("up-q", 0, 0));
+    assert!(d.act("add-opt", 0, 0));
+    assert_eq!(d.questions[0].options.len(), 3);
+    assert!(d.act("del-opt", 0, 2));
+    assert!(d.act("add-policy", 0, 0));
+    assert_eq!(d.run_names().expect("names"), ["fcfs", "easy-sjf", "easy"]);
+    assert!(d.act("add-job", 0, 0));
+    assert_eq!(d.jobs.len(), 5);
+    assert_eq!(d.jobs[4].submit, "3");
+    assert!(d.act("del-job", 0, 0));
+    assert!(d.act("del-policy", 0, 0));
+    assert!(!d.act("add-q:bogus", 0, 0));
+    assert!(d.exercise(None).is_ok());
+}
