@@ -111,6 +111,7 @@ pub fn start(doc: &Document) {
     }
     let built = build_ui(doc).and_then(|ui| {
         let replay = ReplayPanel::mount(doc, by_id(doc, "ex-replay")?, "ex-replay")?;
+        replay.set_past_only(true);
         Ok((ui, replay, editor::build(doc)?))
     });
     let (ui, replay, ed) = match built {
