@@ -162,7 +162,7 @@ await runSuite('exercises', BUDGET_MS, async () => {
     check(f.verdict === 'invalid' && /"five" is not a number/.test(f.text), 'an unreadable number is refused, not judged', f.text);
     await page.click('[data-testid="ex-q2-hint"]');
     const hints = await page.$$eval('[data-testid="ex-q2-hints"] li', (l) => l.map((x) => x.textContent));
-    check(hints.length === 1 && /Waits under EASY/.test(hints[0]), 'Hint shows the first hint', hints.join());
+    check(hints.length === 1 && /^Wait = start − submit. Draw EASY's schedule first/.test(hints[0]), 'Hint shows the first hint', hints.join());
     const score = await page.textContent('[data-testid="ex-score"]');
     check(score === '2 of 3 correct', 'the score next to the title', score);
     await page.$eval('[data-testid="ex-q1"]', (e) => e.scrollIntoView({ block: 'start' }));
