@@ -82,6 +82,10 @@ await runSuite('editor', BUDGET_MS, async () => {
   // The policies: FCFS and EASY (the second policy changed from the default).
   await select(page, 'ed-policies-1-backfilling', 'conservative');
   await select(page, 'ed-policies-1-backfilling', 'easy');
+  await select(page, 'ed-policies-1-order', 'sjf');
+  const relabelled = await page.$eval('[data-testid="ed-policy-1"] code', (c) => c.textContent);
+  check(relabelled === 'easy-sjf', 'a policy changed: its run is renamed in place', relabelled);
+  await select(page, 'ed-policies-1-order', 'arrival');
   await type(page, 'ed-id', 'editor-e2e');
   await type(page, 'ed-title', 'Which job does EASY backfill?');
 
@@ -133,6 +137,9 @@ await runSuite('editor', BUDGET_MS, async () => {
   check(ex.questions[0].answer === 2 && ex.questions[1].answer === 9 && ex.questions[1].tolerance === 0.5
     && JSON.stringify(ex.questions[2].correct) === '[1]', 'the file states the computed answers',
   JSON.stringify(ex.questions.map((q) => q.answer ?? q.correct)));
+  check(JSON.stringify(ex.questions[0].hints) === '["Job 2 is the head: when can it start?","Does job 3 end before then?"]'
+    && /backfills it at 2/.test(ex.questions[0].explanation) && ex.questions[0].prompt === 'When does **job 3** start under EASY?',
+  'the file holds the prompt, the hints (one per line) and the explanation as typed', JSON.stringify(ex.questions[0]));
   let cli = '';
   let ok = true;
   try {

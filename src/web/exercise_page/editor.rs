@@ -105,20 +105,15 @@ pub(super) fn wire(app: &Rc<App>) {
     {
         let a = Rc::clone(app);
         listen(&ed.form, "change", move |ev: Event| {
-            // Selects change what other fields offer (run names): the form is drawn again.
-            // So does a job number (a job's metrics instead of the run's).
-            let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-                return;
-            };
-            let is_select = el.tag_name().eq_ignore_ascii_case("select");
-            let is_job = el
-                .get_attribute("data-f")
-                .is_some_and(|f| f.ends_with(".job"));
-            if is_select || is_job {
-                // Later: drawing now would move the focus inside this event, whose blur may
-                // dispatch another `change` to this very listener.
-                let b = Rc::clone(&a);
-                super::super::dom::defer(move || render(&b));
+            // A policy changed: its run's name, where it is shown, in place (drawing the form
+            // again inside this event would move the focus and lose what is being typed).
+            let policy = ev
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.get_attribute("data-f"))
+                .is_some_and(|f| f.starts_with("policies."));
+            if policy {
+                relabel(&a);
             }
         });
     }
@@ -528,6 +523,47 @@ fn answer_value(e: &Expected) -> String {
     }
 }
 
+/// The policies' run names where the form shows them (each policy's heading, every run picker).
+fn relabel(app: &App) {
+    let labels = {
+        let st = app.ed_state.borrow();
+        let Some(d) = st.draft.as_ref() else {
+            return;
+        };
+        run_options(d)
+    };
+    let names = app.ed.form.query_selector_all("[data-policy-name]");
+    if let Ok(names) = names {
+        for i in 0..names.length() {
+            let Some(el) = names.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let k = el
+                .get_attribute("data-policy-name")
+                .and_then(|v| v.parse::<usize>().ok());
+            if let Some((_, label)) = k.and_then(|k| labels.get(k)) {
+                let name = label
+                    .split_once('(')
+                    .map_or("", |(_, n)| n.trim_end_matches(')'));
+                el.set_text_content(Some(name));
+            }
+        }
+    }
+    if let Ok(opts) = app.ed.form.query_selector_all("select[data-run] option") {
+        for i in 0..opts.length() {
+            let Some(o) = opts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let k = o
+                .get_attribute("value")
+                .and_then(|v| v.parse::<usize>().ok());
+            if let Some((_, label)) = k.and_then(|k| labels.get(k)) {
+                o.set_text_content(Some(label));
+            }
+        }
+    }
+}
+
 /// The form drawn again from the draft (the focused field keeps the focus), then checked.
 fn render(app: &Rc<App>) {
     let html = {
@@ -586,8 +622,13 @@ fn select(path: &str, key: &str, label: &str, options: &[(String, String)], valu
             escape(l)
         ));
     }
+    let run = if path.ends_with(".run") {
+        " data-run"
+    } else {
+        ""
+    };
     format!(
-        r#"<div class="field"><label for="{id}">{label}</label><select id="{id}" data-f="{path}" data-key="{key}" data-testid="{id}">{opts}</select></div>"#
+        r#"<div class="field"><label for="{id}">{label}</label><select id="{id}" data-f="{path}" data-key="{key}" data-testid="{id}"{run}>{opts}</select></div>"#
     )
 }
 
@@ -621,18 +662,24 @@ fn run_options(d: &Draft) -> Vec<(String, String)> {
         .collect()
 }
 
-fn metric_options(with_job: bool) -> Vec<(String, String)> {
-    if with_job {
-        JOB_METRICS
-            .iter()
-            .map(|m| (m.to_string(), format!("the job's {}", m.replace('_', " "))))
-            .collect()
-    } else {
-        RUN_METRICS
-            .iter()
-            .map(|m| (format!("summary.{m}"), m.replace('_', " ")))
-            .collect()
-    }
+/// What a number may read: the run's summary, or with a job's number one of its fields (both
+/// offered always, so that typing a job's number redraws nothing; a field read without a job,
+/// or a summary with one, is an error naming the metric).
+fn metric_options() -> Vec<(String, String)> {
+    RUN_METRICS
+        .iter()
+        .map(|m| {
+            (
+                format!("summary.{m}"),
+                format!("the run's {}", m.replace('_', " ")),
+            )
+        })
+        .chain(
+            JOB_METRICS
+                .iter()
+                .map(|m| (m.to_string(), format!("the job's {}", m.replace('_', " ")))),
+        )
+        .collect()
 }
 
 fn form_html(d: &Draft) -> String {
@@ -714,7 +761,7 @@ fn form_html(d: &Draft) -> String {
     for (i, p) in d.policies.iter().enumerate() {
         let name = p.run_name().unwrap_or_else(|m| m);
         h.push_str(&format!(
-            r#"<div class="ed-policy" data-key="policies[{i}]" data-testid="ed-policy-{i}"><p class="ed-sub">Policy {} <code>{}</code></p><div class="ed-row">"#,
+            r#"<div class="ed-policy" data-key="policies[{i}]" data-testid="ed-policy-{i}"><p class="ed-sub">Policy {} <code data-policy-name="{i}">{}</code></p><div class="ed-row">"#,
             i + 1,
             escape(&name)
         ));
@@ -831,7 +878,7 @@ fn form_html(d: &Draft) -> String {
                     r#" inputmode="numeric" size="4""#,
                 ));
                 if q.kind == QuestionKind::Numeric {
-                    let mut metrics = metric_options(!q.job.trim().is_empty());
+                    let mut metrics = metric_options();
                     if !metrics.iter().any(|(v, _)| *v == q.metric) {
                         metrics.insert(0, (q.metric.clone(), format!("{} (choose one)", q.metric)));
                     }
@@ -898,7 +945,7 @@ fn form_html(d: &Draft) -> String {
                         "Job <span class=\"unit\">optional</span>",
                         r#" inputmode="numeric" size="4""#,
                     ));
-                    let mut metrics = metric_options(!o.job.trim().is_empty());
+                    let mut metrics = metric_options();
                     if !metrics.iter().any(|(v, _)| *v == o.metric) {
                         metrics.insert(0, (o.metric.clone(), format!("{} (choose one)", o.metric)));
                     }
