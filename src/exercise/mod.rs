@@ -31,6 +31,7 @@
 
 pub mod answers;
 pub mod catalog;
+pub mod draft;
 pub mod markdown;
 mod solve;
 

@@ -87,6 +87,22 @@ pub fn secret_tip(j: &JobRecord) -> String {
     )
 }
 
+/// `l` as it stands at time `t`: the bands of the jobs started by then, cut at `t` (the
+/// time axis unchanged, so that the chart does not move as the replay advances).
+fn up_to(l: &GanttLayout, t: f64) -> GanttLayout {
+    GanttLayout {
+        procs: l.procs,
+        t0: l.t0,
+        t1: l.t1,
+        bands: l
+            .bands
+            .iter()
+            .filter(|b| b.1 <= t)
+            .map(|&(i, s, e, p0, n)| (i, s, e.min(t), p0, n))
+            .collect(),
+    }
+}
+
 /// The window of a large run's Gantt chart `l` at state `s`: from the earliest start of a
 /// running job or submit of a waiting one to the latest expected end of a running job or end
 /// of a waiting one, padded, at least 2 % of the run.
@@ -169,7 +185,12 @@ pub struct ReplayPanel {
     runs: RefCell<Vec<ReplayRun>>,
     area: RefCell<Option<PlotArea>>,
     drawing: Cell<bool>,
+    /// Draw only what has happened by the replay's time ([`ReplayPanel::set_past_only`]).
+    past_only: Cell<bool>,
 }
+
+/// The Gantt chart's legend (every job drawn where it runs).
+const LEGEND: &str = r#"<span class="sw running"></span>running <span class="sw queued"></span>waiting (where it will run) <span class="sw done"></span>ended <span class="sw future"></span>not arrived yet <span class="sw cursor"></span>now"#;
 
 /// The panel's markup, ids prefixed with `p`.
 fn markup(p: &str) -> String {
@@ -192,7 +213,7 @@ fn markup(p: &str) -> String {
       <canvas role="img" tabindex="0" id="{p}-canvas" data-testid="{p}-canvas" width="760" height="340" aria-label="Gantt chart of the run with a cursor at the replay's time"></canvas>
       <div class="gantt-tip" id="{p}-tip" data-testid="{p}-tip" hidden></div>
     </div>
-    <p class="replay-legend"><span class="sw running"></span>running <span class="sw queued"></span>waiting (where it will run) <span class="sw done"></span>ended <span class="sw future"></span>not arrived yet <span class="sw cursor"></span>now</p>
+    <p class="replay-legend">{LEGEND}</p>
   </div>
   <div class="replay-state" id="{p}-state" data-testid="{p}-state" tabindex="0" role="region" aria-label="The replay at its time: queue, running jobs and the last decision" aria-live="polite"></div>
 </div>"##
@@ -229,6 +250,7 @@ impl ReplayPanel {
             runs: RefCell::new(Vec::new()),
             area: RefCell::new(None),
             drawing: Cell::new(false),
+            past_only: Cell::new(false),
         });
         let weak = Rc::downgrade(&panel);
         panel.playback.on_change(move || {
@@ -287,6 +309,21 @@ impl ReplayPanel {
         }
     }
 
+    /// With `on`, the Gantt chart draws only what has happened by the replay's time: the jobs
+    /// started by then, each up to then (not where a waiting job will run, nor when a running
+    /// job will end), and its hover names nothing later — an exercise's replay, whose future
+    /// would answer questions. The legend says so.
+    pub fn set_past_only(&self, on: bool) {
+        self.past_only.set(on);
+        if let Ok(Some(legend)) = self.root.query_selector(".replay-legend") {
+            legend.set_inner_html(if on {
+                r#"<span class="sw running"></span>running (up to now) <span class="sw done"></span>ended <span class="sw cursor"></span>now — jobs not started yet are not drawn"#
+            } else {
+                LEGEND
+            });
+        }
+    }
+
     /// Hides the panel (its runs are dropped).
     pub fn hide(&self) {
         self.show(Vec::new());
@@ -341,51 +378,60 @@ impl ReplayPanel {
                 .as_ref()
                 .filter(|_| r.records().len() > ZOOM_JOBS)
                 .map(|l| window_around(l, &s, r));
-            let area = zoomed.as_ref().or(run.layout.as_ref()).and_then(|layout| {
-                let band = |i: usize| match r.records().get(i) {
-                    Some(j) if j.start <= t && t < j.end => Band::Running,
-                    Some(j) if j.end <= t && j.start <= t => Band::Done,
-                    Some(j) if j.submit <= t => Band::Queued,
-                    _ => Band::Future,
-                };
-                let colour = run.policy.map_or(chart::series_colour(0), chart::colour);
-                if let Ok(Some(sw)) = self.root.query_selector(".sw.running") {
-                    let css = format!(
-                        "background: #{:02x}{:02x}{:02x}",
-                        colour.0, colour.1, colour.2
-                    );
-                    let _ = sw.set_attribute("style", &css);
-                }
-                let (title, x_desc) = if zoomed.is_some() {
-                    (
-                        format!(
-                            "{} at t = {} s (around it: t = {} – {} s)",
-                            run.label,
-                            time_text(t),
-                            time_text(layout.t0),
-                            time_text(layout.t1)
-                        ),
-                        format!("Simulated time since t = {} s", time_text(layout.t0)),
-                    )
-                } else {
-                    (
-                        format!("{} at t = {} s", run.label, time_text(t)),
-                        "Simulated time since the first submit".to_string(),
-                    )
-                };
-                let label = |i: usize| {
-                    r.records()
-                        .get(i)
-                        .map_or_else(String::new, |j| j.id.to_string())
-                };
-                let frame = chart::ReplayFrame {
-                    title: &title,
-                    x_desc: &x_desc,
-                    colour,
-                    t,
-                };
-                chart::draw_replay_gantt(&self.canvas.id(), &frame, layout, &band, &label).ok()
-            });
+            let past = self
+                .past_only
+                .get()
+                .then(|| zoomed.as_ref().or(run.layout.as_ref()).map(|l| up_to(l, t)))
+                .flatten();
+            let area = past
+                .as_ref()
+                .or(zoomed.as_ref())
+                .or(run.layout.as_ref())
+                .and_then(|layout| {
+                    let band = |i: usize| match r.records().get(i) {
+                        Some(j) if j.start <= t && t < j.end => Band::Running,
+                        Some(j) if j.end <= t && j.start <= t => Band::Done,
+                        Some(j) if j.submit <= t => Band::Queued,
+                        _ => Band::Future,
+                    };
+                    let colour = run.policy.map_or(chart::series_colour(0), chart::colour);
+                    if let Ok(Some(sw)) = self.root.query_selector(".sw.running") {
+                        let css = format!(
+                            "background: #{:02x}{:02x}{:02x}",
+                            colour.0, colour.1, colour.2
+                        );
+                        let _ = sw.set_attribute("style", &css);
+                    }
+                    let (title, x_desc) = if zoomed.is_some() {
+                        (
+                            format!(
+                                "{} at t = {} s (around it: t = {} – {} s)",
+                                run.label,
+                                time_text(t),
+                                time_text(layout.t0),
+                                time_text(layout.t1)
+                            ),
+                            format!("Simulated time since t = {} s", time_text(layout.t0)),
+                        )
+                    } else {
+                        (
+                            format!("{} at t = {} s", run.label, time_text(t)),
+                            "Simulated time since the first submit".to_string(),
+                        )
+                    };
+                    let label = |i: usize| {
+                        r.records()
+                            .get(i)
+                            .map_or_else(String::new, |j| j.id.to_string())
+                    };
+                    let frame = chart::ReplayFrame {
+                        title: &title,
+                        x_desc: &x_desc,
+                        colour,
+                        t,
+                    };
+                    chart::draw_replay_gantt(&self.canvas.id(), &frame, layout, &band, &label).ok()
+                });
             self.canvas.set_hidden(area.is_none());
             *self.area.borrow_mut() = area;
         }
@@ -404,8 +450,15 @@ impl ReplayPanel {
             let area = self.area.borrow();
             runs.get(self.current()).and_then(|run| {
                 let (t, p) = area.as_ref()?.at(x, y)?;
+                let now = self.playback.time();
+                if self.past_only.get() && t > now {
+                    return None;
+                }
                 let k = run.layout.as_ref()?.job_at(t, p)?;
                 let j = run.replay.records().get(k)?;
+                if self.past_only.get() && j.start > now {
+                    return None;
+                }
                 if run.secret.contains(&j.id) {
                     return Some(secret_tip(j));
                 }

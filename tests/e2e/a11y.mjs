@@ -62,6 +62,22 @@ await runSuite('a11y', BUDGET_MS, async () => {
         .map((b) => ({ tab: b.tabIndex, label: b.getAttribute('aria-label') ?? '' })));
       check(boxes.every((b) => b.tab === 0 && b.label), `${name}: every scroll box takes focus and has a label (${boxes.length})`, JSON.stringify(boxes));
     }
+    // The exercise editor (Exercises tab): a new draft with a question of each kind and its
+    // computed answers, then a field in error.
+    check(await openTabByPointer(page, 'exercises', false), 'Exercises: opened again for the editor');
+    await page.click('[data-testid="ed-new"]');
+    await page.click('[data-testid="ed-add-q:numeric-0-0"]');
+    await page.click('[data-testid="ed-add-q:choice-0-0"]');
+    await page.waitForFunction(() => document.querySelector('#ed').dataset.state === 'solved', null, { timeout: 30000 });
+    const edV = await checkAxe(page, '1280×720, the exercise editor with its answers');
+    check(edV.length === 0, 'the editor: no violation of any impact', edV.map((x) => `${x.impact} ${x.id}`).join());
+    await page.fill('[data-testid="ed-jobs-0-procs"]', 'x');
+    await page.waitForFunction(() => !document.querySelector('#ed-error').hidden, null, { timeout: 10000 });
+    await checkAxe(page, '1280×720, the exercise editor with a field in error');
+    const unlabelled = await page.$$eval('#ed-form input, #ed-form select, #ed-form textarea',
+      (els) => els.filter((e) => !(e.labels?.length || e.getAttribute('aria-label'))).map((e) => e.id));
+    check(unlabelled.length === 0, 'the editor: every field has a label', unlabelled.join());
+    await page.click('[data-testid="ed-new"]');
     const tips = await page.$$eval('#chart-gantt, #moldable-gantt, #mesh-canvas, #chart-util, #chart-queue, #chart-wait, #grid-chart-metrics, #grid-chart-load-single, #moldable-chart-changes', (cs) => cs.map((c) => `${c.id}:${c.tabIndex}`));
     check(tips.length === 9 && tips.every((t) => t.endsWith(':0')), 'the charts with a hover or arrow keys (Gantt charts, the mesh, line and bar charts) take focus', tips.join());
     log(`minor/moderate violations per tab: ${JSON.stringify(before)}`);

@@ -20,7 +20,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BIN, ROOT, check, download, launchBrowser, log, loggedErrors, openTab, runSuite, serveDist, shot,
+  BIN, ROOT, chartsInk, check, download, launchBrowser, log, loggedErrors, openTab, runSuite, serveDist,
+  shot,
 } from './harness.mjs';
 
 const BUDGET_MS = 240 * 1000;
@@ -161,7 +162,7 @@ await runSuite('exercises', BUDGET_MS, async () => {
     check(f.verdict === 'invalid' && /"five" is not a number/.test(f.text), 'an unreadable number is refused, not judged', f.text);
     await page.click('[data-testid="ex-q2-hint"]');
     const hints = await page.$$eval('[data-testid="ex-q2-hints"] li', (l) => l.map((x) => x.textContent));
-    check(hints.length === 1 && /Waits under EASY/.test(hints[0]), 'Hint shows the first hint', hints.join());
+    check(hints.length === 1 && /^Wait = start − submit. Draw EASY's schedule first/.test(hints[0]), 'Hint shows the first hint', hints.join());
     const score = await page.textContent('[data-testid="ex-score"]');
     check(score === '2 of 3 correct', 'the score next to the title', score);
     await page.$eval('[data-testid="ex-q1"]', (e) => e.scrollIntoView({ block: 'start' }));
@@ -184,6 +185,19 @@ await runSuite('exercises', BUDGET_MS, async () => {
     await page.selectOption('[data-testid="ex-replay-pick"]', '0');
     let s = await replayState(page);
     check(s.t === 0 && s.running.join() === '1' && s.queue.length === 0, 'the replay starts at t = 0: job 1 runs', JSON.stringify(s));
+    // Only what has happened is drawn: at t = 0 no job has run yet (job 1 starts then).
+    const replayInk = async () => (await chartsInk(page, '[data-testid="ex-replay-canvas"]'))[0].ink;
+    const ink0 = await replayInk();
+    await page.$eval('[data-testid="ex-replay-time"]', (e) => {
+      e.value = e.max;
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const inkEnd = await replayInk();
+    check(inkEnd > ink0 + 0.05, 'the replay draws only what has happened: more ink at the end than at t = 0',
+      `${ink0.toFixed(3)} → ${inkEnd.toFixed(3)}`);
+    await page.selectOption('[data-testid="ex-replay-pick"]', '1');
+    await page.selectOption('[data-testid="ex-replay-pick"]', '0');
+    s = await replayState(page);
     await page.click('[data-testid="ex-replay-step"]');
     s = await replayState(page);
     check(s.t === 1 && s.head?.job === '2' && s.head?.shadow === '10' && s.head?.extra === '0',
@@ -204,6 +218,12 @@ await runSuite('exercises', BUDGET_MS, async () => {
       const r = c.getBoundingClientRect();
       return { x: r.x, y: r.y, w: r.width, h: r.height };
     });
+    // (at the replay's end: at t = 2 job 3 has only just started, and nothing later is drawn)
+    const seek = (t) => page.$eval('[data-testid="ex-replay-time"]', (e, v) => {
+      e.value = v < 0 ? e.max : String(v);
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+    }, t);
+    await seek(-1);
     let tip = '';
     for (let fx = 0.12; fx < 0.3 && !/Job 3/.test(tip); fx += 0.02) {
       for (let fy = 0.2; fy < 0.85 && !/Job 3/.test(tip); fy += 0.04) {
@@ -215,6 +235,7 @@ await runSuite('exercises', BUDGET_MS, async () => {
       'hovering job 3 in the replay shows why it started', tip);
     await shot(page, 'exercises-3-hover.png');
     await page.mouse.move(0, 0);
+    await seek(2);
     await page.click('[data-testid="ex-replay-prev"]');
     s = await replayState(page);
     check(s.t === 1, 'Back → t = 1', String(s.t));
@@ -319,6 +340,11 @@ await runSuite('exercises', BUDGET_MS, async () => {
     await p2.click('[data-testid="ex-reveal-button"]');
     // A pending question asks job 4's start: its hover leaves the times out.
     await p2.selectOption('[data-testid="ex-replay-pick"]', '1');
+    // At the replay's end, when job 4 has run (before, it is not drawn).
+    await p2.$eval('[data-testid="ex-replay-time"]', (e) => {
+      e.value = e.max;
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+    });
     const tips = new Set();
     let at4 = null;
     await p2.$eval('#ex-replay', (e) => e.scrollIntoView({ block: 'start' }));

@@ -576,6 +576,16 @@ proptest! {
 
 /// The shipped exercises as JSON (tiny inline workloads, no synthetic model: every case that
 /// parses is solved).
+/// The editor's starting draft, with a question of each kind, as the page stores it.
+fn draft_base() -> Vec<Value> {
+    use schedlab::exercise::draft::{Draft, DraftQuestion};
+    use schedlab::exercise::QuestionKind;
+    let mut d = Draft::default();
+    d.questions.push(DraftQuestion::new(QuestionKind::Numeric));
+    d.questions.push(DraftQuestion::new(QuestionKind::Choice));
+    vec![serde_json::to_value(&d).expect("a draft is JSON")]
+}
+
 fn exercise_base() -> Vec<Value> {
     schedlab::exercise::catalog::SHIPPED
         .iter()
@@ -606,6 +616,35 @@ proptest! {
         let html = schedlab::exercise::markdown::to_html(&text);
         prop_assert!(!html.contains("<b>"));
         stat("exercise_markdown", if html.is_empty() { "empty" } else { "html" });
+    }
+
+    /// The exercise editor's input: pasted SWF lines, and a stored draft (in `localStorage`,
+    /// editable by hand) read back, checked, run and solved as the page does.
+    #[test]
+    fn exercise_draft(
+        lines in prop::collection::vec(line(), 0..6),
+        text in document(draft_base()),
+    ) {
+        let pasted = lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<Vec<_>>().join("\n");
+        let p = schedlab::exercise::draft::parse_swf_lines(&pasted);
+        stat("exercise_draft_swf", if p.is_ok() { "read" } else { "refused" });
+        let outcome = match serde_json::from_str::<schedlab::exercise::draft::Draft>(&text) {
+            Err(_) => "unreadable",
+            Ok(d) => match d.exercise(None) {
+                Err(e) => {
+                    prop_assert_eq!(e.source.as_str(), "editor");
+                    "refused"
+                }
+                Ok(ex) => match ex.work("editor") {
+                    Ok(w) => {
+                        prop_assert!(d.export_json(&w.solutions).is_ok());
+                        "solved"
+                    }
+                    Err(_) => "solve-refused",
+                },
+            },
+        };
+        stat("exercise_draft", outcome);
     }
 
     /// A stored answers entry (the student can edit it) and an answers file.

@@ -6,6 +6,7 @@ mod architecture;
 mod binary_tree;
 mod cli;
 mod common;
+mod exercise_draft;
 mod exercise_page;
 mod exercises;
 mod explain;

@@ -38,6 +38,7 @@ use super::worker_link::{js_message, ModeWorker};
 use crate::exercise::answers::ExerciseAnswers;
 use crate::exercise::{catalog, Exercise, Worked, EXERCISE_PREFIX};
 
+mod editor;
 mod questions;
 mod runs;
 mod store;
@@ -98,6 +99,8 @@ struct App {
     worker: ModeWorker,
     worker_started: Cell<bool>,
     replay: Rc<ReplayPanel>,
+    ed: editor::EdUi,
+    ed_state: RefCell<editor::EdState>,
 }
 
 /// Entry point, called once from [`super::app::start`]. Does nothing if the page has no
@@ -108,9 +111,10 @@ pub fn start(doc: &Document) {
     }
     let built = build_ui(doc).and_then(|ui| {
         let replay = ReplayPanel::mount(doc, by_id(doc, "ex-replay")?, "ex-replay")?;
-        Ok((ui, replay))
+        replay.set_past_only(true);
+        Ok((ui, replay, editor::build(doc)?))
     });
-    let (ui, replay) = match built {
+    let (ui, replay, ed) = match built {
         Ok(x) => x,
         Err(m) => {
             web_sys::console::error_1(&JsValue::from_str(&format!("exercises mode: {m}")));
@@ -123,9 +127,12 @@ pub fn start(doc: &Document) {
         worker: ModeWorker::default(),
         worker_started: Cell::new(false),
         replay,
+        ed,
+        ed_state: RefCell::new(editor::EdState::default()),
     });
     render_list(&app);
     wire(&app);
+    editor::wire(&app);
     open_fragment(&app);
 }
 
@@ -269,7 +276,16 @@ fn on_worker_message(app: &Rc<App>, msg: FromWorker) {
             app.state.borrow_mut().ready = true;
             let _ = app.ui.panel.set_attribute("data-worker", "ready");
             send_current(app);
+            editor::send(app);
         }
+        FromWorker::ExerciseDone { id, runs } if editor::owns(id) => {
+            editor::on_done(app, id, &runs);
+        }
+        FromWorker::Error {
+            id: Some(id),
+            message,
+            ..
+        } if editor::owns(id) => editor::on_error(app, &message),
         FromWorker::ExerciseDone { id, runs } => {
             // The questions are solved here, from the worker's results.
             let solved = {
