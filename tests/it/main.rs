@@ -11,6 +11,7 @@ mod exercises;
 mod explain;
 mod form;
 mod fuzz;
+mod gantt;
 mod golden;
 mod grid;
 mod grid_cli;
