@@ -168,6 +168,67 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
     })
 }
 
+/// The schedule of finished run `id` for the page's Gantt chart, encoded
+/// ([`crate::metrics::gantt::Schedule::encode`]): its jobs are prepared again, as for an
+/// export, with their SWF records (the user of each job); nothing of it is kept.
+pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
+    let kept = FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned());
+    let Some(finished) = kept else {
+        return Err(
+            "That run is no longer kept by the simulator: run the experiment again to see \
+             its Gantt chart."
+                .into(),
+        );
+    };
+    let input = finished
+        .trace
+        .as_ref()
+        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let prepared = run::prepare_with(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
+        .map_err(|e| e.to_string())?;
+    let jobs = &prepared.workload.jobs;
+    if jobs.len() != finished.outcomes.len() {
+        return Err(format!(
+            "The simulator could not rebuild that run ({} jobs prepared, {} simulated): run \
+             the experiment again to see its Gantt chart.",
+            jobs.len(),
+            finished.outcomes.len()
+        ));
+    }
+    let records = jobs
+        .iter()
+        .zip(&finished.outcomes)
+        .filter(|(_, o)| !o.start.is_nan())
+        .map(|(j, o)| {
+            let user = j.swf_record().user_id;
+            let user = if user.is_finite() && user >= 0.0 && user <= f64::from(i32::MAX) {
+                user as i32
+            } else {
+                -1
+            };
+            (JobRecord::of(j, o), user)
+        });
+    Ok(crate::metrics::gantt::Schedule::from_records(prepared.procs, records).encode())
+}
+
+/// Posts [`FromWorker::Schedule`] with `bytes` beside it (transferred, not copied).
+pub fn post_schedule(id: u32, bytes: &[u8]) {
+    let arr = js_sys::Array::new();
+    arr.push(&JsValue::from_str(
+        &FromWorker::Schedule {
+            id,
+            bytes: Vec::new(),
+        }
+        .to_json(),
+    ));
+    let data = js_sys::Uint8Array::from(bytes);
+    arr.push(&data);
+    let transfer = js_sys::Array::of1(&data.buffer());
+    if scope().post_message_with_transfer(&arr, &transfer).is_err() {
+        let _ = scope().post_message(&arr);
+    }
+}
+
 /// Makes `id` the run allowed to go on (any other run stops at its next slice boundary).
 pub fn activate(id: u32) {
     ACTIVE.with(|a| a.set(Some(id)));
