@@ -255,7 +255,7 @@ impl Schedule {
     /// Draws the window `[t0, t1)` × all rows into `rgba` (`w` × `h` pixels, 4 bytes each,
     /// row 0 at the top, background left as it is), job `j` in `colour(j)`. A job narrower or
     /// lower than a pixel still colours one; a box at least 4 pixels wide and high gets a darker
-    /// edge. Returns the bands drawn.
+    /// edge. Returns the jobs drawn.
     pub fn raster(
         &self,
         t0: f64,
@@ -271,6 +271,7 @@ impl Schedule {
         let xs = w as f64 / (t1 - t0);
         let ys = h as f64 / f64::from(self.layout.rows.max(1));
         let mut drawn = 0;
+        let mut last = u32::MAX;
         for b in self.layout.window(t0, t1) {
             let j = b.job as usize;
             if self.end[j] < t0 {
@@ -301,7 +302,10 @@ impl Schedule {
                     px[3] = 255;
                 }
             }
-            drawn += 1;
+            if b.job != last {
+                drawn += 1;
+                last = b.job;
+            }
         }
         drawn
     }

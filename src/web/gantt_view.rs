@@ -28,7 +28,10 @@ use crate::metrics::gantt::{ticks, Schedule};
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
 /// Narrowest window, seconds.
 const MIN_SPAN: f64 = 10.0;
-/// Categorical colours of users (they repeat beyond twelve users).
+/// Users named in the legend, each with a colour of its own.
+const TOP_USERS: usize = 6;
+/// Categorical colours of users: the first [`TOP_USERS`] for the legend's users, the others
+/// shared by every other user.
 const USER_PALETTE: [[u8; 3]; 12] = [
     [0x2e, 0x6f, 0xdf],
     [0xe0, 0x8a, 0x1e],
@@ -189,6 +192,10 @@ impl GanttView {
         }
         let mut users: Vec<(i32, f64)> = area.into_iter().collect();
         users.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // A workload without users (the synthetic model) is coloured by job size.
+        if schedule.user.iter().all(|&u| u < 0) {
+            self.colour_by.set_value("size");
+        }
         let (t0, t1) = (schedule.layout.t0, schedule.layout.t1);
         *self.view.borrow_mut() = Some(View {
             schedule,
@@ -196,7 +203,7 @@ impl GanttView {
             why,
             t0,
             t1,
-            top_users: users.into_iter().take(6).map(|(u, _)| u).collect(),
+            top_users: users.into_iter().take(TOP_USERS).map(|(u, _)| u).collect(),
             drag: None,
             pixels: Vec::new(),
         });
@@ -380,9 +387,10 @@ impl GanttView {
             px.copy_from_slice(&[0xf4, 0xf6, 0xf9, 0xff]);
         }
         let s = Rc::clone(&v.schedule);
+        let top = v.top_users.clone();
         let colour = |j: usize| match by {
             ColourBy::Size => size_colour(s.size[j]),
-            ColourBy::User => user_colour(s.user[j]),
+            ColourBy::User => user_colour(s.user[j], &top),
         };
         let mut pixels = std::mem::take(&mut v.pixels);
         let drawn = s.raster(v.t0, v.t1, iw, ih, &colour, &mut pixels);
@@ -444,7 +452,7 @@ impl GanttView {
         };
         let _ = ctx.fill_text(
             &format!(
-                "Showing {shown}: {} jobs drawn",
+                "Showing {shown}: {} jobs in view",
                 format::count(drawn as u64)
             ),
             MARGIN.0,
@@ -465,7 +473,7 @@ impl GanttView {
                         } else {
                             "unknown user".to_string()
                         };
-                        (name, user_colour(u))
+                        (name, user_colour(u, &v.top_users))
                     })
                     .collect();
                 e.push((
@@ -509,7 +517,7 @@ impl GanttView {
 
 /// About the width of `s` in the 12 px font, canvas pixels.
 fn text_width(s: &str) -> f64 {
-    s.chars().count() as f64 * 6.4
+    s.chars().count() as f64 * 7.0
 }
 
 /// The window of `span` seconds starting near `t0`, kept inside `[lo, hi]`.
@@ -525,11 +533,17 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-fn user_colour(u: i32) -> [u8; 3] {
+/// A user's colour: the legend's users (`top`, the most processor-time first) one colour each,
+/// the others one of the remaining colours by their number; an unknown user grey.
+fn user_colour(u: i32, top: &[i32]) -> [u8; 3] {
     if u < 0 {
         return [0xb0, 0xb4, 0xbc];
     }
-    USER_PALETTE[(u as usize).wrapping_mul(7) % USER_PALETTE.len()]
+    if let Some(k) = top.iter().position(|&t| t == u) {
+        return USER_PALETTE[k % USER_PALETTE.len()];
+    }
+    let rest = USER_PALETTE.len() - TOP_USERS;
+    USER_PALETTE[TOP_USERS + (u as usize).wrapping_mul(7) % rest]
 }
 
 fn size_colour(p: u32) -> [u8; 3] {
