@@ -122,6 +122,35 @@ impl Schedule {
         self.id.is_empty()
     }
 
+    /// The bytes [`Schedule::encode`] writes for `n` jobs on `procs` processors, written one
+    /// column at a time from `rows()` (called once per column, each call giving the same `n`
+    /// records and users): no column is held in between.
+    pub fn encode_rows<I>(procs: u32, n: usize, rows: impl Fn() -> I) -> Vec<u8>
+    where
+        I: Iterator<Item = (JobRecord, i32)>,
+    {
+        let mut out = Vec::with_capacity(HEADER_BYTES + n * JOB_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&procs.to_le_bytes());
+        out.extend_from_slice(&(n as u32).to_le_bytes());
+        for (r, _) in rows() {
+            out.extend_from_slice(&r.id.to_le_bytes());
+        }
+        let picks: [fn(&JobRecord) -> f64; 3] = [|r| r.submit, |r| r.start, |r| r.end];
+        for pick in picks {
+            for (r, _) in rows() {
+                out.extend_from_slice(&pick(&r).to_le_bytes());
+            }
+        }
+        for (r, _) in rows() {
+            out.extend_from_slice(&r.procs.to_le_bytes());
+        }
+        for (_, user) in rows() {
+            out.extend_from_slice(&user.to_le_bytes());
+        }
+        out
+    }
+
     /// The columns as bytes (the layout is computed again by [`Schedule::decode`]).
     pub fn encode(&self) -> Vec<u8> {
         let n = self.len();
@@ -169,20 +198,18 @@ impl Schedule {
             });
         }
         let body = &bytes[HEADER_BYTES..];
-        let u64s = |k: usize| {
-            body[k * 8 * n..(k + 1) * 8 * n]
-                .chunks_exact(8)
-                .map(|c| {
-                    let mut b = [0u8; 8];
-                    b.copy_from_slice(c);
-                    b
-                })
-                .collect::<Vec<[u8; 8]>>()
+        // Each column straight from its bytes (no copy of the bytes in between).
+        let eights = |k: usize| {
+            body[k * 8 * n..(k + 1) * 8 * n].chunks_exact(8).map(|c| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                b
+            })
         };
-        let id: Vec<u64> = u64s(0).into_iter().map(u64::from_le_bytes).collect();
-        let submit: Vec<f64> = u64s(1).into_iter().map(f64::from_le_bytes).collect();
-        let start: Vec<f64> = u64s(2).into_iter().map(f64::from_le_bytes).collect();
-        let end: Vec<f64> = u64s(3).into_iter().map(f64::from_le_bytes).collect();
+        let id: Vec<u64> = eights(0).map(u64::from_le_bytes).collect();
+        let submit: Vec<f64> = eights(1).map(f64::from_le_bytes).collect();
+        let start: Vec<f64> = eights(2).map(f64::from_le_bytes).collect();
+        let end: Vec<f64> = eights(3).map(f64::from_le_bytes).collect();
         let words = |from: usize| {
             body[from..from + 4 * n].chunks_exact(4).map(|c| {
                 let mut b = [0u8; 4];

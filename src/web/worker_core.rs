@@ -169,8 +169,10 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
 }
 
 /// The schedule of finished run `id` for the page's Gantt chart, encoded
-/// ([`crate::metrics::gantt::Schedule::encode`]): its jobs are prepared again, as for an
-/// export, with their SWF records (the user of each job); nothing of it is kept.
+/// ([`crate::metrics::gantt::Schedule::encode`]): its jobs are prepared again, as for the
+/// per-job CSV, without their SWF records; each job's user is read from the trace's lines by
+/// job number ([`users_by_job`]), a map of a few bytes per job instead of a record of 150.
+/// Nothing of it is kept.
 pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
     let kept = FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned());
     let Some(finished) = kept else {
@@ -184,8 +186,13 @@ pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
         .trace
         .as_ref()
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
-    let prepared = run::prepare_with(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
+    let prepared = run::prepare_lean(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
+    let users = finished
+        .trace
+        .as_ref()
+        .map(|(_, bytes)| users_by_job(bytes))
+        .unwrap_or_default();
     let jobs = &prepared.workload.jobs;
     if jobs.len() != finished.outcomes.len() {
         return Err(format!(
@@ -195,20 +202,53 @@ pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
             finished.outcomes.len()
         ));
     }
-    let records = jobs
-        .iter()
-        .zip(&finished.outcomes)
-        .filter(|(_, o)| !o.start.is_nan())
-        .map(|(j, o)| {
-            let user = j.swf_record().user_id;
-            let user = if user.is_finite() && user >= 0.0 && user <= f64::from(i32::MAX) {
-                user as i32
-            } else {
-                -1
-            };
-            (JobRecord::of(j, o), user)
-        });
-    Ok(crate::metrics::gantt::Schedule::from_records(prepared.procs, records).encode())
+    let rows = || {
+        jobs.iter()
+            .zip(&finished.outcomes)
+            .filter(|(_, o)| !o.start.is_nan())
+            .map(|(j, o)| (JobRecord::of(j, o), users.get(&j.id).copied().unwrap_or(-1)))
+    };
+    let n = rows().count();
+    Ok(crate::metrics::gantt::Schedule::encode_rows(
+        prepared.procs,
+        n,
+        rows,
+    ))
+}
+
+/// Each job's user (SWF field 12) by job number (field 1), read line by line from a trace's
+/// bytes (plain or gzip); lines that are comments or do not parse are passed over, and an
+/// unknown user (−1) is left out.
+pub fn users_by_job(bytes: &[u8]) -> std::collections::HashMap<u64, i32> {
+    use std::io::{BufRead, BufReader, Read};
+    let input: Box<dyn Read + '_> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(bytes))
+    } else {
+        Box::new(bytes)
+    };
+    let mut users = std::collections::HashMap::new();
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = line.trim_start();
+        if text.starts_with(';') {
+            continue;
+        }
+        let mut fields = text.split_ascii_whitespace();
+        let id = fields.next().and_then(|f| f.parse::<f64>().ok());
+        let user = fields.nth(10).and_then(|f| f.parse::<f64>().ok());
+        if let (Some(id), Some(user)) = (id, user) {
+            if id >= 0.0 && user >= 0.0 && user <= f64::from(i32::MAX) {
+                users.insert(id as u64, user as i32);
+            }
+        }
+    }
+    users
 }
 
 /// Posts [`FromWorker::Schedule`] with `bytes` beside it (transferred, not copied).

@@ -23,15 +23,16 @@ fn record(id: u64, submit: f64, start: f64, end: f64, procs: u32) -> JobRecord {
 /// Four jobs on 4 processors: A 0–10 on 2, B 0–5 on 2, C 5–20 on 2 (B's processors), D 20–22
 /// on 3 (the lowest three).
 fn sample() -> Schedule {
-    Schedule::from_records(
-        4,
-        vec![
-            (record(1, 0.0, 0.0, 10.0, 2), 7),
-            (record(2, 0.0, 0.0, 5.0, 2), 8),
-            (record(3, 1.0, 5.0, 20.0, 2), 7),
-            (record(4, 2.0, 20.0, 22.0, 3), -1),
-        ],
-    )
+    Schedule::from_records(4, sample_rows())
+}
+
+fn sample_rows() -> Vec<(JobRecord, i32)> {
+    vec![
+        (record(1, 0.0, 0.0, 10.0, 2), 7),
+        (record(2, 0.0, 0.0, 5.0, 2), 8),
+        (record(3, 1.0, 5.0, 20.0, 2), 7),
+        (record(4, 2.0, 20.0, 22.0, 3), -1),
+    ]
 }
 
 #[test]
@@ -53,6 +54,9 @@ fn round_trip_lays_the_jobs_out() {
     // A on rows 0–1, B on 2–3, C on B's rows, D on rows 0–2.
     assert_eq!(bands, vec![(0, 0, 2), (1, 2, 2), (2, 2, 2), (3, 0, 3)]);
     assert_eq!(sample().encode().len(), 12 + 4 * 40);
+    // Column by column from the records: the same bytes.
+    let rows = || sample_rows().into_iter();
+    assert_eq!(Schedule::encode_rows(4, 4, rows), sample().encode());
 }
 
 #[test]
