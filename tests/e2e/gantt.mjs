@@ -4,7 +4,8 @@
 // job appears; that the buttons, the wheel and the keys (+ − ← → 0) on the focused chart change
 // the time window on screen; that the tooltip names the job under the pointer with its start
 // and end equal to `schedlab run --jobs-csv`'s; and that colouring by job size redraws. The
-// default run shows its Gantt chart at once. Screenshots: test-output/e2e/gantt-*.png.
+// default run shows its Gantt chart at once. Screenshots (1366×768, and 390×844 for the
+// phone): test-output/e2e/gantt-*.png.
 // Prints `gantt: N passed, M failed`.
 
 import { execFileSync } from 'node:child_process';
@@ -57,6 +58,7 @@ await runSuite('gantt', BUDGET_MS, async () => {
   const errors = loggedErrors();
   try {
     const page = await openTab(browser, url, errors);
+    await page.setViewportSize({ width: 1366, height: 768 });
     // The default run: its Gantt chart at once.
     const defaultJobs = Number(await page.inputValue('#jobs'));
     check(defaultJobs <= 5000, 'the default run is small enough for the per-job views', `${defaultJobs} jobs`);
