@@ -10,7 +10,7 @@ use crate::modes::flat::spec::{Experiment, MachineSpec, SwfSource, WorkloadSpec}
 use crate::policy::order::{Estimates, PriorityExpression, QueueOrder};
 use crate::policy::{PolicyAxes, PolicyKind};
 use crate::workload::synthetic::{LublinParams, SyntheticModel};
-use crate::workload::transform::Transforms;
+use crate::workload::transform::{TimeWindow, Transforms};
 
 /// The Lublin–Feitelson parameters the form edits: key in `LublinParams` (and in the
 /// experiment JSON, under `workload.synthetic`), short label, tooltip naming the model's
@@ -66,6 +66,11 @@ pub struct FlatFields {
     pub synthetic: bool,
     /// `#jobs`.
     pub jobs: String,
+    /// A trace's part (`transforms.first_jobs`, `transforms.time_window`): `#first-jobs`, and
+    /// `#window-from` / `#window-to` in days after the first submit (empty: the whole trace).
+    pub first_jobs: String,
+    pub window_from: String,
+    pub window_to: String,
     /// The model-parameter inputs (`#mp-KEY`): key and text.
     pub params: Vec<(String, String)>,
     /// The policy builder: `#queue-order` (a built-in order's name, or `expression`),
@@ -191,11 +196,65 @@ fn field_of_key(key: &str) -> String {
         "machine.procs" | "workload.synthetic.procs" => "procs".into(),
         "transforms.load_factor" => "load-factor".into(),
         "workload.synthetic.jobs" => "jobs".into(),
+        "transforms.first_jobs" => "first-jobs".into(),
+        k if k.starts_with("transforms.time_window") => "window-from".into(),
         k => match k.strip_prefix("workload.synthetic.") {
             Some(p) if MODEL_PARAMS.iter().any(|(m, _, _)| *m == p) => format!("mp-{p}"),
             _ => "experiment".into(),
         },
     }
+}
+
+/// Seconds per day (the time window's fields are in days).
+const DAY: f64 = 86_400.0;
+
+/// The part of a trace the form asks for: its first jobs and its time window (both `None`
+/// when the fields are empty); the error names the field.
+pub fn trace_part(f: &FlatFields) -> Result<(Option<usize>, Option<TimeWindow>), FieldError> {
+    let first = f.first_jobs.trim();
+    let first_jobs = if first.is_empty() {
+        None
+    } else {
+        let n: usize = lenient_number("first-jobs", first, "First jobs (a whole number ≥ 1)")?;
+        if n == 0 {
+            return Err(FieldError::new(
+                "first-jobs",
+                "First jobs must be at least 1 (leave it empty for every job).",
+            ));
+        }
+        Some(n)
+    };
+    let (from, to) = (f.window_from.trim(), f.window_to.trim());
+    let window = if from.is_empty() && to.is_empty() {
+        None
+    } else {
+        let start: f64 = if from.is_empty() {
+            0.0
+        } else {
+            lenient_number("window-from", from, "Time window from (days)")?
+        };
+        let end: f64 = if to.is_empty() {
+            crate::limits::MAX_TIME
+        } else {
+            let d: f64 = lenient_number("window-to", to, "Time window to (days)")?;
+            d * DAY
+        };
+        let start = start * DAY;
+        if !(start.is_finite() && start >= 0.0) {
+            return Err(FieldError::new(
+                "window-from",
+                "Time window: from must be a number of days ≥ 0.",
+            ));
+        }
+        if !(end.is_finite() && end > start) {
+            return Err(FieldError::new(
+                "window-to",
+                "Time window: to must be later than from.",
+            ));
+        }
+        Some(TimeWindow { start, end })
+    };
+    Ok((first_jobs, window))
 }
 
 /// The experiments of the flat form. `template` is the experiment of the share link that
@@ -390,6 +449,10 @@ pub fn experiments(
             what,
         )
     };
+    let mut transforms = transforms;
+    if !f.synthetic {
+        (transforms.first_jobs, transforms.time_window) = trace_part(f)?;
+    }
     let mut runs = Vec::new();
     for &lf in &loads {
         for x in &others {

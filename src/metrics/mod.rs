@@ -4,6 +4,7 @@
 
 pub mod category;
 pub mod compare;
+pub mod gantt;
 pub mod job_record;
 pub mod summary;
 

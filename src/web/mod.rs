@@ -44,6 +44,7 @@ pub mod chart_access;
 pub mod dom;
 pub mod exercise_page;
 pub mod exercise_worker;
+pub mod gantt_view;
 pub use crate::form::format;
 pub mod grid_chart;
 pub mod grid_page;

@@ -74,6 +74,10 @@ pub enum ToWorker {
     /// Write a file of finished run `id` (the worker keeps the last [`KEPT_RUNS`] runs);
     /// answered by [`FromWorker::Exported`] or [`FromWorker::Error`] with no `id`.
     Export { id: u32, format: ExportFormat },
+    /// The schedule of finished run `id` for the Gantt chart of any size: answered by
+    /// [`FromWorker::Schedule`] (its bytes beside the JSON) or [`FromWorker::Error`] with no
+    /// `id`.
+    Schedule { id: u32 },
     /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
     /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
     /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
@@ -216,6 +220,14 @@ pub enum FromWorker {
         id: u32,
         format: ExportFormat,
         text: String,
+    },
+    /// The schedule of run `id` ([`ToWorker::Schedule`]): the page's message is the array
+    /// `[json, Uint8Array]`, the bytes those of [`crate::metrics::gantt::Schedule::encode`]
+    /// (put back into `bytes` by the page's message handler).
+    Schedule {
+        id: u32,
+        #[serde(skip)]
+        bytes: Vec<u8>,
     },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.

@@ -83,6 +83,14 @@ fn on_message(ev: MessageEvent) {
             trace,
             phases_only,
         } => super::bench_worker::start(id, link, runs, trace, phases_only),
+        ToWorker::Schedule { id } => match schedule(id) {
+            Ok(bytes) => post_schedule(id, &bytes),
+            Err(message) => post(&FromWorker::Error {
+                id: None,
+                message,
+                fatal: false,
+            }),
+        },
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {

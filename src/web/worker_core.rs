@@ -168,6 +168,107 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
     })
 }
 
+/// The schedule of finished run `id` for the page's Gantt chart, encoded
+/// ([`crate::metrics::gantt::Schedule::encode`]): its jobs are prepared again, as for the
+/// per-job CSV, without their SWF records; each job's user is read from the trace's lines by
+/// job number ([`users_by_job`]), a map of a few bytes per job instead of a record of 150.
+/// Nothing of it is kept.
+pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
+    let kept = FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned());
+    let Some(finished) = kept else {
+        return Err(
+            "That run is no longer kept by the simulator: run the experiment again to see \
+             its Gantt chart."
+                .into(),
+        );
+    };
+    let input = finished
+        .trace
+        .as_ref()
+        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let prepared = run::prepare_lean(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
+        .map_err(|e| e.to_string())?;
+    let users = finished
+        .trace
+        .as_ref()
+        .map(|(_, bytes)| users_by_job(bytes))
+        .unwrap_or_default();
+    let jobs = &prepared.workload.jobs;
+    if jobs.len() != finished.outcomes.len() {
+        return Err(format!(
+            "The simulator could not rebuild that run ({} jobs prepared, {} simulated): run \
+             the experiment again to see its Gantt chart.",
+            jobs.len(),
+            finished.outcomes.len()
+        ));
+    }
+    let rows = || {
+        jobs.iter()
+            .zip(&finished.outcomes)
+            .filter(|(_, o)| !o.start.is_nan())
+            .map(|(j, o)| (JobRecord::of(j, o), users.get(&j.id).copied().unwrap_or(-1)))
+    };
+    let n = rows().count();
+    Ok(crate::metrics::gantt::Schedule::encode_rows(
+        prepared.procs,
+        n,
+        rows,
+    ))
+}
+
+/// Each job's user (SWF field 12) by job number (field 1), read line by line from a trace's
+/// bytes (plain or gzip); lines that are comments or do not parse are passed over, and an
+/// unknown user (−1) is left out.
+pub fn users_by_job(bytes: &[u8]) -> std::collections::HashMap<u64, i32> {
+    use std::io::{BufRead, BufReader, Read};
+    let input: Box<dyn Read + '_> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(bytes))
+    } else {
+        Box::new(bytes)
+    };
+    let mut users = std::collections::HashMap::new();
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = line.trim_start();
+        if text.starts_with(';') {
+            continue;
+        }
+        let mut fields = text.split_ascii_whitespace();
+        let id = fields.next().and_then(|f| f.parse::<f64>().ok());
+        let user = fields.nth(10).and_then(|f| f.parse::<f64>().ok());
+        if let (Some(id), Some(user)) = (id, user) {
+            if id >= 0.0 && user >= 0.0 && user <= f64::from(i32::MAX) {
+                users.insert(id as u64, user as i32);
+            }
+        }
+    }
+    users
+}
+
+/// Posts [`FromWorker::Schedule`] with `bytes` beside it (transferred, not copied).
+pub fn post_schedule(id: u32, bytes: &[u8]) {
+    let arr = js_sys::Array::new();
+    arr.push(&JsValue::from_str(
+        &FromWorker::Schedule {
+            id,
+            bytes: Vec::new(),
+        }
+        .to_json(),
+    ));
+    let data = js_sys::Uint8Array::from(bytes);
+    arr.push(&data);
+    let transfer = js_sys::Array::of1(&data.buffer());
+    if scope().post_message_with_transfer(&arr, &transfer).is_err() {
+        let _ = scope().post_message(&arr);
+    }
+}
+
 /// Makes `id` the run allowed to go on (any other run stops at its next slice boundary).
 pub fn activate(id: u32) {
     ACTIVE.with(|a| a.set(Some(id)));

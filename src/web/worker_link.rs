@@ -30,7 +30,26 @@ pub fn start_worker(
 ) -> Result<Worker, String> {
     let worker = Worker::new(WORKER_URL).map_err(|e| js_message(&e))?;
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let text = ev.data().as_string().unwrap_or_default();
+        let data = ev.data();
+        if Array::is_array(&data) {
+            // A message with bytes beside its JSON: a run's schedule.
+            let arr: Array = data.unchecked_into();
+            let text = arr.get(0).as_string().unwrap_or_default();
+            let msg = FromWorker::from_json(&text).map(|m| match m {
+                FromWorker::Schedule { id, .. } => FromWorker::Schedule {
+                    id,
+                    bytes: arr
+                        .get(1)
+                        .dyn_into::<Uint8Array>()
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default(),
+                },
+                other => other,
+            });
+            on_message(msg);
+            return;
+        }
+        let text = data.as_string().unwrap_or_default();
         on_message(FromWorker::from_json(&text));
     });
     worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));

@@ -154,9 +154,18 @@ async function main() {
     const allNumbers = Object.values(table).every((row) => KEYS.every((k) => Number.isFinite(row[k])));
     check(Object.keys(table).length === 3 && allNumbers, 'default run: 3 rows of numbers',
       JSON.stringify(table));
-    const golden = JSON.parse(readFileSync(join(ROOT, 'tests', 'golden', 'default_summary.json'), 'utf8'));
-    const gd = compareRow(table.easy, golden);
-    check(gd.length === 0, 'default run: EASY row equals tests/golden/default_summary.json', gd.join('; '));
+    // The page's default run (1,000 jobs, small enough for every per-job view) against the CLI.
+    check(defaultForm.jobs === '1000' && defaultForm.procs === '128', 'default run: 1,000 jobs on 128 processors',
+      JSON.stringify(defaultForm));
+    if (existsSync(BIN)) {
+      const exp = join(mkdtempSync(join(tmpdir(), 'schedlab-default-')), 'default.json');
+      writeFileSync(exp, JSON.stringify({ workload: { synthetic: { model: 'lublin', jobs: 1000 } }, policy: 'easy', seed: 42 }));
+      const cli = JSON.parse(execFileSync(BIN, ['run', exp], { encoding: 'utf8' }));
+      const gd = compareRow(table.easy, cli);
+      check(gd.length === 0, 'default run: EASY row equals `schedlab run` of the same experiment', gd.join('; '));
+    } else {
+      check(false, 'native CLI available for comparison', `${BIN} not found (build it with cargo build)`);
+    }
     const caption = await page.textContent('#results-caption');
     check(/Lublin/.test(caption) && /seed 42/.test(caption), 'default run: caption describes the experiment', caption);
     await shot(page, '02-default-results.png');
@@ -209,11 +218,11 @@ async function main() {
       const jc = await download(page, '[data-testid="export-jobs-easy"]');
       const jl = jc.text.trim().split('\n');
       check(jc.name === 'schedlab-easy-jobs.csv' && jl[0].startsWith('id,submit,start,end,procs')
-        && jl.length === 10001, 'export: per-job CSV (header, 10,000 jobs)', `${jc.name} ${jl[0]} ${jl.length}`);
+        && jl.length === 1001, 'export: per-job CSV (header, 1,000 jobs)', `${jc.name} ${jl[0]} ${jl.length}`);
       const sw = await download(page, '[data-testid="export-swf-easy"]');
-      check(sw.name === 'schedlab-easy-schedule.swf' && swfJobLines(sw.text).length === 10000
+      check(sw.name === 'schedlab-easy-schedule.swf' && swfJobLines(sw.text).length === 1000
         && swfJobLines(sw.text)[0].trim().split(/\s+/).length === 18,
-      'export: schedule as SWF (10,000 jobs of 18 fields)', `${sw.name} ${swfJobLines(sw.text).length}`);
+      'export: schedule as SWF (1,000 jobs of 18 fields)', `${sw.name} ${swfJobLines(sw.text).length}`);
       await shot(page, '02a-exports.png');
     }
 
@@ -229,7 +238,7 @@ async function main() {
       const t2 = await readTable(tab);
       check(JSON.stringify(t2) === JSON.stringify(table), 'share link: reopened default run gives the same table',
         `${JSON.stringify(t2)} vs ${JSON.stringify(table)}`);
-      check(await tab.inputValue('#seed') === '42' && await tab.inputValue('#jobs') === '10000',
+      check(await tab.inputValue('#seed') === '42' && await tab.inputValue('#jobs') === '1000',
         'share link: form restored');
       await shot(tab, '02b-share-link-reopened.png');
       // The same run as an old `#x=` link (envelope v 1, no mode): still opens, same numbers.
@@ -580,15 +589,20 @@ async function main() {
       await page.fill('#sweep-to', '1.5');
       await page.fill('#sweep-step', '0.5');
       await shot(page, '08a-sweep-form.png');
+      // Every progress line, recorded as it changes: the default run's 1,000 jobs make a
+      // sweep short enough to end between two polls.
+      await page.evaluate(() => {
+        const label = document.querySelector('#progress-label');
+        window.__labels = [];
+        new MutationObserver(() => window.__labels.push(label.textContent))
+          .observe(label, { childList: true, characterData: true, subtree: true });
+      });
       const tSweep = Date.now();
       await page.click('[data-testid="run"]');
-      await page.waitForFunction(
-        () => /Sweep: \d+ \/ 6 points/.test(document.querySelector('#progress-label').textContent),
-        null, { timeout: 60000, polling: 50 },
-      );
-      const sweepLabel = await page.textContent('#progress-label');
-      check(/Sweep: \d+ \/ 6 points done · \d+ workers?/.test(sweepLabel), 'sweep: progress shows points done / total', sweepLabel);
       await waitIdleWithRows(page, 6, 180000);
+      const labels = await page.evaluate(() => window.__labels);
+      const sweepLabel = labels.find((l) => /Sweep: \d+ \/ 6 points/.test(l)) ?? labels.join(' | ');
+      check(/Sweep: \d+ \/ 6 points done · \d+ workers?/.test(sweepLabel), 'sweep: progress shows points done / total', sweepLabel);
       log(`timing: sweep of 6 runs ${Date.now() - tSweep} ms (informational)`);
       const rows = await page.$$eval('[data-testid="results"] tbody tr', (trs) => trs.map((tr) => {
         const row = { policy: tr.dataset.policy, load: Number(tr.dataset.load) };

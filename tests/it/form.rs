@@ -20,6 +20,7 @@ use schedlab::modes::mesh::spec::{MeshAllocatorKind, MeshExperiment};
 use schedlab::policy::mesh::MeshPolicyKind;
 use schedlab::policy::PolicyKind;
 use schedlab::workload::synthetic::{LublinParams, SyntheticModel};
+use schedlab::workload::transform::{TimeWindow, Transforms};
 
 /// Writes `text` to a file of this test's own (unique per name) and returns its path.
 fn experiment_file(name: &str, text: &str) -> PathBuf {
@@ -68,6 +69,9 @@ fn flat_form() -> FlatFields {
         procs: "128".into(),
         synthetic: true,
         jobs: "10000".into(),
+        first_jobs: String::new(),
+        window_from: String::new(),
+        window_to: String::new(),
         params: MODEL_PARAMS
             .iter()
             .map(|(k, _, _)| (k.to_string(), defaults[*k].to_string()))
@@ -225,6 +229,66 @@ fn flat_trace_form_names_the_uploaded_file() {
         flat::experiments(&f, None, None).unwrap_err(),
         FieldError::new("upload", "Upload a trace first (.swf or .swf.gz).")
     );
+}
+
+#[test]
+fn flat_trace_form_takes_the_first_jobs_and_a_time_window() {
+    let mut f = flat_form();
+    f.synthetic = false;
+    f.procs = String::new();
+    let t = TraceFacts {
+        name: "small.swf".into(),
+        sha256: "ab".repeat(32),
+        max_job_procs: 64,
+        header_procs: Some(100),
+    };
+    // Empty fields: the whole trace, and no key in the experiment (old links unchanged).
+    let b = flat::experiments(&f, None, Some(&t)).expect("valid form");
+    assert_eq!(b.runs[0].1.transforms, Transforms::default());
+    f.first_jobs = "2,000".into();
+    f.window_from = "1.5".into();
+    f.window_to = "30".into();
+    let b = flat::experiments(&f, None, Some(&t)).expect("valid form");
+    let tr = &b.runs[0].1.transforms;
+    assert_eq!(tr.first_jobs, Some(2000));
+    assert_eq!(
+        tr.time_window,
+        Some(TimeWindow {
+            start: 129_600.0,
+            end: 2_592_000.0
+        })
+    );
+    // Only a start: to the end of the trace.
+    f.window_to = String::new();
+    let b = flat::experiments(&f, None, Some(&t)).expect("valid form");
+    let w = b.runs[0]
+        .1
+        .transforms
+        .time_window
+        .clone()
+        .expect("a window");
+    assert_eq!((w.start, w.end), (129_600.0, 1e12));
+    // Errors name the field.
+    f.first_jobs = "0".into();
+    assert_eq!(flat_error_with(&f, &t).field, "first-jobs");
+    f.first_jobs = "ten".into();
+    assert_eq!(flat_error_with(&f, &t).field, "first-jobs");
+    f.first_jobs = String::new();
+    f.window_to = "1".into();
+    let e = flat_error_with(&f, &t);
+    assert_eq!(
+        e,
+        FieldError::new("window-to", "Time window: to must be later than from.")
+    );
+    // The model's runs ignore the trace's fields.
+    f.synthetic = true;
+    f.procs = "128".into();
+    let b = flat::experiments(&f, None, None).expect("valid form");
+    assert_eq!(b.runs[0].1.transforms, Transforms::default());
+}
+
+fn flat_error_with(f: &FlatFields, t: &TraceFacts) -> FieldError {
+    flat::experiments(f, None, Some(t)).expect_err("the form is refused")
 }
 
 #[test]

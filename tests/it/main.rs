@@ -12,6 +12,7 @@ mod exercises;
 mod explain;
 mod form;
 mod fuzz;
+mod gantt;
 mod golden;
 mod grid;
 mod grid_cli;

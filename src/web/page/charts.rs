@@ -4,7 +4,6 @@
 
 use super::*;
 use crate::web::kit::export::{png_on_click, show_link};
-use crate::web::replay_panel::{job_tip, place_tip};
 
 /// After a completed batch, first step: the time charts of its runs (or the sweep chart).
 /// [`show_run_details`] is the second step.
@@ -15,6 +14,7 @@ pub(super) fn draw_charts(app: &App) {
     app.ui.time_charts.set_hidden(sweep);
     app.ui.gantt_section.set_hidden(sweep);
     if sweep {
+        app.ui.per_job_note.set_hidden(true);
         compare::hide(app);
         app.replay.hide();
         draw_sweep_chart(app);
@@ -88,52 +88,61 @@ pub(super) fn show_run_details(app: &App) {
             ))
         })
         .collect();
+    let ids: Vec<(PolicyKind, u32)> = b.done.iter().map(|&(p, id, _)| (p, id)).collect();
+    // Runs too large for the per-job records: the comparison and the replay say so.
+    let largest = b
+        .done
+        .iter()
+        .zip(&b.records)
+        .filter(|(_, r)| r.is_none())
+        .filter_map(|((_, _, summary), _)| summary.get("jobs").and_then(|v| v.as_u64()))
+        .max();
+    match largest {
+        Some(n) => {
+            app.ui.per_job_note.set_text_content(Some(&format!(
+                "The job-by-job comparison and the step-by-step replay cover runs of up to {} \
+                 jobs; this run has {}. To see them, narrow the workload: First jobs or a time \
+                 window for a trace, fewer Jobs for the model.",
+                format::count(crate::web::protocol::MAX_JOB_RECORDS as u64),
+                format::count(n)
+            )));
+            app.ui.per_job_note.set_hidden(false);
+        }
+        None => app.ui.per_job_note.set_hidden(true),
+    }
     let mut options = String::new();
-    for run in &runs {
+    for (p, _) in &ids {
         options.push_str(&format!(
             r#"<option value="{}">{}</option>"#,
-            run.policy.as_str(),
-            escape(policy_label(run.policy))
+            p.as_str(),
+            escape(policy_label(*p))
         ));
     }
     drop(st);
     app.ui.gantt_policy.set_inner_html(&options);
-    app.state.borrow_mut().gantt_runs = runs;
+    {
+        let mut st = app.state.borrow_mut();
+        st.gantt_runs = runs;
+        st.gantt_ids = ids;
+    }
     draw_gantt(app);
     compare::fill(app);
     app.replay.show(replays);
 }
 
-/// Draws the Gantt chart of the run picked in the selector (runs with per-job records on
-/// machines of at most `chart::MAX_GANTT_PROCS` processors).
+/// Asks the worker for the schedule of the run picked in the selector (every run, whatever its
+/// size); [`show_schedule`] draws it when it comes.
 pub(super) fn draw_gantt(app: &App) {
     let ui = &app.ui;
-    ui.gantt_tip.set_hidden(true);
     let wanted = ui.gantt_policy.value();
-    let run = app
+    let id = app
         .state
         .borrow()
-        .gantt_runs
+        .gantt_ids
         .iter()
-        .find(|r| r.policy.as_str() == wanted)
-        .cloned();
-    let layout = run
-        .as_ref()
-        .and_then(|r| chart::GanttLayout::new(&r.jobs, r.procs));
-    let drawn = match (run, layout) {
-        (Some(run), Some(layout)) => match chart::draw_gantt(run.policy, &layout, &run.jobs) {
-            Ok((area, svg)) => {
-                svg_link(app, "chart-gantt", Some(&svg));
-                Some((run, layout, area))
-            }
-            Err(m) => {
-                show_error(&format!("The Gantt chart could not be drawn: {m}"));
-                None
-            }
-        },
-        _ => None,
-    };
-    let shown = drawn.is_some();
+        .find(|(p, _)| p.as_str() == wanted)
+        .map(|&(_, id)| id);
+    let shown = id.is_some();
     ui.gantt_box.set_hidden(!shown);
     ui.gantt_policy.set_hidden(!shown);
     if let Some(label) = ui
@@ -144,40 +153,61 @@ pub(super) fn draw_gantt(app: &App) {
         label.set_hidden(!shown);
     }
     png_link(ui, "chart-gantt", shown);
-    if !shown {
-        svg_link(app, "chart-gantt", None);
+    app.state.borrow_mut().gantt_pending = id;
+    match id {
+        Some(id) => {
+            ui.gantt_note
+                .set_text_content(Some("Drawing the schedule of every job…"));
+            app.tab.worker.post(&ToWorker::Schedule { id });
+        }
+        None => {
+            app.gantt.clear();
+            ui.gantt_note.set_text_content(Some(""));
+        }
     }
-    ui.gantt_note.set_text_content(Some(&if shown {
-        "Hover a job for its details and why it waited and started when it did.".to_string()
-    } else {
-        format!(
-            "Gantt chart: for runs of up to {} jobs on up to {} processors.",
-            format::count(crate::web::protocol::MAX_JOB_RECORDS as u64),
-            format::count(u64::from(chart::MAX_GANTT_PROCS))
-        )
-    }));
-    app.state.borrow_mut().gantt = drawn;
 }
 
-/// Shows the job under the mouse in the Gantt chart.
-pub(super) fn gantt_hover(app: &App, ev: &web_sys::MouseEvent) {
-    let ui = &app.ui;
-    let canvas = &ui.gantt_canvas;
-    let cw = f64::from(canvas.client_width().max(1));
-    let ch = f64::from(canvas.client_height().max(1));
-    let x = f64::from(ev.offset_x()) * f64::from(canvas.width()) / cw;
-    let y = f64::from(ev.offset_y()) * f64::from(canvas.height()) / ch;
-    let text = {
-        let st = app.state.borrow();
-        st.gantt.as_ref().and_then(|(run, layout, area)| {
-            let (t, p) = area.at(x, y)?;
-            let k = layout.job_at(t, p)?;
-            let j = run.jobs.get(k)?;
-            let why = run.why.as_ref().and_then(|w| w.get(k)).map(Vec::as_slice);
-            Some(job_tip(j, why))
+/// Draws the schedule of run `id` sent by the worker
+/// ([`crate::metrics::gantt::Schedule::encode`]'s bytes), if it is still the run asked for.
+pub(super) fn show_schedule(app: &App, id: u32, bytes: &[u8]) {
+    let run = {
+        let mut st = app.state.borrow_mut();
+        if st.gantt_pending != Some(id) {
+            return;
+        }
+        st.gantt_pending = None;
+        let policy = st.gantt_ids.iter().find(|(_, i)| *i == id).map(|&(p, _)| p);
+        policy.map(|p| {
+            let why = st
+                .gantt_runs
+                .iter()
+                .find(|r| r.policy == p)
+                .and_then(|r| r.why.clone());
+            (p, why)
         })
     };
-    place_tip(&ui.gantt_tip, text.as_deref(), ev, cw);
+    let Some((policy, why)) = run else {
+        return;
+    };
+    match crate::metrics::gantt::Schedule::decode(bytes) {
+        Ok(s) => {
+            let title = format!(
+                "Schedule of {} ({} jobs)",
+                crate::base::Registered::entry(policy).short,
+                format::count(s.len() as u64)
+            );
+            let keys = "Wheel, drag, the buttons or the keys (← → pan, + − zoom, 0 the whole run) \
+                        on the chart; hover a job for its details";
+            let note = if why.is_some() {
+                format!("{keys} and why it waited and started when it did.")
+            } else {
+                format!("{keys}.")
+            };
+            app.ui.gantt_note.set_text_content(Some(&note));
+            app.gantt.show(Rc::new(s), title, why);
+        }
+        Err(e) => show_error(&format!("The Gantt chart could not be drawn: {e}")),
+    }
 }
 
 /// Makes every link `png-{canvas id}` of the flat page (`a[id^="png-chart-"]` in index.html)

@@ -341,6 +341,7 @@ impl ModeTab for App {
                 tab::stop(&**self, &message);
             }
             FromWorker::Exported { id, format, text } => save_export(self, id, format, &text),
+            FromWorker::Schedule { id, bytes } => show_schedule(self, id, &bytes),
             _ => {}
         }
     }
@@ -458,6 +459,9 @@ pub(super) fn read_fields(ui: &Ui) -> FlatFields {
         procs: ui.procs.value(),
         synthetic: ui.wl_synthetic.checked(),
         jobs: ui.jobs.value(),
+        first_jobs: ui.first_jobs.value(),
+        window_from: ui.window_from.value(),
+        window_to: ui.window_to.value(),
         params: ui
             .params
             .iter()

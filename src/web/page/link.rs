@@ -69,6 +69,25 @@ pub(super) fn apply_share(app: &Rc<App>, state: ShareState) {
         ui.sweep_step.set_value(&s.step.to_string());
     }
     update_sweep_fields(ui);
+    let t = &exp.transforms;
+    ui.first_jobs
+        .set_value(&t.first_jobs.map(|n| n.to_string()).unwrap_or_default());
+    let days = |s: f64| (s / 86_400.0).to_string();
+    let (from, to) = t
+        .time_window
+        .as_ref()
+        .map_or((String::new(), String::new()), |w| {
+            (
+                days(w.start),
+                if w.end >= crate::limits::MAX_TIME {
+                    String::new()
+                } else {
+                    days(w.end)
+                },
+            )
+        });
+    ui.window_from.set_value(&from);
+    ui.window_to.set_value(&to);
     let MachineSpec::Flat {
         procs: machine_procs,
     } = exp.machine;

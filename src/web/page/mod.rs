@@ -252,9 +252,12 @@ struct Ui {
     charts: HtmlElement,
     gantt_policy: web_sys::HtmlSelectElement,
     gantt_note: Element,
+    /// Why the comparison and the replay are not shown (runs above `MAX_JOB_RECORDS` jobs).
+    per_job_note: HtmlElement,
+    first_jobs: HtmlInputElement,
+    window_from: HtmlInputElement,
+    window_to: HtmlInputElement,
     gantt_box: HtmlElement,
-    gantt_canvas: web_sys::HtmlCanvasElement,
-    gantt_tip: HtmlElement,
     compare: compare::CompareUi,
 }
 
@@ -337,8 +340,11 @@ struct State {
     downloads: Downloads,
     /// Runs of the results on screen that have per-job records (for the Gantt chart).
     gantt_runs: Vec<GanttRun>,
-    /// The Gantt chart on screen: the run, its layout and plotting area (for hover).
-    gantt: Option<(GanttRun, chart::GanttLayout, chart::PlotArea)>,
+    /// The runs of the results on screen whose schedule the Gantt chart can show: policy and
+    /// run id (every finished run, whatever its size).
+    gantt_ids: Vec<(PolicyKind, u32)>,
+    /// The run whose schedule was asked of the worker and not yet received.
+    gantt_pending: Option<u32>,
     /// The run comparison on screen (re-sorted in place).
     comparison: Option<crate::metrics::RunComparison>,
     /// The sweep on screen (policy, axis value, summary), for the metric picker.
@@ -354,12 +360,18 @@ struct App {
     state: RefCell<State>,
     /// The step-by-step replay card (`#replay`).
     replay: Rc<ReplayPanel>,
+    /// The zoomable Gantt chart of the run picked (`#chart-gantt`).
+    gantt: Rc<super::gantt_view::GanttView>,
     tab: TabController<App>,
     /// Workers of the running sweep (terminated when it ends).
     pool: RefCell<Vec<PoolWorker>>,
     /// Bumped when the pool is torn down: messages of an older pool are ignored.
     pool_gen: Cell<u32>,
 }
+
+/// Jobs of the page's default run: small enough that every per-job view (the Gantt chart's
+/// hover explanations, the comparison, the replay) shows at once.
+pub const PAGE_JOBS: usize = 1000;
 
 /// Most workers a sweep starts, whatever `navigator.hardwareConcurrency` says.
 pub const MAX_POOL: usize = 16;
@@ -407,7 +419,7 @@ pub fn start(doc: &Document) {
         b.wired();
     }
     // Defaults come from the model, so the form's default experiment is the documented one.
-    ui.jobs.set_value(&defaults.jobs.to_string());
+    ui.jobs.set_value(&PAGE_JOBS.to_string());
     ui.procs.set_value(&defaults.procs.to_string());
     let replay = match by_id::<HtmlElement>(&ui.doc, "replay")
         .and_then(|root| ReplayPanel::mount(&ui.doc, root, "replay"))
@@ -418,9 +430,17 @@ pub fn start(doc: &Document) {
             return;
         }
     };
+    let gantt = match super::gantt_view::GanttView::mount(&ui.doc) {
+        Ok(g) => g,
+        Err(m) => {
+            show_fatal(&format!("The page is incomplete — please reload it: {m}"));
+            return;
+        }
+    };
     let app = Rc::new(App {
         ui,
         replay,
+        gantt,
         state: RefCell::new(State {
             synthetic_procs: defaults.procs.to_string(),
             ..State::default()
@@ -503,9 +523,11 @@ fn build_ui(doc: Document, defaults: &LublinParams) -> Result<Ui, String> {
         charts: by_id(&doc, "chart")?,
         gantt_policy: by_id(&doc, "gantt-policy")?,
         gantt_note: by_id(&doc, "gantt-note")?,
+        per_job_note: by_id(&doc, "per-job-note")?,
+        first_jobs: by_id(&doc, "first-jobs")?,
+        window_from: by_id(&doc, "window-from")?,
+        window_to: by_id(&doc, "window-to")?,
         gantt_box: by_id(&doc, "gantt-box")?,
-        gantt_canvas: by_id(&doc, "chart-gantt")?,
-        gantt_tip: by_id(&doc, "gantt-tip")?,
         compare: compare::CompareUi::new(&doc)?,
         doc,
     })
@@ -697,18 +719,16 @@ fn wire(app: &Rc<App>) {
         });
     }
     compare::wire(app);
-    {
-        let app = Rc::clone(app);
-        listen(
-            ui.gantt_canvas.as_ref(),
-            "mousemove",
-            move |ev: web_sys::MouseEvent| gantt_hover(&app, &ev),
-        );
-    }
-    {
-        let app = Rc::clone(app);
-        listen(ui.gantt_canvas.as_ref(), "mouseleave", move |_: Event| {
-            app.ui.gantt_tip.set_hidden(true)
+    if let Some(hint) = ui.doc.get_element_by_id("exercises-hint") {
+        let doc = ui.doc.clone();
+        listen(hint.as_ref(), "click", move |ev: Event| {
+            ev.prevent_default();
+            if let Some(tab) = doc
+                .get_element_by_id("mode-exercises")
+                .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+            {
+                tab.click();
+            }
         });
     }
     if let Some(forget) = ui.doc.get_element_by_id("share-forget") {

@@ -147,8 +147,10 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         }
         FromWorker::TraceLoaded(_) => dispatch(app, i),
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
-        FromWorker::Exported { .. } | FromWorker::ExerciseDone { .. } | FromWorker::Held { .. } => {
-        }
+        FromWorker::Exported { .. }
+        | FromWorker::Schedule { .. }
+        | FromWorker::ExerciseDone { .. }
+        | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
             let PageReport::Flat(report) = *report else {
                 return;
@@ -222,7 +224,8 @@ pub(super) fn finish_sweep(app: &Rc<App>) {
         st.sweep_x = axis.key().to_string();
         st.sweep_lines = None;
         st.gantt_runs.clear();
-        st.gantt = None;
+        st.gantt_ids.clear();
+        st.gantt_pending = None;
     }
     fill_sweep_metrics(ui, None, "mean_wait");
     finish_batch(

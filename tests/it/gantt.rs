@@ -1,0 +1,158 @@
+//! The Gantt chart's schedule (`metrics::gantt`): layout, byte encoding, culling, raster and
+//! the job under a point, on hand-made schedules.
+
+use schedlab::metrics::gantt::{ticks, DecodeError, Schedule};
+use schedlab::metrics::JobRecord;
+
+fn record(id: u64, submit: f64, start: f64, end: f64, procs: u32) -> JobRecord {
+    JobRecord {
+        id,
+        submit,
+        start,
+        end,
+        procs,
+        run_time: end - start,
+        estimate: end - start,
+        wait: start - submit,
+        turnaround: end - submit,
+        slowdown: 1.0,
+        bounded_slowdown: 1.0,
+    }
+}
+
+/// Four jobs on 4 processors: A 0–10 on 2, B 0–5 on 2, C 5–20 on 2 (B's processors), D 20–22
+/// on 3 (the lowest three).
+fn sample() -> Schedule {
+    Schedule::from_records(4, sample_rows())
+}
+
+fn sample_rows() -> Vec<(JobRecord, i32)> {
+    vec![
+        (record(1, 0.0, 0.0, 10.0, 2), 7),
+        (record(2, 0.0, 0.0, 5.0, 2), 8),
+        (record(3, 1.0, 5.0, 20.0, 2), 7),
+        (record(4, 2.0, 20.0, 22.0, 3), -1),
+    ]
+}
+
+#[test]
+fn round_trip_lays_the_jobs_out() {
+    let s = Schedule::decode(&sample().encode()).expect("decodes");
+    assert_eq!(s.id, vec![1, 2, 3, 4]);
+    assert_eq!(s.user, vec![7, 8, 7, -1]);
+    assert_eq!(s.submit, vec![0.0, 0.0, 1.0, 2.0]);
+    assert_eq!(s.layout.rows, 4);
+    assert_eq!(s.layout.per_row, 1);
+    assert_eq!((s.layout.t0, s.layout.t1), (0.0, 22.0));
+    assert_eq!(s.layout.longest, 15.0);
+    let bands: Vec<(u32, u32, u32)> = s
+        .layout
+        .bands
+        .iter()
+        .map(|b| (b.job, b.row, b.rows))
+        .collect();
+    // A on rows 0–1, B on 2–3, C on B's rows, D on rows 0–2.
+    assert_eq!(bands, vec![(0, 0, 2), (1, 2, 2), (2, 2, 2), (3, 0, 3)]);
+    assert_eq!(sample().encode().len(), 12 + 4 * 40);
+    // Column by column from the records: the same bytes.
+    let rows = || sample_rows().into_iter();
+    assert_eq!(Schedule::encode_rows(4, 4, rows), sample().encode());
+}
+
+#[test]
+fn bad_bytes_are_refused_with_the_reason() {
+    assert_eq!(Schedule::decode(b"nope"), Err(DecodeError::Magic));
+    let mut b = sample().encode();
+    b.pop();
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Length {
+            expected: 172,
+            got: 171
+        })
+    );
+    let mut s = sample();
+    s.size[2] = 9;
+    assert_eq!(
+        Schedule::decode(&s.encode()),
+        Err(DecodeError::Field {
+            job: 2,
+            field: "processors"
+        })
+    );
+    let mut s = sample();
+    s.end[0] = -1.0;
+    assert_eq!(
+        Schedule::decode(&s.encode()),
+        Err(DecodeError::Field {
+            job: 0,
+            field: "end"
+        })
+    );
+}
+
+#[test]
+fn the_window_culls_and_the_point_finds_the_job() {
+    let s = sample().laid_out();
+    let in_window: Vec<u32> = s.layout.window(12.0, 18.0).map(|b| b.job).collect();
+    // Candidates start in [12 − 15, 18): A, B and C (B and A end before: the raster skips them).
+    assert_eq!(in_window, vec![0, 1, 2]);
+    let late: Vec<u32> = s.layout.window(21.0, 22.0).map(|b| b.job).collect();
+    assert_eq!(late, vec![3]);
+    assert_eq!(s.job_at(3.0, 0.5, 0.0), Some(0));
+    assert_eq!(s.job_at(3.0, 2.5, 0.0), Some(1));
+    assert_eq!(s.job_at(7.0, 3.9, 0.0), Some(2));
+    assert_eq!(s.job_at(21.0, 2.0, 0.0), Some(3));
+    assert_eq!(s.job_at(21.0, 3.5, 0.0), None);
+    // Within the slack of a job's end.
+    assert_eq!(s.job_at(22.5, 0.5, 1.0), Some(3));
+    assert_eq!(s.job_at(3.0, 4.5, 1.0), None);
+}
+
+#[test]
+fn the_raster_colours_each_jobs_pixels() {
+    let s = sample().laid_out();
+    let (w, h) = (22, 4);
+    let mut px = vec![0u8; w * h * 4];
+    let colour = |j: usize| [(j % 200) as u8 + 1, 0, 0];
+    let drawn = s.raster(0.0, 22.0, w, h, &colour, &mut px);
+    assert_eq!(drawn, 4);
+    let at = |x: usize, y: usize| px[(y * w + x) * 4];
+    // Row 0 (processor 0) is the bottom pixel row.
+    assert_eq!(at(3, 3), 1);
+    assert_eq!(at(3, 0), 2);
+    assert_eq!(at(12, 0), 3);
+    assert_eq!(at(21, 3), 4);
+    assert_eq!(at(21, 0), 0);
+    // A window after every job draws nothing; a zoomed window only the jobs in it.
+    let mut px = vec![0u8; 8 * 4 * 4];
+    assert_eq!(s.raster(12.0, 18.0, 8, 4, &colour, &mut px), 1);
+    // A 300,000-job schedule on 1 pixel column draws every job into that column.
+    let many: Vec<(JobRecord, i32)> = (0..300_000u64)
+        .map(|i| (record(i, 0.0, i as f64, i as f64 + 1.0, 1), 0))
+        .collect();
+    let big = Schedule::from_records(1, many).laid_out();
+    let mut px = vec![0u8; 4];
+    assert_eq!(big.raster(0.0, 300_000.0, 1, 1, &colour, &mut px), 300_000);
+    let mut px = vec![0u8; 100 * 4];
+    assert_eq!(big.raster(1000.0, 1100.0, 100, 1, &colour, &mut px), 101);
+}
+
+#[test]
+fn large_machines_share_rows() {
+    let s = Schedule::from_records(20_000, vec![(record(1, 0.0, 0.0, 1.0, 20_000), 0)]).laid_out();
+    assert_eq!((s.layout.rows, s.layout.per_row), (6667, 3));
+    assert_eq!(s.layout.bands[0].rows, 6667);
+}
+
+#[test]
+fn ticks_are_round() {
+    assert_eq!(ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+    assert_eq!(ticks(3.0, 17.0, 3), vec![5.0, 10.0, 15.0]);
+    assert_eq!(
+        ticks(0.0, 1152.0, 6),
+        vec![0.0, 200.0, 400.0, 600.0, 800.0, 1000.0]
+    );
+    assert!(ticks(1.0, 1.0, 5).is_empty());
+    assert!(ticks(0.0, f64::NAN, 5).is_empty());
+}
