@@ -80,3 +80,61 @@ fn bad_grid_files_exit_2_naming_the_problem() {
     assert_eq!(code, 2);
     assert!(err.contains("sites[0].procs"), "{err}");
 }
+
+/// A reader that counts the bytes read through it.
+struct Counted<'a> {
+    text: &'a [u8],
+    read: &'a std::cell::Cell<usize>,
+}
+
+impl std::io::Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::Read::read(&mut self.text, buf)?;
+        self.read.set(self.read.get() + n);
+        Ok(n)
+    }
+}
+
+#[test]
+fn sites_sharing_a_trace_read_it_once_with_the_same_results() {
+    let site = |name: &str, tz: i32, path: &str| {
+        format!(
+            r#"{{"name": "{name}", "tz_offset_hours": {tz}, "align_monday": false,
+                "workload": {{"swf": {{"path": "{path}"}}}}}}"#
+        )
+    };
+    let grid = |paths: [&str; 3]| {
+        format!(
+            r#"{{"sites": [{}, {}, {}], "policy": "easy", "seed": 1}}"#,
+            site("A", 0, paths[0]),
+            site("B", 6, paths[1]),
+            site("C", -9, paths[2])
+        )
+    };
+    let shared = GridExperiment::from_json(&grid(["t.swf"; 3])).expect("grid parses");
+    let copies = GridExperiment::from_json(&grid(["a.swf", "b.swf", "c.swf"])).expect("parses");
+    let text = SMALL_SWF.as_bytes();
+    let read = std::cell::Cell::new(0);
+    let run = |exp: &GridExperiment| {
+        read.set(0);
+        let cmp = run_comparison(exp, |i| {
+            Some((
+                format!("site {i}"),
+                Box::new(Counted { text, read: &read }) as Box<dyn std::io::Read>,
+            ))
+        })
+        .expect("comparison runs");
+        (cmp, read.get())
+    };
+    let (a, read_shared) = run(&shared);
+    let (b, read_copies) = run(&copies);
+    // Each configuration (single sites, job sharing) prepares its sites: the shared trace is
+    // read once for the three sites, the three copies once each.
+    assert_eq!(read_shared, 2 * SMALL_SWF.len());
+    assert_eq!(read_copies, 2 * 3 * SMALL_SWF.len());
+    for (x, y) in a.runs.iter().zip(&b.runs) {
+        assert_eq!(x.metrics, y.metrics);
+        assert_eq!(x.alignment, y.alignment);
+        assert!(x.violations.is_empty());
+    }
+}

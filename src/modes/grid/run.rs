@@ -75,6 +75,7 @@ pub fn run_comparison_with<'a>(
     limits: &Limits,
 ) -> Result<GridComparison, GridRunError> {
     let mut runs = Vec::with_capacity(CONFIGURATIONS.len());
+    // One configuration's sites at a time (the memory of one set of sites, not two).
     for s in CONFIGURATIONS {
         let traces = (0..exp.sites.len()).map(&mut trace).collect();
         let (sites, alignment) = prepare_sites_with(exp, traces, limits)?;
@@ -355,14 +356,22 @@ impl ModeRun for Grid {
         traces: &mut Traces<'_>,
         limits: &Limits,
     ) -> Result<PreparedGrid, Error> {
+        // The sites do not depend on the sharing: each trace read once, the sites copied per
+        // configuration.
+        let mut readers = Vec::with_capacity(exp.sites.len());
+        for (i, site) in exp.sites.iter().enumerate() {
+            let again = exp.sites[..i].iter().any(|s| s.workload == site.workload);
+            let reader = match &site.workload {
+                // Read once by `prepare_sites_with`, which copies it for this site.
+                WorkloadSpec::Swf(_) if again => None,
+                w => traces(w)?.map(|t| (t.name, t.reader)),
+            };
+            readers.push(reader);
+        }
+        let (sites, alignment) = prepare_sites_with(exp, readers, limits)?;
         let mut configurations = Vec::with_capacity(CONFIGURATIONS.len());
         for s in CONFIGURATIONS {
-            let mut readers = Vec::with_capacity(exp.sites.len());
-            for site in &exp.sites {
-                readers.push(traces(&site.workload)?.map(|t| (t.name, t.reader)));
-            }
-            let (sites, alignment) = prepare_sites_with(exp, readers, limits)?;
-            configurations.push((s, sites, alignment));
+            configurations.push((s, sites.clone(), alignment.clone()));
         }
         Ok(PreparedGrid { configurations })
     }

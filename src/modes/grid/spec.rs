@@ -28,8 +28,9 @@ use crate::grid::local::LocalPolicy;
 use crate::grid::metrics::GridMetrics;
 use crate::grid::site::{GridError, Sharing, Site};
 use crate::limits::{as_u64, Limits};
-use crate::modes::flat::spec::{ConfigError, ExperimentFile, WorkloadSpec};
+use crate::modes::flat::spec::{ConfigError, ExperimentFile, SwfSource, WorkloadSpec};
 use crate::workload::swf::{read_swf, ReadOptions, SwfError};
+use crate::workload::Workload;
 
 /// The format version this build reads.
 pub const GRID_FORMAT_VERSION: u32 = 1;
@@ -222,20 +223,39 @@ pub fn prepare_sites_with(
     let mut total_jobs = 0u64;
     traces.resize_with(exp.sites.len(), || None);
     let mut aligned = Vec::with_capacity(exp.sites.len());
+    // Each trace read once: sites with the same source (path or uploaded file, same options)
+    // take a copy of the first one's jobs, the last of them the jobs themselves.
+    let mut read: Vec<(&SwfSource, Workload)> = Vec::new();
     for (i, (spec, trace)) in exp.sites.iter().zip(traces).enumerate() {
         let name = exp.site_name(i);
+        let used_later = exp.sites[i + 1..]
+            .iter()
+            .any(|s| s.workload == spec.workload);
         let (mut w, model_procs) = match &spec.workload {
             WorkloadSpec::Swf(src) => {
-                let Some((source, reader)) = trace else {
-                    return Err(GridRunError::MissingTrace { site: name });
-                };
-                // No grid output needs a job's SWF record: read without them (about half
-                // the memory per job, `workload/job.rs`).
-                let opts = ReadOptions {
-                    lean: true,
-                    ..ReadOptions::limited(&source, src.lenient, limits)
-                };
-                (read_swf(reader, &opts).map_err(GridRunError::Swf)?, None)
+                if let Some(at) = read.iter().position(|(s, _)| *s == src) {
+                    let w = if used_later {
+                        read[at].1.clone()
+                    } else {
+                        read.swap_remove(at).1
+                    };
+                    (w, None)
+                } else {
+                    let Some((source, reader)) = trace else {
+                        return Err(GridRunError::MissingTrace { site: name });
+                    };
+                    // No grid output needs a job's SWF record: read without them (about half
+                    // the memory per job, `workload/job.rs`).
+                    let opts = ReadOptions {
+                        lean: true,
+                        ..ReadOptions::limited(&source, src.lenient, limits)
+                    };
+                    let w = read_swf(reader, &opts).map_err(GridRunError::Swf)?;
+                    if used_later {
+                        read.push((src, w.clone()));
+                    }
+                    (w, None)
+                }
             }
             WorkloadSpec::Synthetic(model) => (
                 model.generate(exp.seed.wrapping_add(i as u64)),
