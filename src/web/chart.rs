@@ -43,8 +43,8 @@ fn label(p: PolicyKind) -> &'static str {
     crate::base::Registered::entry(p).short
 }
 
-/// A time axis unit for a span of `secs` seconds: divisor and name.
-fn time_unit(secs: f64) -> (f64, &'static str) {
+/// A time axis unit for a span of `secs` seconds: divisor and name (every chart's time axis).
+pub(crate) fn time_unit(secs: f64) -> (f64, &'static str) {
     if secs > 3.0 * 86_400.0 {
         (86_400.0, "days")
     } else if secs > 3.0 * 3600.0 {

@@ -410,7 +410,7 @@ impl GanttView {
         ctx.stroke();
         ctx.set_fill_style_str("#1d2433");
         ctx.set_font("13px sans-serif");
-        let (div, unit) = time_unit(v.t1 - v.t0);
+        let (div, unit) = super::chart::time_unit(v.t1 - v.t0);
         let base = s.layout.t0;
         let (a, b) = ((v.t0 - base) / div, (v.t1 - base) / div);
         ctx.set_text_align("center");
@@ -551,19 +551,6 @@ fn size_colour(p: u32) -> [u8; 3] {
         .iter()
         .find(|(max, _, _)| p <= *max)
         .map_or([0x44, 0x01, 0x54], |c| c.2)
-}
-
-/// A time axis unit for a window of `secs` seconds: divisor and name.
-fn time_unit(secs: f64) -> (f64, &'static str) {
-    if secs > 3.0 * 86_400.0 {
-        (86_400.0, "days")
-    } else if secs > 3.0 * 3600.0 {
-        (3600.0, "hours")
-    } else if secs > 180.0 {
-        (60.0, "minutes")
-    } else {
-        (1.0, "seconds")
-    }
 }
 
 /// A tick's label: up to three decimals, trailing zeros dropped, thousands separated.
