@@ -10,6 +10,9 @@
 //! few free rows the job is drawn on the rows it got): the picture, not the numbers, is then
 //! approximate.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use crate::metrics::JobRecord;
 
 /// Most rows of the layout: a larger machine puts several processors on a row.
@@ -338,6 +341,74 @@ impl Schedule {
     }
 }
 
+/// An end time ordered by `total_cmp`, for the heap of running jobs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct OrderedEnd(f64);
+
+impl Eq for OrderedEnd {}
+
+impl PartialOrd for OrderedEnd {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedEnd {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The layout's free rows, one bit each.
+struct FreeRows {
+    words: Vec<u64>,
+}
+
+impl FreeRows {
+    /// `rows` rows, all free.
+    fn all(rows: u32) -> FreeRows {
+        let mut f = FreeRows {
+            words: vec![0; rows.div_ceil(64) as usize],
+        };
+        f.give_back(0, rows);
+        f
+    }
+
+    /// Rows `row .. row + n` free again.
+    fn give_back(&mut self, row: u32, n: u32) {
+        for r in row..row + n {
+            self.words[(r / 64) as usize] |= 1 << (r % 64);
+        }
+    }
+
+    /// Takes the `need` lowest free rows (fewer if fewer are free), reported as runs of
+    /// consecutive rows `(first, count)` in order.
+    fn take_lowest(&mut self, mut need: u32, mut run: impl FnMut(u32, u32)) {
+        let mut open: Option<(u32, u32)> = None;
+        for (w, word) in self.words.iter_mut().enumerate() {
+            while need > 0 && *word != 0 {
+                let r = w as u32 * 64 + word.trailing_zeros();
+                *word &= *word - 1;
+                need -= 1;
+                open = match open {
+                    Some((first, n)) if first + n == r => Some((first, n + 1)),
+                    Some((first, n)) => {
+                        run(first, n);
+                        Some((r, 1))
+                    }
+                    None => Some((r, 1)),
+                };
+            }
+            if need == 0 {
+                break;
+            }
+        }
+        if let Some((first, n)) = open {
+            run(first, n);
+        }
+    }
+}
+
 impl Layout {
     /// Processors given greedily (lowest free row first) in order of start time, as bands of
     /// consecutive rows.
@@ -350,37 +421,31 @@ impl Layout {
                 .total_cmp(&start[b as usize])
                 .then(a.cmp(&b))
         });
-        let mut free_at = vec![f64::NEG_INFINITY; rows as usize];
-        let mut bands = Vec::with_capacity(start.len());
+        // The free rows as bits, and the running jobs by end (a job's rows are free again
+        // from its end): O(rows / 64 + rows taken) per job, not a scan of every row's end.
+        let mut free = FreeRows::all(rows);
+        let mut running: BinaryHeap<Reverse<(OrderedEnd, u32, usize)>> = BinaryHeap::new();
+        let mut bands: Vec<Band> = Vec::with_capacity(start.len());
         let mut longest: f64 = 0.0;
         for &i in &order {
             let j = i as usize;
             let (s, e) = (start[j], end[j]);
             longest = longest.max(e - s);
-            let mut need = size[j].div_ceil(per_row).min(rows);
-            let mut run: Option<u32> = None;
-            let mut p = 0u32;
-            while p < rows && need > 0 {
-                let slot = &mut free_at[p as usize];
-                if *slot <= s {
-                    *slot = e;
-                    need -= 1;
-                    run.get_or_insert(p);
-                } else if let Some(r) = run.take() {
-                    bands.push(Band {
-                        job: i,
-                        row: r,
-                        rows: p - r,
-                    });
+            while let Some(Reverse((OrderedEnd(end), _, first))) = running.peek().copied() {
+                if end > s {
+                    break;
                 }
-                p += 1;
+                running.pop();
+                let job = bands[first].job;
+                for b in bands[first..].iter().take_while(|b: &&Band| b.job == job) {
+                    free.give_back(b.row, b.rows);
+                }
             }
-            if let Some(r) = run {
-                bands.push(Band {
-                    job: i,
-                    row: r,
-                    rows: p - r,
-                });
+            let need = size[j].div_ceil(per_row).min(rows);
+            let first = bands.len();
+            free.take_lowest(need, |row, rows| bands.push(Band { job: i, row, rows }));
+            if bands.len() > first {
+                running.push(Reverse((OrderedEnd(e), i, first)));
             }
         }
         let starts = bands.iter().map(|b| start[b.job as usize]).collect();

@@ -156,3 +156,57 @@ fn ticks_are_round() {
     assert!(ticks(1.0, 1.0, 5).is_empty());
     assert!(ticks(0.0, f64::NAN, 5).is_empty());
 }
+
+/// The layout written straight from its definition: jobs in order of start (then index), each
+/// taking the lowest rows free at its start (a row is free from the end of the last job that
+/// took it), as bands of consecutive rows — a scan of every row per job.
+fn naive_bands(procs: u32, start: &[f64], end: &[f64], size: &[u32]) -> Vec<(u32, u32, u32)> {
+    let per_row = procs
+        .div_ceil(schedlab::metrics::gantt::MAX_LAYOUT_ROWS)
+        .max(1);
+    let rows = procs.div_ceil(per_row);
+    let mut order: Vec<usize> = (0..start.len()).collect();
+    order.sort_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
+    let mut free_at = vec![f64::NEG_INFINITY; rows as usize];
+    let mut bands = Vec::new();
+    for j in order {
+        let mut need = size[j].div_ceil(per_row).min(rows);
+        let mut taken: Vec<u32> = Vec::new();
+        for (r, slot) in free_at.iter_mut().enumerate() {
+            if need == 0 {
+                break;
+            }
+            if *slot <= start[j] {
+                *slot = end[j];
+                need -= 1;
+                taken.push(r as u32);
+            }
+        }
+        for r in taken {
+            match bands.last_mut() {
+                Some((job, first, n)) if *job == j as u32 && *first + *n == r => *n += 1,
+                _ => bands.push((j as u32, r, 1)),
+            }
+        }
+    }
+    bands
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// The layout (free rows as bits, running jobs by end) is the row-by-row scan.
+    #[test]
+    fn the_layout_is_the_lowest_free_rows_in_order_of_start(
+        procs in proptest::prop_oneof![1u32..70, 8190u32..20_000],
+        jobs in proptest::collection::vec((0u32..40, 0u32..15, 0u32..80), 0..60),
+    ) {
+        let start: Vec<f64> = jobs.iter().map(|j| j.0 as f64).collect();
+        let end: Vec<f64> = jobs.iter().map(|j| (j.0 + j.1) as f64).collect();
+        let size: Vec<u32> = jobs.iter().map(|j| j.2 * (1 + procs / 100)).collect();
+        let layout = schedlab::metrics::gantt::Layout::of(procs, &start, &end, &size);
+        let ours: Vec<(u32, u32, u32)> =
+            layout.bands.iter().map(|b| (b.job, b.row, b.rows)).collect();
+        proptest::prop_assert_eq!(ours, naive_bands(procs, &start, &end, &size));
+    }
+}
