@@ -12,7 +12,9 @@
 // — the whole run, and 2^k times narrower for k = 3, 6, 9, 12 (the + key on the focused
 // chart, the ← / → keys for the redraws) — and reads the time of each redraw, measured in the
 // page with performance.now() around the drawing (the canvas's data-frame-ms): median and
-// maximum per level. Screenshots (test-output/bench-gantt-*.png): the whole run and zoomed in
+// maximum per level. The page's long tasks (PerformanceObserver 'longtask', over 50 ms) from
+// the end of the run to the chart on screen are listed: the main thread's longest stretch while
+// the schedule is decoded and laid out. Screenshots (test-output/bench-gantt-*.png): the whole run and zoomed in
 // at 1366×768, and the same at 390×844.
 
 import { join } from 'node:path';
@@ -47,6 +49,12 @@ async function open(browser, url, width, height) {
   const page = await browser.newPage({ viewport: { width, height } });
   page.setDefaultTimeout(600000);
   await page.goto(url);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
   await page.waitForSelector('body[data-worker="ready"]', { timeout: 60000 });
   const name = trace.split('/').pop();
   await page.setInputFiles('[data-testid="upload"]', trace);
@@ -58,19 +66,23 @@ async function open(browser, url, width, height) {
     && document.querySelectorAll('[data-testid="results"] tbody tr').length === 1, null,
   { timeout: 600000, polling: 50 });
   const done = Date.now();
+  const from = await page.evaluate(() => performance.now());
   await page.waitForFunction(() => Number(document.querySelector('#chart-gantt').dataset.jobs) > 0,
     null, { timeout: 600000, polling: 50 });
   const shown = Date.now();
+  const long = await page.evaluate((f) => window.longTasks.filter(([s, d]) => s + d >= f)
+    .map(([, d]) => Math.round(d)), from);
   await page.$eval('#gantt', (e) => e.scrollIntoView());
-  return { page, runMs: done - t, ganttMs: shown - done };
+  return { page, runMs: done - t, ganttMs: shown - done, long };
 }
 
 const url = await serveDist();
 const browser = await launchBrowser();
 try {
-  const { page, runMs, ganttMs } = await open(browser, url, 1366, 768);
+  const { page, runMs, ganttMs, long } = await open(browser, url, 1366, 768);
   const v = await view(page);
   console.log(`${trace.split('/').pop()}, ${policy}: ${v.jobs} jobs; run ${runMs} ms; results → Gantt chart shown ${ganttMs} ms`);
+  console.log(`main-thread long tasks (ms) from the results to the chart: ${long.join(', ') || 'none'}`);
   await page.focus('#chart-gantt');
   await page.screenshot({ path: join(out, 'bench-gantt-1366-whole.png') });
   const rows = [];

@@ -180,6 +180,12 @@ impl Schedule {
 
     /// The schedule of [`Schedule::encode`]'s bytes, with its layout.
     pub fn decode(bytes: &[u8]) -> Result<Schedule, DecodeError> {
+        Schedule::decode_columns(bytes).map(Schedule::laid_out)
+    }
+
+    /// The schedule of [`Schedule::encode`]'s bytes without its layout (see
+    /// [`Schedule::laid_out`]): the page decodes and lays out in separate main-thread tasks.
+    pub fn decode_columns(bytes: &[u8]) -> Result<Schedule, DecodeError> {
         if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
             return Err(DecodeError::Magic);
         }
@@ -242,7 +248,6 @@ impl Schedule {
                 });
             }
         }
-        let layout = Layout::of(procs, &start, &end, &size);
         Ok(Schedule {
             procs,
             id,
@@ -251,7 +256,7 @@ impl Schedule {
             end,
             size,
             user,
-            layout,
+            layout: Layout::default(),
         })
     }
 

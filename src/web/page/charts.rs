@@ -169,7 +169,7 @@ pub(super) fn draw_gantt(app: &App) {
 
 /// Draws the schedule of run `id` sent by the worker
 /// ([`crate::metrics::gantt::Schedule::encode`]'s bytes), if it is still the run asked for.
-pub(super) fn show_schedule(app: &App, id: u32, bytes: &[u8]) {
+pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &[u8]) {
     let run = {
         let mut st = app.state.borrow_mut();
         if st.gantt_pending != Some(id) {
@@ -189,8 +189,27 @@ pub(super) fn show_schedule(app: &App, id: u32, bytes: &[u8]) {
     let Some((policy, why)) = run else {
         return;
     };
-    match crate::metrics::gantt::Schedule::decode(bytes) {
-        Ok(s) => {
+    // Decoding, laying out and drawing a run of hundreds of thousands of jobs are three
+    // main-thread tasks (`defer`), each short enough for the page to take input between them;
+    // a schedule asked for since is drawn instead.
+    let s = match crate::metrics::gantt::Schedule::decode_columns(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            show_error(&format!("The Gantt chart could not be drawn: {e}"));
+            return;
+        }
+    };
+    let app = Rc::clone(app);
+    let superseded = |app: &App| app.state.borrow().gantt_pending.is_some();
+    defer(move || {
+        if superseded(&app) {
+            return;
+        }
+        let s = s.laid_out();
+        defer(move || {
+            if superseded(&app) {
+                return;
+            }
             let title = format!(
                 "Schedule of {} ({} jobs)",
                 crate::base::Registered::entry(policy).short,
@@ -205,9 +224,8 @@ pub(super) fn show_schedule(app: &App, id: u32, bytes: &[u8]) {
             };
             app.ui.gantt_note.set_text_content(Some(&note));
             app.gantt.show(Rc::new(s), title, why);
-        }
-        Err(e) => show_error(&format!("The Gantt chart could not be drawn: {e}")),
-    }
+        });
+    });
 }
 
 /// Makes every link `png-{canvas id}` of the flat page (`a[id^="png-chart-"]` in index.html)
