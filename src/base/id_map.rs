@@ -3,63 +3,22 @@
 //! The engine's per-job lookups (a running job's expected end, a reservation promised to a
 //! job) are keyed by [`JobId`], a small integer the simulator assigns, never user text, so
 //! they need no protection against chosen collisions. std's default SipHash was a tenth of an
-//! EASY run's instructions on the largest trace; one multiplication (the Fx hash of rustc)
-//! spreads consecutive ids over the table as well. Nothing iterates these maps, so the order
-//! of their entries never reaches an output.
+//! EASY run's instructions on the largest trace; rustc's Fx hash (a multiplication per word,
+//! from the `rustc-hash` crate) spreads consecutive ids over the table as well. Nothing
+//! iterates these maps, so the order of their entries never reaches an output.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use rustc_hash::FxBuildHasher;
 
 use super::JobId;
 
-/// A `HashMap` from job id, hashed with [`IdHasher`].
-pub type IdMap<V> = HashMap<JobId, V, BuildHasherDefault<IdHasher>>;
+/// A `HashMap` from job id, hashed with rustc's Fx hash (the `rustc-hash` crate).
+pub type IdMap<V> = HashMap<JobId, V, FxBuildHasher>;
 
 /// An empty [`IdMap`] with room for `n` entries.
 pub fn id_map_with_capacity<V>(n: usize) -> IdMap<V> {
-    IdMap::with_capacity_and_hasher(n, BuildHasherDefault::default())
-}
-
-/// The Fx hash: each word is folded in by a rotation, an exclusive or and one multiplication
-/// by an odd constant, whose high bits (the ones the table uses) depend on every bit of a key.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IdHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl IdHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for IdHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
+    IdMap::with_capacity_and_hasher(n, FxBuildHasher)
 }
 
 #[cfg(test)]
