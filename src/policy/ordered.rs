@@ -72,6 +72,56 @@ fn best(keys: &[Key], accept: impl Fn(&Key) -> bool) -> Option<usize> {
 /// their order, are the same either way.
 const SCANS_BEFORE_SORT: usize = 4;
 
+/// Takes keys best first, by the rule of [`SCANS_BEFORE_SORT`]: scans for the best while it has
+/// taken fewer than that many, then sorts the keys once and walks them. Used by the decision's
+/// jobs in order and by EASY's backfill, which take the same jobs in the same order either way.
+struct BestFirst {
+    /// The keys are sorted (given so, or after the scans): the best left is at `next` or after.
+    sorted: bool,
+    /// In sorted keys, the first not yet taken or passed over.
+    next: usize,
+    scans: usize,
+}
+
+impl BestFirst {
+    /// A picker over keys that are `sorted` already, or not.
+    fn new(sorted: bool) -> BestFirst {
+        BestFirst {
+            sorted,
+            next: 0,
+            scans: 0,
+        }
+    }
+
+    /// The index of the best key of `keys` that `accept` accepts, if any. In sorted keys, those
+    /// it passes over are not looked at again: `accept` must reject them from then on.
+    fn find(&mut self, keys: &mut [Key], accept: impl Fn(&Key) -> bool) -> Option<usize> {
+        if !self.sorted && self.scans == SCANS_BEFORE_SORT {
+            keys.sort_unstable_by(before);
+            self.sorted = true;
+        }
+        if self.sorted {
+            while self.next < keys.len() && !accept(&keys[self.next]) {
+                self.next += 1;
+            }
+            (self.next < keys.len()).then_some(self.next)
+        } else {
+            self.scans += 1;
+            best(keys, accept)
+        }
+    }
+
+    /// Takes key `i`, the one `find` returned: unsorted keys lose it now; sorted ones keep it
+    /// before `next` (the caller drops the taken keys at the end).
+    fn take(&mut self, keys: &mut Vec<Key>, i: usize) {
+        if self.sorted {
+            self.next += 1;
+        } else {
+            keys.swap_remove(i);
+        }
+    }
+}
+
 /// A running job as the policy planned it.
 #[derive(Clone, Copy, Debug)]
 struct Running {
@@ -364,23 +414,10 @@ impl OrderedBackfilling {
     ) -> Option<(JobId, u32)> {
         let mut keys = std::mem::take(&mut self.ranked);
         let mut head = None;
-        // Sorted keys (a static order, or after a few scans): the best is the next one; those
-        // started are dropped together at the end.
-        let mut sorted = self.static_order;
-        let mut next = 0;
-        let mut scans = 0;
-        loop {
-            if !sorted && scans == SCANS_BEFORE_SORT {
-                keys.sort_unstable_by(before);
-                sorted = true;
-            }
-            let found = if sorted {
-                (next < keys.len()).then_some(next)
-            } else {
-                scans += 1;
-                best(&keys, |_| true)
-            };
-            let Some(i) = found else { break };
+        // Sorted keys (a static order, or after a few scans): those started are dropped
+        // together at the end.
+        let mut pick = BestFirst::new(self.static_order);
+        while let Some(i) = pick.find(&mut keys, |_| true) {
             let Key {
                 job: j,
                 estimate: est,
@@ -396,7 +433,7 @@ impl OrderedBackfilling {
                     Reason::InOrder { needs, free: *free }
                 } else {
                     // The job it went ahead of: the earliest submitted of those still waiting.
-                    let passed = keys[next..]
+                    let passed = keys[pick.next..]
                         .iter()
                         .filter(|k| k.job != j && k.submit < keys[i].submit)
                         .min_by(|a, b| a.submit.total_cmp(&b.submit).then(a.job.cmp(&b.job)))
@@ -412,14 +449,10 @@ impl OrderedBackfilling {
             }
             *free -= needs;
             self.start(ctx, j, est, starts);
-            if sorted {
-                next += 1;
-            } else {
-                keys.swap_remove(i);
-            }
+            pick.take(&mut keys, i);
         }
-        if sorted {
-            keys.drain(..next);
+        if pick.sorted {
+            keys.drain(..pick.next);
         }
         if let Some((j, needs)) = head {
             if needs > *free {
@@ -510,33 +543,20 @@ impl OrderedBackfilling {
             c
         };
         let backfilled_from = starts.len();
-        let mut sorted = in_place;
-        let mut next = 0;
-        let mut scans = 0;
+        let list = if in_place { &mut keys } else { &mut candidates };
+        let mut pick = BestFirst::new(in_place);
         loop {
             if free == 0 && zero_held == 0 {
                 break;
-            }
-            if !sorted && scans == SCANS_BEFORE_SORT {
-                candidates.sort_unstable_by(before);
-                sorted = true;
             }
             let qualifies = |k: &Key| {
                 k.job != head
                     && k.needs <= free
                     && (ctx.now + k.estimate <= shadow || k.needs <= extra)
             };
-            let list: &[Key] = if in_place { &keys } else { &candidates };
-            let found = if sorted {
-                while next < list.len() && !qualifies(&list[next]) {
-                    next += 1;
-                }
-                (next < list.len()).then_some(next)
-            } else {
-                scans += 1;
-                best(list, qualifies)
+            let Some(i) = pick.find(list, qualifies) else {
+                break;
             };
-            let Some(i) = found else { break };
             let Key {
                 job: j,
                 estimate: est,
@@ -558,11 +578,9 @@ impl OrderedBackfilling {
             self.explainer.record(ctx.now, j, reason);
             free -= needs;
             self.start(ctx, j, est, starts);
-            if sorted {
-                next += 1;
-            } else {
-                candidates.swap_remove(i);
-            }
+            // Sorted keys keep it (in place, the static order's keys drop the backfilled jobs
+            // below, in one pass).
+            pick.take(list, i);
         }
         if self.static_order && starts.len() > backfilled_from {
             // A static order's keys: those backfilled leave them (those started in order
