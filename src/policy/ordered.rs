@@ -28,7 +28,8 @@
 //! waiting job needs more processors than are free) is skipped; a static order keeps the
 //! waiting jobs sorted from their arrival; WFP3 and UNICEF keep each job's priority as a
 //! function of its wait ([`WaitPriority`]); otherwise every waiting job is ranked at every
-//! decision that can start one. Conservative plans a profile of the reservations each time.
+//! decision that can start one. Conservative plans a profile of the reservations each time,
+//! and stops planning once no job left can start now (unless the decision is explained).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -193,6 +194,7 @@ pub struct OrderedBackfilling {
     /// Scratch.
     stack: Vec<f64>,
     ranked: Vec<Key>,
+    fewest_after: Vec<u32>,
 }
 
 fn user_of(job: &crate::workload::Job) -> i64 {
@@ -229,6 +231,7 @@ impl OrderedBackfilling {
             explainer: Explainer::default(),
             stack: Vec::new(),
             ranked: Vec::new(),
+            fewest_after: Vec::new(),
         }
     }
 
@@ -599,13 +602,34 @@ impl OrderedBackfilling {
         let mut ranked = std::mem::take(&mut self.ranked);
         ranked.sort_unstable_by(before);
         let mut profile = Profile::new(ctx.now, ctx.free_procs, &self.ends(ctx));
-        for &Key {
-            job: j,
-            estimate: est,
-            needs,
-            ..
-        } in &ranked
+        // The fewest processors any job from each rank on needs: once fewer are free now, no
+        // job left can start now, and the rest of the plan (which only places them later) is
+        // needed only to explain it.
+        let mut fewest_after = std::mem::take(&mut self.fewest_after);
+        fewest_after.clear();
+        if !self.explainer.is_on() {
+            fewest_after.extend(ranked.iter().rev().scan(u32::MAX, |m, k| {
+                *m = (*m).min(k.needs);
+                Some(*m)
+            }));
+            fewest_after.reverse();
+        }
+        for (
+            rank,
+            &Key {
+                job: j,
+                estimate: est,
+                needs,
+                ..
+            },
+        ) in ranked.iter().enumerate()
         {
+            if fewest_after
+                .get(rank)
+                .is_some_and(|&fewest| profile.free_now() < fewest)
+            {
+                break;
+            }
             let at = profile.earliest(needs, est);
             profile.reserve(at, est, needs);
             if at <= ctx.now {
@@ -625,6 +649,7 @@ impl OrderedBackfilling {
             }
         }
         self.ranked = ranked;
+        self.fewest_after = fewest_after;
         self.trim_queue(ctx, starts, from);
     }
 }
@@ -664,14 +689,23 @@ impl Profile {
         Profile { steps }
     }
 
+    /// The processors free now (the first step).
+    fn free_now(&self) -> u32 {
+        self.steps.first().map_or(0, |s| s.1)
+    }
+
     /// The earliest step start from which `needs` processors are free for `len` seconds.
+    /// A step with too few free processors rules out every candidate start up to it (each of
+    /// their windows reaches it), so the next candidate is the step after it: one pass.
     fn earliest(&self, needs: u32, len: Time) -> Time {
-        'candidate: for (i, &(t, _)) in self.steps.iter().enumerate() {
-            for &(u, f) in &self.steps[i..] {
+        let mut i = 0;
+        'candidate: while let Some(&(t, _)) = self.steps.get(i) {
+            for (k, &(u, f)) in self.steps.iter().enumerate().skip(i) {
                 if u >= t + len && u > t {
                     break;
                 }
                 if f < needs {
+                    i = k + 1;
                     continue 'candidate;
                 }
             }
@@ -688,19 +722,20 @@ impl Profile {
         }
         // A job planned for no time still holds its processors for an instant.
         let until = if len > 0.0 { at + len } else { just_after(at) };
-        for t in [at, until] {
-            match self.steps.binary_search_by(|s| s.0.total_cmp(&t)) {
-                Ok(_) => {}
-                Err(i) => {
-                    let before = if i > 0 { self.steps[i - 1].1 } else { 0 };
-                    self.steps.insert(i, (t, before));
-                }
-            }
-        }
-        for s in &mut self.steps {
-            if s.0 >= at && s.0 < until {
-                s.1 = s.1.saturating_sub(needs);
-            }
+        let [from, to] =
+            [at, until].map(
+                |t| match self.steps.binary_search_by(|s| s.0.total_cmp(&t)) {
+                    Ok(i) => i,
+                    Err(i) => {
+                        let before = if i > 0 { self.steps[i - 1].1 } else { 0 };
+                        self.steps.insert(i, (t, before));
+                        i
+                    }
+                },
+            );
+        // `until` was placed after `at`'s step was: `from` still indexes `at`.
+        for s in &mut self.steps[from..to] {
+            s.1 = s.1.saturating_sub(needs);
         }
     }
 }

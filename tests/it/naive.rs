@@ -1,5 +1,6 @@
-//! The naive reference schedulers (EASY in any queue and backfill order, for `properties.rs`
-//! and `policy_axes.rs`; `policy_axes.rs`'s list scheduler) and their event loop: time moves from one arrival or end to the next; at each
+//! The naive reference schedulers — EASY in any queue and backfill order (for `properties.rs`
+//! and `policy_axes.rs`), conservative in any queue order and `policy_axes.rs`'s list
+//! scheduler — and their event loop: time moves from one arrival or end to the next; at each
 //! instant the ends are taken first, then the arrivals, then `starts` says which waiting jobs
 //! start now — asked again while zero-length jobs it started end at once. Recomputing
 //! everything at every instant is the point: these are definitions, not implementations.
@@ -145,6 +146,64 @@ pub fn easy(
                 }
             }
         }
+        started
+    })
+}
+
+/// Conservative backfilling written from its definition (docs/policies.md): at every instant
+/// the waiting jobs are ranked by `queue_order`, and each in turn gets the earliest time from
+/// which enough processors stay free for its estimate, given the running jobs (busy until
+/// their estimated ends) and the reservations of the jobs ranked before it; those whose time
+/// is now start. The candidate times are now and every end of a busy interval; a candidate
+/// fits when the free processors at it and at every change inside its window suffice.
+pub fn conservative(jobs: &[Job], procs: u32, queue_order: impl Fn(&mut [usize], f64)) -> Vec<f64> {
+    let held = |j: usize| jobs[j].procs_held();
+    simulate(jobs, procs, |now| {
+        let t = now.t;
+        queue_order(now.waiting, t);
+        // Busy intervals [from, to) and their processors.
+        let mut busy: Vec<(f64, f64, u32)> = now
+            .running
+            .iter()
+            .map(|&j| (t, now.start[j] + jobs[j].estimate, held(j)))
+            .collect();
+        let free_at = |busy: &[(f64, f64, u32)], x: f64| {
+            procs
+                - busy
+                    .iter()
+                    .filter(|b| b.0 <= x && x < b.1)
+                    .map(|b| b.2)
+                    .sum::<u32>()
+        };
+        let mut started = Vec::new();
+        for &j in now.waiting.iter() {
+            let (len, need) = (jobs[j].estimate, held(j));
+            let mut points: Vec<f64> = std::iter::once(t)
+                .chain(busy.iter().flat_map(|b| [b.0, b.1]))
+                .filter(|&x| x >= t)
+                .collect();
+            points.sort_by(f64::total_cmp);
+            points.dedup();
+            let fits = |c: f64| {
+                points
+                    .iter()
+                    .filter(|&&x| x > c && x < c + len)
+                    .chain([&c])
+                    .all(|&x| free_at(&busy, x) >= need)
+            };
+            let at = points
+                .iter()
+                .copied()
+                .find(|&c| fits(c))
+                .expect("every processor is free once every busy interval ends");
+            if need > 0 {
+                busy.push((at, at + len, need));
+            }
+            if at == t {
+                started.push(j);
+            }
+        }
+        now.waiting.retain(|j| !started.contains(j));
         started
     })
 }

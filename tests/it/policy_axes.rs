@@ -295,6 +295,20 @@ proptest! {
         prop_assert_eq!(ours, naive, "easy:{}:{}", o, b);
     }
 
+    /// Backfilling axis: conservative backfilling in every queue order is the naive
+    /// conservative planner ranking the queue by that order's definition.
+    #[test]
+    fn conservative_in_every_order_matches_the_naive_conservative(
+        jobs in workload(),
+        order in order_strategy(),
+    ) {
+        use schedlab::base::Registered;
+        let o = order.entry().name;
+        let ours = starts_of(&run_jobs(jobs.clone(), PROCS, &format!("conservative:{o}")));
+        let naive = crate::naive::conservative(&jobs, PROCS, |w, t| rank(&jobs, order, w, t));
+        prop_assert_eq!(ours, naive, "conservative:{}", o);
+    }
+
     /// Backfilling axis: the general policy in arrival order with requested times is the
     /// papers' EASY and FCFS exactly (EasyBackfilling is itself checked against a naive EASY
     /// in properties.rs).
