@@ -41,6 +41,7 @@ pub mod app;
 pub mod bench_worker;
 pub mod chart;
 pub mod chart_access;
+pub mod compare_worker;
 pub mod dom;
 pub mod exercise_page;
 pub mod exercise_worker;

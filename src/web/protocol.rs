@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::Explanation;
 use crate::exercise::{RunRequest, RunResult};
+use crate::metrics::compare_view::{ComparisonView, SortOrder};
 use crate::metrics::JobRecord;
 use crate::modes::flat::link::ShareState;
 use crate::modes::flat::report::RunOutput;
@@ -78,6 +79,14 @@ pub enum ToWorker {
     /// [`FromWorker::Schedule`] (its bytes beside the JSON) or [`FromWorker::Error`] with no
     /// `id`.
     Schedule { id: u32 },
+    /// Compare finished runs `a` and `b` (kept by the worker, any size) job by job: answered
+    /// by [`FromWorker::Compared`] — the first [`COMPARE_ROWS`] rows in `sort` order — or
+    /// [`FromWorker::Error`] with no `id`.
+    Compare { a: u32, b: u32, sort: SortOrder },
+    /// The CSV of every job of the comparison of runs `a` and `b`
+    /// ([`crate::metrics::RunComparison::csv`]): answered by [`FromWorker::ComparedCsv`] or
+    /// [`FromWorker::Error`] with no `id`.
+    CompareCsv { a: u32, b: u32 },
     /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
     /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
     /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
@@ -186,6 +195,12 @@ pub enum ExportFormat {
     Swf,
 }
 
+/// Rows of a comparison's job table sent by the worker ([`ToWorker::Compare`]); the CSV has
+/// every job.
+pub const COMPARE_ROWS: usize = 100;
+/// Bars of a comparison's histogram of start shifts.
+pub const COMPARE_BINS: usize = 40;
+
 /// Finished runs the worker keeps for [`ToWorker::Export`] (one comparison of every policy).
 pub const KEPT_RUNS: usize = 3;
 
@@ -229,6 +244,14 @@ pub enum FromWorker {
         #[serde(skip)]
         bytes: Vec<u8>,
     },
+    /// The comparison of runs `a` and `b` asked for by [`ToWorker::Compare`].
+    Compared {
+        a: u32,
+        b: u32,
+        view: Box<ComparisonView>,
+    },
+    /// The CSV asked for by [`ToWorker::CompareCsv`].
+    ComparedCsv { a: u32, b: u32, text: String },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.
     Error {

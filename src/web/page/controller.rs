@@ -342,6 +342,8 @@ impl ModeTab for App {
             }
             FromWorker::Exported { id, format, text } => save_export(self, id, format, &text),
             FromWorker::Schedule { id, bytes } => show_schedule(self, id, &bytes),
+            FromWorker::Compared { a, b, view } => compare::show_remote(self, a, b, &view),
+            FromWorker::ComparedCsv { text, .. } => compare::save_csv(self, &text),
             _ => {}
         }
     }

@@ -149,6 +149,8 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
         FromWorker::Exported { .. }
         | FromWorker::Schedule { .. }
+        | FromWorker::Compared { .. }
+        | FromWorker::ComparedCsv { .. }
         | FromWorker::ExerciseDone { .. }
         | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
