@@ -61,6 +61,7 @@ pub mod moldable_worker;
 pub mod page;
 pub mod protocol;
 pub mod replay_panel;
+pub mod replay_worker;
 pub mod share;
 pub mod worker;
 pub mod worker_core;

@@ -27,6 +27,7 @@ use crate::modes::mesh::spec::MeshExperiment;
 use crate::modes::moldable::run::{MoldSchedule, MoldableReport};
 use crate::modes::timing::PhaseTimes;
 use crate::modes::Envelope;
+use crate::sim::replay_window::ReplayWindow;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
@@ -87,6 +88,14 @@ pub enum ToWorker {
     /// ([`crate::metrics::RunComparison::csv`]): answered by [`FromWorker::ComparedCsv`] or
     /// [`FromWorker::Error`] with no `id`.
     CompareCsv { a: u32, b: u32 },
+    /// The window of finished run `id`'s replay around time `t` (its first instant when
+    /// `None`), for a run too large to replay whole ([`crate::sim::replay_window`]): answered
+    /// by [`FromWorker::ReplayWindow`] or [`FromWorker::Error`] with no `id`.
+    ReplayWindow {
+        id: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        t: Option<f64>,
+    },
     /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
     /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
     /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
@@ -252,6 +261,8 @@ pub enum FromWorker {
     },
     /// The CSV asked for by [`ToWorker::CompareCsv`].
     ComparedCsv { a: u32, b: u32, text: String },
+    /// The window of run `id`'s replay asked for by [`ToWorker::ReplayWindow`].
+    ReplayWindow { id: u32, window: Box<ReplayWindow> },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.
     Error {

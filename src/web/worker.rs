@@ -111,6 +111,17 @@ fn on_message(ev: MessageEvent) {
                 fatal: false,
             },
         }),
+        ToWorker::ReplayWindow { id, t } => post(&match super::replay_worker::window(id, t) {
+            Ok(window) => FromWorker::ReplayWindow {
+                id,
+                window: Box::new(window),
+            },
+            Err(message) => FromWorker::Error {
+                id: None,
+                message,
+                fatal: false,
+            },
+        }),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {

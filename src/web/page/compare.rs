@@ -330,7 +330,11 @@ fn table(app: &App, view: &ComparisonView) {
                 ""
             };
             format!(
-                r#"<tr class="{class}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                r#"<tr class="{class}" data-job="{}" data-start-a="{}" data-start-b="{}" data-shift="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                j.id,
+                j.start_a,
+                j.start_b,
+                j.shift,
                 j.id,
                 format::count(u64::from(j.procs)),
                 format::duration(j.submit),

@@ -344,6 +344,7 @@ impl ModeTab for App {
             FromWorker::Schedule { id, bytes } => show_schedule(self, id, &bytes),
             FromWorker::Compared { a, b, view } => compare::show_remote(self, a, b, &view),
             FromWorker::ComparedCsv { text, .. } => compare::save_csv(self, &text),
+            FromWorker::ReplayWindow { id, window } => self.replay.window_loaded(id, *window),
             _ => {}
         }
     }

@@ -151,6 +151,7 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         | FromWorker::Schedule { .. }
         | FromWorker::Compared { .. }
         | FromWorker::ComparedCsv { .. }
+        | FromWorker::ReplayWindow { .. }
         | FromWorker::ExerciseDone { .. }
         | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
