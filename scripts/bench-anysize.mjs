@@ -67,7 +67,17 @@ const compareReady = (page) => page.waitForFunction(() => {
 const replayAt = (page, t) => page.waitForFunction((want) => {
   const root = document.querySelector('#replay');
   return !root.hasAttribute('aria-busy') && Number(root.dataset.t) === want;
-}, t, { timeout: 600000, polling: 20 });
+}, t, { timeout: 180000, polling: 20 }).catch(async (e) => {
+  const st = await page.evaluate(() => ({
+    busy: document.querySelector('#replay').getAttribute('aria-busy'),
+    t: document.querySelector('#replay').dataset.t,
+    label: document.querySelector('[data-testid="replay-time-label"]').textContent,
+    value: document.querySelector('[data-testid="replay-time"]').value,
+    error: document.querySelector('#error')?.textContent,
+  }));
+  console.log(`replay not at ${t}: ${JSON.stringify(st)}`);
+  throw e;
+});
 
 const url = await serveDist();
 const browser = await launchBrowser();
@@ -111,7 +121,13 @@ try {
     await page.selectOption('#compare-b', 'fcfs');
   }, () => compareReady(page));
   const sorted = await time(() => page.click('#compare-head th[data-col="2"]'), () => compareReady(page));
-  await page.selectOption('[data-testid="replay-pick"]', '1');
+  const firstWindow = await time(() => page.selectOption('[data-testid="replay-pick"]', '1'),
+    () => page.waitForFunction(() => {
+      const r = document.querySelector('#replay');
+      return !r.hasAttribute('aria-busy') && Number(document.querySelector('[data-testid="replay-time"]').max) > 0;
+    }, null, { timeout: 600000, polling: 20 }));
+  console.log(`first window of EASY's replay: ${firstWindow} ms`);
+  console.log(`run ${ran} ms, settled ${settled} ms, fresh ${fresh} ms, sorted ${sorted} ms`);
   const span = await page.$eval('[data-testid="replay-time"]', (e) => [Number(e.min), Number(e.max)]);
   const wins = [];
   for (let i = 0; i < windows; i++) {
