@@ -82,15 +82,15 @@ pub enum ToWorker {
     Schedule { id: u32 },
     /// Compare finished runs `a` and `b` (kept by the worker, any size) job by job: answered
     /// by [`FromWorker::Compared`] — the first [`COMPARE_ROWS`] rows in `sort` order — or
-    /// [`FromWorker::Error`] with no `id`.
+    /// [`FromWorker::CompareFailed`].
     Compare { a: u32, b: u32, sort: SortOrder },
     /// The CSV of every job of the comparison of runs `a` and `b`
     /// ([`crate::metrics::RunComparison::csv`]): answered by [`FromWorker::ComparedCsv`] or
-    /// [`FromWorker::Error`] with no `id`.
+    /// [`FromWorker::CompareFailed`].
     CompareCsv { a: u32, b: u32 },
     /// The window of finished run `id`'s replay around time `t` (its first instant when
     /// `None`), for a run too large to replay whole ([`crate::sim::replay_window`]): answered
-    /// by [`FromWorker::ReplayWindow`] or [`FromWorker::Error`] with no `id`.
+    /// by [`FromWorker::ReplayWindow`] or [`FromWorker::ReplayFailed`].
     ReplayWindow {
         id: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -263,6 +263,12 @@ pub enum FromWorker {
     ComparedCsv { a: u32, b: u32, text: String },
     /// The window of run `id`'s replay asked for by [`ToWorker::ReplayWindow`].
     ReplayWindow { id: u32, window: Box<ReplayWindow> },
+    /// Runs `a` and `b` could not be compared ([`ToWorker::Compare`],
+    /// [`ToWorker::CompareCsv`]): `message` says why.
+    CompareFailed { a: u32, b: u32, message: String },
+    /// No window of run `id`'s replay could be made ([`ToWorker::ReplayWindow`]): `message`
+    /// says why.
+    ReplayFailed { id: u32, message: String },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.
     Error {

@@ -456,6 +456,22 @@ impl ReplayPanel {
         }
     }
 
+    /// No window of run `run` could be made: says why in place of the replay; a later move of
+    /// the time asks again.
+    pub fn window_failed(&self, run: u32, message: &str) {
+        if self.pending.get().is_none_or(|(r, _)| r != run) {
+            return;
+        }
+        self.pending.set(None);
+        self.resume.set(false);
+        let _ = self.root.remove_attribute("aria-busy");
+        self.label.set_text_content(Some("Not loaded."));
+        self.state.set_inner_html(&format!(
+            r#"<p class="empty-note" data-testid="replay-failed">{}</p>"#,
+            escape(message)
+        ));
+    }
+
     /// The window `w` of run `run` has come: replays it at the replay's time (its first
     /// instant for the first window), or asks for the next one if the time moved out of it
     /// meanwhile.

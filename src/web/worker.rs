@@ -97,30 +97,18 @@ fn on_message(ev: MessageEvent) {
                 b,
                 view: Box::new(view),
             },
-            Err(message) => FromWorker::Error {
-                id: None,
-                message,
-                fatal: false,
-            },
+            Err(message) => FromWorker::CompareFailed { a, b, message },
         }),
         ToWorker::CompareCsv { a, b } => post(&match super::compare_worker::csv(a, b) {
             Ok(text) => FromWorker::ComparedCsv { a, b, text },
-            Err(message) => FromWorker::Error {
-                id: None,
-                message,
-                fatal: false,
-            },
+            Err(message) => FromWorker::CompareFailed { a, b, message },
         }),
         ToWorker::ReplayWindow { id, t } => post(&match super::replay_worker::window(id, t) {
             Ok(window) => FromWorker::ReplayWindow {
                 id,
                 window: Box::new(window),
             },
-            Err(message) => FromWorker::Error {
-                id: None,
-                message,
-                fatal: false,
-            },
+            Err(message) => FromWorker::ReplayFailed { id, message },
         }),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },

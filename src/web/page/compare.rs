@@ -198,6 +198,23 @@ pub(super) fn show_remote(app: &App, a: u32, b: u32, view: &ComparisonView) {
     render(app, view, pa, pb);
 }
 
+/// Runs `a` and `b` could not be compared by the worker (a run no longer kept): says why
+/// instead of the comparison.
+pub(super) fn show_failure(app: &App, a: u32, b: u32, message: &str) {
+    let ui = &app.ui.compare;
+    if remote_ids(ui) != Some((a, b)) {
+        return;
+    }
+    ui.pending.set(None);
+    let _ = ui.section.remove_attribute("aria-busy");
+    ui.summary.set_text_content(Some(message));
+    ui.metrics.set_inner_html("");
+    ui.body.set_inner_html("");
+    ui.note.set_text_content(None);
+    ui.csv.set_hidden(true);
+    clear_canvas(&app.ui.doc, "chart-compare");
+}
+
 /// A click on the CSV link of a comparison made by the worker: asks for the file
 /// ([`save_csv`] downloads it).
 fn ask_csv(app: &App, ev: &Event) {

@@ -152,6 +152,8 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         | FromWorker::Compared { .. }
         | FromWorker::ComparedCsv { .. }
         | FromWorker::ReplayWindow { .. }
+        | FromWorker::CompareFailed { .. }
+        | FromWorker::ReplayFailed { .. }
         | FromWorker::ExerciseDone { .. }
         | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
