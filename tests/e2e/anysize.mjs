@@ -133,8 +133,15 @@ await runSuite('anysize', BUDGET_MS, async () => {
     const k = easy.findIndex((j, i) => i > 0.7 * JOBS && j.start > j.submit);
     check(k > 0, 'a job waits deep into the run (CLI)', `${k}`);
     const t = easy[k].submit;
+    await page.evaluate(() => {
+      window.replayLoading = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="replay-loading"]')) window.replayLoading = true;
+      }).observe(document.querySelector('#replay'), { childList: true, subtree: true });
+    });
     await seek(page, t);
     const s = await replayAt(page, t);
+    check(await page.evaluate(() => window.replayLoading), 'a move out of the window loaded says it is loading');
     const queue = easy.filter((j) => j.submit <= t && t < j.start).map((j) => j.id);
     const running = easy.filter((j) => j.start <= t && t < j.end).map((j) => j.id).sort((x, y) => x - y);
     check(queue.length > 0 && JSON.stringify(s.queue) === JSON.stringify(queue.slice(0, 40)),
