@@ -109,10 +109,15 @@ pub(super) fn show_run_details(app: &App) {
                     ReplayRun::windowed(policy_label(p).to_string(), Some(p), c.procs, id)
                 })
                 .collect();
+            let (what, these) = if b.done.len() == 1 {
+                ("This run has", "it")
+            } else {
+                ("These runs have", "them")
+            };
             app.ui.per_job_note.set_text_content(Some(&format!(
-                "These runs have {} jobs each: the simulator compares them job by job when \
-                 asked and sends their replay a stretch of time at a time. It keeps the last {} \
-                 runs; after more runs, run these again to compare or replay them.",
+                "{what} {} jobs: the simulator compares runs job by job when asked and sends \
+                 the replay a stretch of time at a time. It keeps the last {} runs; after more \
+                 runs, run {these} again to compare or replay {these}.",
                 format::count(n),
                 crate::web::protocol::KEPT_RUNS
             )));
