@@ -178,9 +178,10 @@ impl Explainer {
         self.log.push(Explanation { time, job, reason });
     }
 
-    /// Every entry so far, in the order recorded; the explainer is empty afterwards.
+    /// Every entry since the last call, in the order recorded. What it remembers of each
+    /// job's blocking entries stays, so that a run drained as it goes records the entries it
+    /// would have recorded without the drains.
     pub fn take(&mut self) -> Vec<Explanation> {
-        self.last_blocked.clear();
         std::mem::take(&mut self.log)
     }
 }

@@ -3,13 +3,18 @@
 //! shifts, and the differences of the summary metrics (Ernemann et al. §IV and Srinivasan et al. §5 compare
 //! policies by exactly such per-job and per-metric differences).
 
+use std::borrow::Borrow;
 use std::fmt;
 
-use super::{JobRecord, Summary};
+use serde::{Deserialize, Serialize};
+
+use super::{records_iter, JobRecord, Summary};
+use crate::sim::JobOutcome;
+use crate::workload::Job;
 
 /// One job under both runs. `shift` = start under B − start under A (negative: B started it
 /// earlier).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobDelta {
     pub id: u64,
     pub procs: u32,
@@ -101,9 +106,49 @@ pub fn compare(
             b: b_jobs.len(),
         });
     }
-    let mut jobs = Vec::with_capacity(a_jobs.len());
+    compare_iter(a, a_jobs, b, b_jobs)
+}
+
+/// Run B against run A from the jobs and outcomes of each run (what a finished run keeps
+/// instead of its records): the records are made one at a time ([`records_iter`]) and each
+/// summary is [`Summary::from_iter`] with no dropped job — the numbers [`compare`] gives on
+/// the runs' records and `Summary::from_records(records, procs, 0)`, to the bit, without a
+/// vector of records.
+pub fn compare_outcomes(
+    procs: u32,
+    a: (&[Job], &[JobOutcome]),
+    b: (&[Job], &[JobOutcome]),
+) -> Result<RunComparison, CompareError> {
+    let sa = Summary::from_iter(records_iter(a.0, a.1), procs, 0);
+    let sb = Summary::from_iter(records_iter(b.0, b.1), procs, 0);
+    compare_iter(&sa, records_iter(a.0, a.1), &sb, records_iter(b.0, b.1))
+}
+
+/// [`compare`] over records one at a time: the runs must yield the same jobs in the same
+/// order.
+pub fn compare_iter<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
+    a: &Summary,
+    a_jobs: impl IntoIterator<Item = R>,
+    b: &Summary,
+    b_jobs: impl IntoIterator<Item = S>,
+) -> Result<RunComparison, CompareError> {
+    let (mut xs, mut ys) = (a_jobs.into_iter(), b_jobs.into_iter());
+    let mut jobs = Vec::with_capacity(xs.size_hint().0);
     let (mut earlier, mut later, mut same) = (0, 0, 0);
-    for (index, (x, y)) in a_jobs.iter().zip(b_jobs).enumerate() {
+    let mut index = 0;
+    loop {
+        let (x, y) = match (xs.next(), ys.next()) {
+            (Some(x), Some(y)) => (x, y),
+            (None, None) => break,
+            (x, y) => {
+                let rest = |first: bool, n: usize| index + usize::from(first) + n;
+                return Err(CompareError::JobCounts {
+                    a: rest(x.is_some(), xs.count()),
+                    b: rest(y.is_some(), ys.count()),
+                });
+            }
+        };
+        let (x, y) = (x.borrow(), y.borrow());
         if x.id != y.id || x.submit != y.submit {
             return Err(CompareError::DifferentJob {
                 index,
@@ -127,6 +172,7 @@ pub fn compare(
             start_b: y.start,
             shift,
         });
+        index += 1;
     }
     let metrics = METRICS
         .iter()
@@ -152,7 +198,7 @@ pub fn compare(
 }
 
 /// One bar of the shift histogram: jobs with lo ≤ shift < hi (the last bar includes hi).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bin {
     pub lo: f64,
     pub hi: f64,

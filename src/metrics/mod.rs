@@ -4,6 +4,7 @@
 
 pub mod category;
 pub mod compare;
+pub mod compare_view;
 pub mod gantt;
 pub mod job_record;
 pub mod summary;
@@ -12,6 +13,6 @@ pub use category::{
     category_of, category_stats, category_stats_by, category_stats_iter, CategoryStat,
     CATEGORY_COUNT,
 };
-pub use compare::{compare, RunComparison};
+pub use compare::{compare, compare_outcomes, RunComparison};
 pub use job_record::{job_records, records_iter, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::Explanation;
 use crate::exercise::{RunRequest, RunResult};
+use crate::metrics::compare_view::{ComparisonView, SortOrder};
 use crate::metrics::JobRecord;
 use crate::modes::flat::link::ShareState;
 use crate::modes::flat::report::RunOutput;
@@ -26,6 +27,7 @@ use crate::modes::mesh::spec::MeshExperiment;
 use crate::modes::moldable::run::{MoldSchedule, MoldableReport};
 use crate::modes::timing::PhaseTimes;
 use crate::modes::Envelope;
+use crate::sim::replay_window::ReplayWindow;
 
 /// Per-job records are sent with a result only up to this many jobs.
 pub const MAX_JOB_RECORDS: usize = 5000;
@@ -78,6 +80,22 @@ pub enum ToWorker {
     /// [`FromWorker::Schedule`] (its bytes beside the JSON) or [`FromWorker::Error`] with no
     /// `id`.
     Schedule { id: u32 },
+    /// Compare finished runs `a` and `b` (kept by the worker, any size) job by job: answered
+    /// by [`FromWorker::Compared`] — the first [`COMPARE_ROWS`] rows in `sort` order — or
+    /// [`FromWorker::CompareFailed`].
+    Compare { a: u32, b: u32, sort: SortOrder },
+    /// The CSV of every job of the comparison of runs `a` and `b`
+    /// ([`crate::metrics::RunComparison::csv`]): answered by [`FromWorker::ComparedCsv`] or
+    /// [`FromWorker::CompareFailed`].
+    CompareCsv { a: u32, b: u32 },
+    /// The window of finished run `id`'s replay around time `t` (its first instant when
+    /// `None`), for a run too large to replay whole ([`crate::sim::replay_window`]): answered
+    /// by [`FromWorker::ReplayWindow`] or [`FromWorker::ReplayFailed`].
+    ReplayWindow {
+        id: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        t: Option<f64>,
+    },
     /// Exercises mode: do the runs of an exercise ([`crate::exercise::Exercise::run_requests`],
     /// each simulated by [`RunRequest::run`], the functions of `schedlab exercise`); answered
     /// by [`FromWorker::ExerciseDone`] or [`FromWorker::Error`] (naming the run's key) with the
@@ -186,6 +204,12 @@ pub enum ExportFormat {
     Swf,
 }
 
+/// Rows of a comparison's job table sent by the worker ([`ToWorker::Compare`]); the CSV has
+/// every job.
+pub const COMPARE_ROWS: usize = 100;
+/// Bars of a comparison's histogram of start shifts.
+pub const COMPARE_BINS: usize = 40;
+
 /// Finished runs the worker keeps for [`ToWorker::Export`] (one comparison of every policy).
 pub const KEPT_RUNS: usize = 3;
 
@@ -229,6 +253,22 @@ pub enum FromWorker {
         #[serde(skip)]
         bytes: Vec<u8>,
     },
+    /// The comparison of runs `a` and `b` asked for by [`ToWorker::Compare`].
+    Compared {
+        a: u32,
+        b: u32,
+        view: Box<ComparisonView>,
+    },
+    /// The CSV asked for by [`ToWorker::CompareCsv`].
+    ComparedCsv { a: u32, b: u32, text: String },
+    /// The window of run `id`'s replay asked for by [`ToWorker::ReplayWindow`].
+    ReplayWindow { id: u32, window: Box<ReplayWindow> },
+    /// Runs `a` and `b` could not be compared ([`ToWorker::Compare`],
+    /// [`ToWorker::CompareCsv`]): `message` says why.
+    CompareFailed { a: u32, b: u32, message: String },
+    /// No window of run `id`'s replay could be made ([`ToWorker::ReplayWindow`]): `message`
+    /// says why.
+    ReplayFailed { id: u32, message: String },
     /// Run `id` (or, with no `id`, a trace upload or an unreadable message) failed. `fatal`
     /// means the worker panicked and must be replaced.
     Error {

@@ -9,6 +9,13 @@
 //!
 //! The component writes its own markup into a container element, its ids prefixed (`replay-`,
 //! `ex-replay-`), so both pages share it.
+//!
+//! A run too large to replay whole on the page is replayed window by window
+//! ([`crate::sim::replay_window`]): the panel asks its owner for the window around the
+//! replay's time ([`ReplayPanel::on_window_request`]; the flat page asks the worker) whenever
+//! that time leaves the window loaded, says it is loading meanwhile (a playback pauses and
+//! goes on once the window is in), and replays the window ([`ReplayPanel::window_loaded`])
+//! with the same [`Replay`]. The slider spans the whole run.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,8 +31,10 @@ use super::format;
 use super::kit::by_id;
 use super::kit::playback::{Pace, Playback};
 use crate::metrics::JobRecord;
+use crate::network::heat::Timeline;
 use crate::policy::PolicyKind;
 use crate::sim::replay::{Replay, ReplayState};
+use crate::sim::replay_window::ReplayWindow;
 use crate::sim::story::{at_text, time_text};
 
 /// Queued and running jobs listed at most (the rest are counted).
@@ -49,6 +58,18 @@ pub struct ReplayRun {
     /// SWF job numbers whose times the hover leaves out (an exercise's question still asks
     /// them).
     pub secret: Vec<u64>,
+    /// A run replayed window by window: `replay` and `layout` are those of the window loaded.
+    pub windowed: Option<Windowed>,
+}
+
+/// A run replayed window by window.
+pub struct Windowed {
+    /// The run, as its owner names it to the worker.
+    pub run: u32,
+    /// The window loaded (its log moved into the run's replay), if any.
+    pub window: Option<ReplayWindow>,
+    /// [`ReplayWindow::timeline`] of that window.
+    pub timeline: Timeline,
 }
 
 impl ReplayRun {
@@ -71,9 +92,39 @@ impl ReplayRun {
             replay,
             layout,
             secret: Vec::new(),
+            windowed: None,
+        }
+    }
+
+    /// A run of `procs` processors replayed window by window, `run` naming it to the owner's
+    /// [`ReplayPanel::on_window_request`]; nothing loaded yet.
+    pub fn windowed(label: String, policy: Option<PolicyKind>, procs: u32, run: u32) -> ReplayRun {
+        let mut r = ReplayRun::new(label, policy, Replay::new(procs, Vec::new(), Vec::new()));
+        r.windowed = Some(Windowed {
+            run,
+            window: None,
+            timeline: Timeline::default(),
+        });
+        r
+    }
+
+    /// Replays `w`, a window of this run.
+    fn load(&mut self, mut w: ReplayWindow) {
+        // The window keeps its records (its timeline and instant numbers read them); its log
+        // moves into the replay.
+        let replay = Replay::new(w.procs, w.records.clone(), std::mem::take(&mut w.log));
+        let fresh = ReplayRun::new(String::new(), None, replay);
+        self.replay = fresh.replay;
+        self.layout = fresh.layout;
+        if let Some(win) = &mut self.windowed {
+            win.timeline = w.timeline();
+            win.window = Some(w);
         }
     }
 }
+
+/// Asks for the window of run `run` around a time (its first instant when `None`).
+type WindowRequest = Rc<dyn Fn(u32, Option<f64>)>;
 
 /// The hover of a job whose times a pending question asks: its size and submit time only.
 pub fn secret_tip(j: &JobRecord) -> String {
@@ -187,6 +238,12 @@ pub struct ReplayPanel {
     drawing: Cell<bool>,
     /// Draw only what has happened by the replay's time ([`ReplayPanel::set_past_only`]).
     past_only: Cell<bool>,
+    /// Asks for a window of a run replayed window by window.
+    request: RefCell<Option<WindowRequest>>,
+    /// The window asked for and not yet received: run and time.
+    pending: Cell<Option<(u32, Option<f64>)>>,
+    /// Play again once the window asked for is in.
+    resume: Cell<bool>,
 }
 
 /// The Gantt chart's legend (every job drawn where it runs).
@@ -251,6 +308,9 @@ impl ReplayPanel {
             area: RefCell::new(None),
             drawing: Cell::new(false),
             past_only: Cell::new(false),
+            request: RefCell::new(None),
+            pending: Cell::new(None),
+            resume: Cell::new(false),
         });
         let weak = Rc::downgrade(&panel);
         panel.playback.on_change(move || {
@@ -293,6 +353,8 @@ impl ReplayPanel {
             .collect();
         self.pick.set_inner_html(&options);
         self.pick.set_value("0");
+        self.pending.set(None);
+        self.resume.set(false);
         let empty = runs.is_empty();
         *self.runs.borrow_mut() = runs;
         self.root.set_hidden(empty);
@@ -344,13 +406,109 @@ impl ReplayPanel {
         let timeline = {
             let runs = self.runs.borrow();
             match runs.get(self.current()) {
-                Some(r) => r.replay.timeline().clone(),
+                Some(r) => match &r.windowed {
+                    Some(w) if w.window.is_none() => {
+                        let run = w.run;
+                        drop(runs);
+                        self.playback.set_timeline(Timeline::default(), 0.0);
+                        self.fetch(run, None);
+                        return;
+                    }
+                    Some(w) => w.timeline.clone(),
+                    None => r.replay.timeline().clone(),
+                },
                 None => return,
             }
         };
         let t = timeline.first();
         self.playback.set_timeline(timeline, t);
         self.draw();
+    }
+
+    /// `f` asks for the window of a run replayed window by window around a time (its first
+    /// instant when `None`); [`ReplayPanel::window_loaded`] takes the answer.
+    pub fn on_window_request(&self, f: impl Fn(u32, Option<f64>) + 'static) {
+        *self.request.borrow_mut() = Some(Rc::new(f));
+    }
+
+    /// Asks for the window of run `run` around `t` (once) and says so.
+    fn fetch(&self, run: u32, t: Option<f64>) {
+        if self.playback.is_playing() {
+            self.playback.stop();
+            self.resume.set(true);
+        }
+        let _ = self.root.set_attribute("aria-busy", "true");
+        self.label.set_text_content(Some(&match t {
+            Some(t) => format!("{} · loading the jobs around this time…", at_text(t)),
+            None => "Loading the first jobs of the run…".to_string(),
+        }));
+        self.state.set_inner_html(
+            r#"<p class="empty-note" data-testid="replay-loading">Loading the jobs and decisions around this time from the simulator…</p>"#,
+        );
+        if self.pending.get().is_some_and(|(r, _)| r == run) {
+            // One request at a time: the time moved meanwhile is asked for once it is in.
+            return;
+        }
+        self.pending.set(Some((run, t)));
+        let request = self.request.borrow().clone();
+        if let Some(f) = request {
+            f(run, t);
+        }
+    }
+
+    /// No window of run `run` could be made: says why in place of the replay; a later move of
+    /// the time asks again.
+    pub fn window_failed(&self, run: u32, message: &str) {
+        if self.pending.get().is_none_or(|(r, _)| r != run) {
+            return;
+        }
+        self.pending.set(None);
+        self.resume.set(false);
+        let _ = self.root.remove_attribute("aria-busy");
+        self.label.set_text_content(Some("Not loaded."));
+        self.state.set_inner_html(&format!(
+            r#"<p class="empty-note" data-testid="replay-failed">{}</p>"#,
+            escape(message)
+        ));
+    }
+
+    /// The window `w` of run `run` has come: replays it at the replay's time (its first
+    /// instant for the first window), or asks for the next one if the time moved out of it
+    /// meanwhile.
+    pub fn window_loaded(&self, run: u32, w: ReplayWindow) {
+        let Some((_, asked)) = self.pending.get().filter(|(r, _)| *r == run) else {
+            return;
+        };
+        self.pending.set(None);
+        let _ = self.root.remove_attribute("aria-busy");
+        let current = self.current();
+        let timeline = {
+            let mut runs = self.runs.borrow_mut();
+            let Some((i, r)) = runs
+                .iter_mut()
+                .enumerate()
+                .find(|(_, r)| r.windowed.as_ref().is_some_and(|x| x.run == run))
+            else {
+                return;
+            };
+            r.load(w);
+            if i != current {
+                return;
+            }
+            r.windowed.as_ref().map(|x| x.timeline.clone())
+        };
+        let Some(timeline) = timeline else {
+            return;
+        };
+        let t = match asked {
+            Some(_) => self.playback.time(),
+            None => timeline.first(),
+        };
+        self.playback.set_timeline(timeline, t);
+        self.draw();
+        if self.resume.replace(false) && self.pending.get().is_none() {
+            self.playback.toggle();
+        }
     }
 
     /// Draws the chart and the queue panel at the playback's time.
@@ -360,11 +518,23 @@ impl ReplayPanel {
         }
         let t = self.playback.time();
         let runs = self.runs.borrow();
+        let outside = runs.get(self.current()).and_then(|run| {
+            let w = run.windowed.as_ref()?;
+            (!w.window.as_ref().is_some_and(|x| x.covers(t))).then_some(w.run)
+        });
+        if let Some(id) = outside {
+            drop(runs);
+            self.fetch(id, Some(t));
+            self.drawing.set(false);
+            return;
+        }
         if let Some(run) = runs.get(self.current()) {
             let r = &run.replay;
             let s = r.state_at(t);
-            let tl = r.timeline();
-            let (at, n) = (tl.count_upto(t), tl.len());
+            let (at, n) = match run.windowed.as_ref().and_then(|w| w.window.as_ref()) {
+                Some(w) => (w.instant_number(t), w.instants),
+                None => (r.timeline().count_upto(t), r.timeline().len()),
+            };
             self.label.set_text_content(Some(&format!(
                 "{} · event {at} of {n} · {} running · {} waiting",
                 at_text(t),

@@ -91,6 +91,25 @@ fn on_message(ev: MessageEvent) {
                 fatal: false,
             }),
         },
+        ToWorker::Compare { a, b, sort } => post(&match super::compare_worker::view(a, b, sort) {
+            Ok(view) => FromWorker::Compared {
+                a,
+                b,
+                view: Box::new(view),
+            },
+            Err(message) => FromWorker::CompareFailed { a, b, message },
+        }),
+        ToWorker::CompareCsv { a, b } => post(&match super::compare_worker::csv(a, b) {
+            Ok(text) => FromWorker::ComparedCsv { a, b, text },
+            Err(message) => FromWorker::CompareFailed { a, b, message },
+        }),
+        ToWorker::ReplayWindow { id, t } => post(&match super::replay_worker::window(id, t) {
+            Ok(window) => FromWorker::ReplayWindow {
+                id,
+                window: Box::new(window),
+            },
+            Err(message) => FromWorker::ReplayFailed { id, message },
+        }),
         ToWorker::Export { id, format } => post(&match export(id, format) {
             Ok(text) => FromWorker::Exported { id, format, text },
             Err(message) => FromWorker::Error {

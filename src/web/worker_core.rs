@@ -62,11 +62,17 @@ pub type NamedTrace = (String, Rc<[u8]>);
 /// upload of the same name). Its jobs and their SWF records are rebuilt when a file is asked
 /// for ([`export`]): preparing an experiment is deterministic, so they are the jobs the run
 /// simulated.
-struct FinishedRun {
-    id: u32,
-    experiment: Experiment,
-    trace: Option<NamedTrace>,
-    outcomes: Vec<JobOutcome>,
+pub(super) struct FinishedRun {
+    pub(super) id: u32,
+    pub(super) experiment: Experiment,
+    pub(super) trace: Option<NamedTrace>,
+    pub(super) outcomes: Vec<JobOutcome>,
+}
+
+/// Finished run `id`, if the worker still keeps it (the comparison and the replay of runs of
+/// any size read it: [`super::compare_worker`], [`super::replay_worker`]).
+pub(super) fn kept_run(id: u32) -> Option<Rc<FinishedRun>> {
+    FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned())
 }
 
 /// The channel used to yield to the event loop, with its `message` handler.

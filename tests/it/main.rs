@@ -27,6 +27,7 @@ mod papers;
 mod policy_axes;
 mod properties;
 mod replay;
+mod replay_window;
 mod schedules;
 mod sweep;
 mod swf;

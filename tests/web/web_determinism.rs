@@ -133,13 +133,29 @@ fn protocol_messages_round_trip() {
             id: 7,
             format: ExportFormat::Swf,
         },
+        ToWorker::Compare {
+            a: 7,
+            b: 8,
+            sort: schedlab::metrics::compare_view::SortOrder {
+                column: 2,
+                ascending: false,
+            },
+        },
+        ToWorker::CompareCsv { a: 7, b: 8 },
+        ToWorker::ReplayWindow {
+            id: 7,
+            t: Some(12.5),
+        },
+        ToWorker::ReplayWindow { id: 7, t: None },
     ];
     for m in &to_worker {
         assert_eq!(&ToWorker::from_json(&m.to_json()).unwrap(), m);
     }
 
     let mut output = run_experiment(&exp, None).expect("default experiment runs");
-    let jobs = Some(output.jobs.iter().take(3).cloned().collect::<Vec<_>>());
+    let records: Vec<_> = output.jobs.iter().take(3).cloned().collect();
+    let jobs = Some(records.clone());
+    let summary = output.summary.clone();
     // RunOutput does not serialise its per-job records and timeline; the report carries them.
     output.jobs.clear();
     output.timeline.clear();
@@ -211,6 +227,54 @@ fn protocol_messages_round_trip() {
             id: None,
             message: "t.swf: empty file".into(),
             fatal: false,
+        },
+        FromWorker::Compared {
+            a: 7,
+            b: 8,
+            view: Box::new(schedlab::metrics::compare_view::ComparisonView::of(
+                &schedlab::metrics::compare(&summary, &records, &summary, &records)
+                    .expect("the same jobs"),
+                Default::default(),
+                100,
+                40,
+            )),
+        },
+        FromWorker::ComparedCsv {
+            a: 7,
+            b: 8,
+            text: "job,procs,submit,start_a,start_b,shift\n1,2,0,0,5,5\n".into(),
+        },
+        FromWorker::ReplayWindow {
+            id: 7,
+            window: Box::new(schedlab::sim::replay_window::ReplayWindow {
+                procs: 128,
+                t0: 0.0,
+                t1: 50.0,
+                first: 2,
+                records: records.clone(),
+                log: vec![schedlab::base::Explanation {
+                    time: 0.0,
+                    job: 0,
+                    reason: schedlab::base::Reason::InOrder {
+                        needs: 8,
+                        free: 128,
+                    },
+                }],
+                span: (0.0, 900.0),
+                before: None,
+                after: Some(60.0),
+                instants_before: 0,
+                instants: 12,
+            }),
+        },
+        FromWorker::CompareFailed {
+            a: 7,
+            b: 8,
+            message: "That run is no longer kept".into(),
+        },
+        FromWorker::ReplayFailed {
+            id: 7,
+            message: "That run is no longer kept".into(),
         },
     ];
     for m in &from_worker {

@@ -89,7 +89,8 @@ pub(super) fn show_run_details(app: &App) {
         })
         .collect();
     let ids: Vec<(PolicyKind, u32)> = b.done.iter().map(|&(p, id, _)| (p, id)).collect();
-    // Runs too large for the per-job records: the comparison and the replay say so.
+    // Runs too large for per-job records on the page: the worker compares them and sends
+    // their replay window by window, from the runs it keeps.
     let largest = b
         .done
         .iter()
@@ -97,14 +98,28 @@ pub(super) fn show_run_details(app: &App) {
         .filter(|(_, r)| r.is_none())
         .filter_map(|((_, _, summary), _)| summary.get("jobs").and_then(|v| v.as_u64()))
         .max();
+    let mut replays = replays;
     match largest {
         Some(n) => {
+            replays = b
+                .done
+                .iter()
+                .zip(&b.charts)
+                .map(|(&(p, id, _), c)| {
+                    ReplayRun::windowed(policy_label(p).to_string(), Some(p), c.procs, id)
+                })
+                .collect();
+            let (what, these) = if b.done.len() == 1 {
+                ("This run has", "it")
+            } else {
+                ("These runs have", "them")
+            };
             app.ui.per_job_note.set_text_content(Some(&format!(
-                "The job-by-job comparison and the step-by-step replay cover runs of up to {} \
-                 jobs; this run has {}. To see them, narrow the workload: First jobs or a time \
-                 window for a trace, fewer Jobs for the model.",
-                format::count(crate::web::protocol::MAX_JOB_RECORDS as u64),
-                format::count(n)
+                "{what} {} jobs: the simulator compares runs job by job when asked and sends \
+                 the replay a stretch of time at a time. It keeps the last {} runs; after more \
+                 runs, run {these} again to compare or replay {these}.",
+                format::count(n),
+                crate::web::protocol::KEPT_RUNS
             )));
             app.ui.per_job_note.set_hidden(false);
         }

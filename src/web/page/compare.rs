@@ -2,24 +2,18 @@
 //! screen (same workload, different policies) and see which jobs run B started earlier or later
 //! than run A and by how much — a histogram, a sortable table and a CSV of every job — and
 //! the differences of the summary metrics ([`crate::metrics::compare`]).
+//!
+//! Runs with per-job records on the page (at most `MAX_JOB_RECORDS` jobs) are compared here;
+//! larger runs are compared by the worker, which keeps the last finished runs: the page asks
+//! for the view of two of them ([`ToWorker::Compare`]: counts, metrics, histogram, the first
+//! rows in the order chosen), asks again on a click on a column, and asks for the CSV of every
+//! job when its link is clicked. Both paths show the same [`ComparisonView`].
 
 use super::*;
-use crate::metrics::compare::{compare, RunComparison};
+use crate::metrics::compare::{compare, MetricDelta};
+use crate::metrics::compare_view::{ComparisonView, SortOrder, COLUMNS};
 use crate::metrics::Summary;
-
-/// Rows shown in the table (the CSV has every job).
-const MAX_ROWS: usize = 100;
-/// Bars of the histogram.
-const BINS: usize = 40;
-/// The table's columns: header, and the key the rows sort by.
-const COLUMNS: [&str; 6] = [
-    "Job",
-    "Processors",
-    "Submit",
-    "Start (A)",
-    "Start (B)",
-    "Shift B − A",
-];
+use crate::web::protocol::{COMPARE_BINS as BINS, COMPARE_ROWS as MAX_ROWS};
 
 /// The comparison's elements and the table's sort order.
 pub(super) struct CompareUi {
@@ -32,8 +26,13 @@ pub(super) struct CompareUi {
     body: Element,
     note: Element,
     csv: HtmlAnchorElement,
-    /// Column index and ascending.
-    sort: Cell<(usize, bool)>,
+    /// The table's order.
+    sort: Cell<SortOrder>,
+    /// The runs are compared by the worker (too large for per-job records on the page): the
+    /// runs offered, by policy, with their run ids.
+    remote: RefCell<Vec<(PolicyKind, u32)>>,
+    /// The runs (A, B) whose comparison was asked of the worker and not yet received.
+    pending: Cell<Option<(u32, u32)>>,
 }
 
 impl CompareUi {
@@ -49,22 +48,34 @@ impl CompareUi {
             body: by_id(doc, "compare-body")?,
             note: by_id(doc, "compare-note")?,
             csv: by_id(doc, "compare-csv")?,
-            sort: Cell::new((5, true)),
+            sort: Cell::new(SortOrder::default()),
+            remote: RefCell::new(Vec::new()),
+            pending: Cell::new(None),
         })
     }
 }
 
-/// After a batch: offers its runs with per-job records (at least two) as A and B — the first
-/// two by default — and draws their comparison; hides the section otherwise.
+/// After a batch: offers its runs (at least two) as A and B — the first two by default — and
+/// draws their comparison; hides the section otherwise. Runs without per-job records on the
+/// page are compared by the worker.
 pub(super) fn fill(app: &App) {
     let ui = &app.ui.compare;
-    let runs: Vec<PolicyKind> = app
-        .state
-        .borrow()
-        .gantt_runs
-        .iter()
-        .map(|r| r.policy)
-        .collect();
+    let (local, all): (Vec<PolicyKind>, Vec<(PolicyKind, u32)>) = {
+        let st = app.state.borrow();
+        (
+            st.gantt_runs.iter().map(|r| r.policy).collect(),
+            st.gantt_ids.clone(),
+        )
+    };
+    let remote = local.len() < all.len();
+    let runs: Vec<PolicyKind> = if remote {
+        all.iter().map(|(p, _)| *p).collect()
+    } else {
+        local
+    };
+    *ui.remote.borrow_mut() = if remote { all } else { Vec::new() };
+    ui.pending.set(None);
+    app.state.borrow_mut().comparison = None;
     ui.section.set_hidden(runs.len() < 2);
     if runs.len() < 2 {
         return;
@@ -89,12 +100,29 @@ pub(super) fn fill(app: &App) {
 /// Hides the comparison (a sweep is on screen).
 pub(super) fn hide(app: &App) {
     app.ui.compare.section.set_hidden(true);
+    app.ui.compare.pending.set(None);
+    app.ui.compare.remote.borrow_mut().clear();
     app.state.borrow_mut().comparison = None;
 }
 
-/// The comparison of the runs picked in the two selects.
+/// The runs picked as A and B among those the worker compares: policy and run id.
+fn picked(ui: &CompareUi) -> Option<((PolicyKind, u32), (PolicyKind, u32))> {
+    let runs = ui.remote.borrow();
+    let find = |s: &web_sys::HtmlSelectElement| {
+        let wanted = s.value();
+        runs.iter().find(|(p, _)| p.as_str() == wanted).copied()
+    };
+    Some((find(&ui.a)?, find(&ui.b)?))
+}
+
+/// The comparison of the runs picked in the two selects: computed here for runs with per-job
+/// records, asked of the worker otherwise.
 pub(super) fn draw(app: &App) {
     let ui = &app.ui.compare;
+    if !ui.remote.borrow().is_empty() {
+        ask(app);
+        return;
+    }
     let pick = |s: &web_sys::HtmlSelectElement| {
         let wanted = s.value();
         app.state
@@ -107,7 +135,6 @@ pub(super) fn draw(app: &App) {
     let (Some(a), Some(b)) = (pick(&ui.a), pick(&ui.b)) else {
         return;
     };
-    let (la, lb) = (policy_label(a.policy), policy_label(b.policy));
     let summary = |r: &GanttRun| Summary::from_records(&r.jobs, r.procs, 0);
     let c = match compare(&summary(&a), &a.jobs, &summary(&b), &b.jobs) {
         Ok(c) => c,
@@ -116,17 +143,135 @@ pub(super) fn draw(app: &App) {
             return;
         }
     };
+    let csv = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(&c.csv(), "text/csv;charset=utf-8");
+    crate::web::kit::export::show_link(&ui.csv, csv);
+    render(
+        app,
+        &ComparisonView::of(&c, ui.sort.get(), MAX_ROWS, BINS),
+        a.policy,
+        b.policy,
+    );
+    app.state.borrow_mut().comparison = Some(c);
+}
+
+/// The run ids of the runs picked, for a comparison by the worker.
+fn remote_ids(ui: &CompareUi) -> Option<(u32, u32)> {
+    picked(ui).map(|((_, a), (_, b))| (a, b))
+}
+
+/// Asks the worker for the comparison of the runs picked, in the table's order; the section
+/// says it is on its way until [`show_remote`] draws it.
+fn ask(app: &App) {
+    let ui = &app.ui.compare;
+    let Some((a, b)) = remote_ids(ui) else {
+        return;
+    };
+    ui.pending.set(Some((a, b)));
+    let _ = ui.section.set_attribute("aria-busy", "true");
+    ui.note
+        .set_text_content(Some("Comparing the runs job by job in the simulator…"));
+    app.tab.worker.post(&ToWorker::Compare {
+        a,
+        b,
+        sort: ui.sort.get(),
+    });
+}
+
+/// Draws the comparison of runs `a` and `b` sent by the worker, if it is still the one asked.
+pub(super) fn show_remote(app: &App, a: u32, b: u32, view: &ComparisonView) {
+    let ui = &app.ui.compare;
+    if ui.pending.get() != Some((a, b)) || remote_ids(ui) != Some((a, b)) {
+        return;
+    }
+    ui.pending.set(None);
+    let _ = ui.section.remove_attribute("aria-busy");
+    let Some(((pa, _), (pb, _))) = picked(ui) else {
+        return;
+    };
+    // The CSV is made by the worker when its link is clicked ([`ask_csv`]).
+    ui.csv.set_href("#");
+    ui.csv.set_hidden(false);
+    render(app, view, pa, pb);
+}
+
+/// Runs `a` and `b` could not be compared by the worker (a run no longer kept): says why
+/// instead of the comparison.
+pub(super) fn show_failure(app: &App, a: u32, b: u32, message: &str) {
+    let ui = &app.ui.compare;
+    if remote_ids(ui) != Some((a, b)) {
+        return;
+    }
+    ui.pending.set(None);
+    let _ = ui.section.remove_attribute("aria-busy");
+    ui.summary.set_text_content(Some(message));
+    ui.metrics.set_inner_html("");
+    ui.body.set_inner_html("");
+    ui.note.set_text_content(None);
+    ui.csv.set_hidden(true);
+    clear_canvas(&app.ui.doc, "chart-compare");
+}
+
+/// A click on the CSV link of a comparison made by the worker: asks for the file
+/// ([`save_csv`] downloads it).
+fn ask_csv(app: &App, ev: &Event) {
+    let ui = &app.ui.compare;
+    if ui.remote.borrow().is_empty() {
+        return;
+    }
+    ev.prevent_default();
+    if let Some((a, b)) = remote_ids(ui) {
+        hide_error();
+        app.tab.worker.post(&ToWorker::CompareCsv { a, b });
+    }
+}
+
+/// Downloads the CSV of the comparison sent by the worker.
+pub(super) fn save_csv(app: &App, text: &str) {
+    let Some(url) = app
+        .state
+        .borrow_mut()
+        .downloads
+        .url(text, "text/csv;charset=utf-8")
+    else {
+        show_error("The browser could not create the file to download.");
+        return;
+    };
+    let Ok(link) = app
+        .ui
+        .doc
+        .create_element("a")
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().map_err(JsValue::from))
+    else {
+        return;
+    };
+    link.set_href(&url);
+    link.set_download("schedlab-compare.csv");
+    link.set_hidden(true);
+    let _ = app.ui.body.append_child(&link);
+    link.click();
+    let _ = app.ui.body.remove_child(&link);
+}
+
+/// Shows `view`, the comparison of run B (policy `pb`) against run A (`pa`).
+fn render(app: &App, view: &ComparisonView, pa: PolicyKind, pb: PolicyKind) {
+    let ui = &app.ui.compare;
+    let (la, lb) = (policy_label(pa), policy_label(pb));
     ui.summary.set_text_content(Some(&format!(
         "{lb} against {la}: {} of {} jobs start earlier under {lb}, {} later, {} at the same \
          time.",
-        format::count(c.earlier as u64),
-        format::count(c.jobs.len() as u64),
-        format::count(c.later as u64),
-        format::count(c.same as u64)
+        format::count(view.earlier as u64),
+        format::count(view.jobs as u64),
+        format::count(view.later as u64),
+        format::count(view.same as u64)
     )));
-    ui.metrics.set_inner_html(&metrics_html(&c, la, lb));
-    let svg = if c.earlier + c.later > 0 {
-        match chart::draw_shift_histogram("chart-compare", &c.histogram(BINS), la, lb) {
+    ui.metrics
+        .set_inner_html(&metrics_html(&view.metric_deltas(), la, lb));
+    let svg = if view.earlier + view.later > 0 {
+        match chart::draw_shift_histogram("chart-compare", &view.histogram, la, lb) {
             Ok(svg) => Some(svg),
             Err(m) => {
                 show_error(&format!("The comparison chart could not be drawn: {m}"));
@@ -139,25 +284,18 @@ pub(super) fn draw(app: &App) {
     };
     png_link(&app.ui, "chart-compare", svg.is_some());
     svg_link(app, "chart-compare", svg.as_deref());
-    let csv = app
-        .state
-        .borrow_mut()
-        .downloads
-        .url(&c.csv(), "text/csv;charset=utf-8");
-    crate::web::kit::export::show_link(&ui.csv, csv);
-    table(app, &c);
-    app.state.borrow_mut().comparison = Some(c);
+    table(app, view);
 }
 
 /// The metric rows: A, B, B − A and the change in %.
-fn metrics_html(c: &RunComparison, la: &str, lb: &str) -> String {
+fn metrics_html(metrics: &[MetricDelta], la: &str, lb: &str) -> String {
     let mut h = format!(
         "<thead><tr><th>Metric</th><th>{}</th><th>{}</th><th>B − A</th><th>Change</th></tr>\
          </thead><tbody>",
         escape(&format!("A: {la}")),
         escape(&format!("B: {lb}"))
     );
-    for m in &c.metrics {
+    for m in metrics {
         h.push_str(&format!(
             "<tr data-key=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             m.key,
@@ -173,10 +311,13 @@ fn metrics_html(c: &RunComparison, la: &str, lb: &str) -> String {
     h
 }
 
-/// The job table, sorted by the chosen column, first [`MAX_ROWS`] rows.
-fn table(app: &App, c: &RunComparison) {
+/// The job table: the rows of `view` (the first [`MAX_ROWS`] in the chosen order).
+fn table(app: &App, view: &ComparisonView) {
     let ui = &app.ui.compare;
-    let (col, asc) = ui.sort.get();
+    let SortOrder {
+        column: col,
+        ascending: asc,
+    } = ui.sort.get();
     let head: String = COLUMNS
         .iter()
         .enumerate()
@@ -193,23 +334,7 @@ fn table(app: &App, c: &RunComparison) {
         })
         .collect();
     ui.head.set_inner_html(&format!("<tr>{head}</tr>"));
-    let key = |j: &crate::metrics::compare::JobDelta| match col {
-        0 => j.id as f64,
-        1 => f64::from(j.procs),
-        2 => j.submit,
-        3 => j.start_a,
-        4 => j.start_b,
-        _ => j.shift,
-    };
-    let mut rows: Vec<_> = c.jobs.iter().collect();
-    rows.sort_by(|x, y| {
-        let o = key(x).total_cmp(&key(y)).then(x.id.cmp(&y.id));
-        if asc {
-            o
-        } else {
-            o.reverse()
-        }
-    });
+    let rows = &view.rows;
     let body: String = rows
         .iter()
         .take(MAX_ROWS)
@@ -222,7 +347,11 @@ fn table(app: &App, c: &RunComparison) {
                 ""
             };
             format!(
-                r#"<tr class="{class}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                r#"<tr class="{class}" data-job="{}" data-start-a="{}" data-start-b="{}" data-shift="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                j.id,
+                j.start_a,
+                j.start_b,
+                j.shift,
                 j.id,
                 format::count(u64::from(j.procs)),
                 format::duration(j.submit),
@@ -236,7 +365,7 @@ fn table(app: &App, c: &RunComparison) {
     ui.note.set_text_content(Some(&format!(
         "Showing {} of {} jobs; click a column to sort. The CSV has every job.",
         format::count(rows.len().min(MAX_ROWS) as u64),
-        format::count(rows.len() as u64)
+        format::count(view.jobs as u64)
     )));
 }
 
@@ -277,6 +406,10 @@ pub(super) fn wire(app: &Rc<App>) {
     listen(ui.head.as_ref(), "click", move |ev: Event| {
         sort_click(&app2, &ev)
     });
+    let app3 = Rc::clone(app);
+    listen(ui.csv.as_ref(), "click", move |ev: Event| {
+        ask_csv(&app3, &ev)
+    });
 }
 
 /// Sorts by the clicked column (again: reverses the order).
@@ -291,12 +424,27 @@ fn sort_click(app: &App, ev: &Event) {
         return;
     };
     let ui = &app.ui.compare;
-    let (old, asc) = ui.sort.get();
-    ui.sort.set((col, if old == col { !asc } else { true }));
-    let c = app.state.borrow_mut().comparison.take();
-    if let Some(c) = c {
-        table(app, &c);
-        app.state.borrow_mut().comparison = Some(c);
+    let old = ui.sort.get();
+    ui.sort.set(SortOrder {
+        column: col,
+        ascending: if old.column == col {
+            !old.ascending
+        } else {
+            true
+        },
+    });
+    if !ui.remote.borrow().is_empty() {
+        ask(app);
+        return;
+    }
+    let view = app
+        .state
+        .borrow()
+        .comparison
+        .as_ref()
+        .map(|c| ComparisonView::of(c, ui.sort.get(), MAX_ROWS, BINS));
+    if let Some(view) = view {
+        table(app, &view);
     }
 }
 

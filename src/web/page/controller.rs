@@ -342,6 +342,13 @@ impl ModeTab for App {
             }
             FromWorker::Exported { id, format, text } => save_export(self, id, format, &text),
             FromWorker::Schedule { id, bytes } => show_schedule(self, id, &bytes),
+            FromWorker::Compared { a, b, view } => compare::show_remote(self, a, b, &view),
+            FromWorker::ComparedCsv { text, .. } => compare::save_csv(self, &text),
+            FromWorker::ReplayWindow { id, window } => self.replay.window_loaded(id, *window),
+            FromWorker::CompareFailed { a, b, message } => {
+                compare::show_failure(self, a, b, &message)
+            }
+            FromWorker::ReplayFailed { id, message } => self.replay.window_failed(id, &message),
             _ => {}
         }
     }

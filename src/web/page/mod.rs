@@ -252,7 +252,8 @@ struct Ui {
     charts: HtmlElement,
     gantt_policy: web_sys::HtmlSelectElement,
     gantt_note: Element,
-    /// Why the comparison and the replay are not shown (runs above `MAX_JOB_RECORDS` jobs).
+    /// How the comparison and the replay of runs above `MAX_JOB_RECORDS` jobs are made (by the
+    /// worker, from the runs it keeps).
     per_job_note: HtmlElement,
     first_jobs: HtmlInputElement,
     window_from: HtmlInputElement,
@@ -719,6 +720,15 @@ fn wire(app: &Rc<App>) {
         });
     }
     compare::wire(app);
+    {
+        // A large run's replay asks the worker for its windows.
+        let weak = Rc::downgrade(app);
+        app.replay.on_window_request(move |id, t| {
+            if let Some(app) = weak.upgrade() {
+                app.tab.worker.post(&ToWorker::ReplayWindow { id, t });
+            }
+        });
+    }
     if let Some(hint) = ui.doc.get_element_by_id("exercises-hint") {
         let doc = ui.doc.clone();
         listen(hint.as_ref(), "click", move |ev: Event| {

@@ -149,6 +149,11 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
         FromWorker::Progress { .. } | FromWorker::Cancelled { .. } => {}
         FromWorker::Exported { .. }
         | FromWorker::Schedule { .. }
+        | FromWorker::Compared { .. }
+        | FromWorker::ComparedCsv { .. }
+        | FromWorker::ReplayWindow { .. }
+        | FromWorker::CompareFailed { .. }
+        | FromWorker::ReplayFailed { .. }
         | FromWorker::ExerciseDone { .. }
         | FromWorker::Held { .. } => {}
         FromWorker::Done { id, report } => {
