@@ -188,7 +188,7 @@ impl GanttView {
         let mut area: std::collections::HashMap<i32, f64> = std::collections::HashMap::new();
         for j in 0..schedule.len() {
             *area.entry(schedule.user[j]).or_default() +=
-                f64::from(schedule.size[j]) * (schedule.end[j] - schedule.start[j]);
+                f64::from(schedule.size[j]) * (schedule.end(j) - schedule.start(j));
         }
         let mut users: Vec<(i32, f64)> = area.into_iter().collect();
         users.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -329,8 +329,8 @@ impl GanttView {
         let p = (MARGIN.1 + ph - y) / ph * f64::from(s.layout.rows * s.layout.per_row);
         let slack = (v.t1 - v.t0) / pw;
         let j = s.job_at(t, p, slack)?;
-        let (submit, start, end) = (s.submit[j], s.start[j], s.end[j]);
-        let _ = self.tip.set_attribute("data-job", &s.id[j].to_string());
+        let (submit, start, end) = (s.submit(j), s.start(j), s.end(j));
+        let _ = self.tip.set_attribute("data-job", &s.id(j).to_string());
         let _ = self.tip.set_attribute("data-start", &start.to_string());
         let _ = self.tip.set_attribute("data-end", &end.to_string());
         let user = if s.user[j] >= 0 {
@@ -341,7 +341,7 @@ impl GanttView {
         let mut text = format!(
             "Job {} · {} processor{}{user}\nsubmit {submit} s · start {start} s · end {end} s\n\
              waited {} · ran {}",
-            s.id[j],
+            s.id(j),
             format::count(u64::from(s.size[j])),
             if s.size[j] == 1 { "" } else { "s" },
             format::duration(start - submit),
