@@ -21,6 +21,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::base::nice_step::nice_step;
 use crate::metrics::JobRecord;
 
 mod encoding;
@@ -535,18 +536,13 @@ impl Layout {
     }
 }
 
-/// About `max` round tick values covering `[lo, hi]` (steps of 1, 2 or 5 × 10^k).
+/// About `max` round tick values covering `[lo, hi]` (a step of [`nice_step`]: 1, 2 or 5 ×
+/// 10^k, the step every chart's axis format, `form::format::AxisFormat`, labels).
 pub fn ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     if hi <= lo || !lo.is_finite() || !hi.is_finite() || max == 0 {
         return Vec::new();
     }
-    let raw = (hi - lo) / max as f64;
-    let mag = libm::pow(10.0, libm::floor(libm::log10(raw)));
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = nice_step((hi - lo) / max as f64);
     let first = libm::ceil(lo / step);
     let last = libm::floor(hi / step);
     if last - first > 1000.0 {
