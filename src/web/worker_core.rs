@@ -184,11 +184,6 @@ pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
                 .into(),
         );
     };
-    let users = finished
-        .trace
-        .as_ref()
-        .map(|(_, bytes)| users_by_job(bytes))
-        .unwrap_or_default();
     let input = finished
         .trace
         .as_ref()
@@ -196,6 +191,12 @@ pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
     let prepared = run::prepare_lean(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
     let jobs = &prepared.workload.jobs;
+    // Read after the preparation, whose transient memory it can then reuse.
+    let users = finished
+        .trace
+        .as_ref()
+        .map(|(_, bytes)| users_by_job(bytes, jobs.len()))
+        .unwrap_or_default();
     if jobs.len() != finished.outcomes.len() {
         return Err(format!(
             "The simulator could not rebuild that run ({} jobs prepared, {} simulated): run \
@@ -232,15 +233,16 @@ pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
 
 /// Each job's user (SWF field 12) by job number (field 1), sorted by job number (for a later
 /// number, its last line), read line by line from a trace's bytes (plain or gzip); lines that
-/// are comments or do not parse are passed over, and an unknown user (−1) is left out.
-pub fn users_by_job(bytes: &[u8]) -> Vec<(u64, i32)> {
+/// are comments or do not parse are passed over, and an unknown user (−1) is left out. Room
+/// for `jobs` lines is made at once (the trace's jobs, as prepared), not by doubling.
+pub fn users_by_job(bytes: &[u8], jobs: usize) -> Vec<(u64, i32)> {
     use std::io::{BufRead, BufReader, Read};
     let input: Box<dyn Read + '_> = if bytes.starts_with(&[0x1f, 0x8b]) {
         Box::new(flate2::read::MultiGzDecoder::new(bytes))
     } else {
         Box::new(bytes)
     };
-    let mut users = Vec::new();
+    let mut users = Vec::with_capacity(jobs);
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut line = String::new();
     loop {
