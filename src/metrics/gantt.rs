@@ -321,17 +321,43 @@ impl Schedule {
         if w == 0 || h == 0 || t1 <= t0 || rgba.len() < w * h * 4 {
             return 0;
         }
+        // The columns' kind chosen once, not per job: each loop reads its times directly.
+        let window = (t0, t1, w, h);
+        match (&self.start, &self.end) {
+            (Times::Secs { base, secs: st }, Times::Secs { secs: en, .. }) => self.raster_with(
+                |j| base + f64::from(st[j]),
+                |j| base + f64::from(en[j]),
+                window,
+                colour,
+                rgba,
+            ),
+            (Times::Exact(st), Times::Exact(en)) => {
+                self.raster_with(|j| st[j], |j| en[j], window, colour, rgba)
+            }
+            (st, en) => self.raster_with(|j| st.get(j), |j| en.get(j), window, colour, rgba),
+        }
+    }
+
+    /// [`Schedule::raster`] with the times read by `start` and `end`.
+    fn raster_with(
+        &self,
+        start: impl Fn(usize) -> f64 + Copy,
+        end: impl Fn(usize) -> f64,
+        (t0, t1, w, h): (f64, f64, usize, usize),
+        colour: &dyn Fn(usize) -> [u8; 3],
+        rgba: &mut [u8],
+    ) -> usize {
         let xs = w as f64 / (t1 - t0);
         let ys = h as f64 / f64::from(self.layout.rows.max(1));
         let mut drawn = 0;
         let mut last = u32::MAX;
-        for b in self.window(t0, t1) {
+        for b in self.layout.window(start, t0, t1) {
             let j = b.job as usize;
-            let end = self.end(j);
+            let end = end(j);
             if end < t0 {
                 continue;
             }
-            let x0 = ((self.start(j) - t0) * xs).max(0.0);
+            let x0 = ((start(j) - t0) * xs).max(0.0);
             let x1 = ((end - t0) * xs).min(w as f64);
             let px0 = (x0.floor() as usize).min(w - 1);
             let px1 = (x1.ceil() as usize).clamp(px0 + 1, w);
