@@ -455,7 +455,9 @@ impl GanttView {
         let shown = if (v.t1 - v.t0) >= (s.layout.t1 - s.layout.t0) * 0.9999 {
             "the whole run".to_string()
         } else {
-            format!("{}–{} {unit}", x_format.label(a), x_format.label(b))
+            // The window's bounds to about a thousandth of its span.
+            let bounds = AxisFormat::new(a, b, 1000);
+            format!("{}–{} {unit}", bounds.label(a), bounds.label(b))
         };
         let _ = ctx.fill_text(
             &format!(
