@@ -111,6 +111,26 @@ fn columns_are_narrow_only_when_exact() {
 #[test]
 fn bad_bytes_are_refused_with_the_reason() {
     assert_eq!(Schedule::decode(b"nope"), Err(DecodeError::Magic));
+    // A time base that is not a number; a band on a job that does not exist.
+    let mut b = sample().encode();
+    b[20..28].copy_from_slice(&f64::NAN.to_le_bytes());
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Field {
+            job: 0,
+            field: "time base"
+        })
+    );
+    let mut b = sample().encode();
+    let first_band = 28 + 4 * 24;
+    b[first_band..first_band + 4].copy_from_slice(&9u32.to_le_bytes());
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Field {
+            job: 9,
+            field: "band"
+        })
+    );
     let mut b = sample().encode();
     b.pop();
     assert_eq!(

@@ -210,8 +210,14 @@ impl Schedule {
             .and_then(|b| b.checked_add(nbands.checked_mul(BAND_BYTES)?))
             .and_then(|b| b.checked_add(HEADER_BYTES))
             .unwrap_or(usize::MAX);
-        if len != expected || !base.is_finite() {
+        if len != expected {
             return Err(DecodeError::Length { expected, got: len });
+        }
+        if !base.is_finite() {
+            return Err(DecodeError::Field {
+                job: 0,
+                field: "time base",
+            });
         }
         // Each column straight from its bytes, a chunk at a time.
         let mut chunk = vec![0u8; CHUNK];
