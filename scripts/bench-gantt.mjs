@@ -7,14 +7,14 @@
 //
 // A fresh headless Chromium (tests/e2e/harness.mjs) on the release bundle at 1366×768 uploads
 // the trace (default SDSC-BLUE, 243,306 jobs) in the flat tab, runs one policy and waits for
-// the Gantt chart of every job (the worker prepares the run's jobs again and sends the
-// schedule; the page decodes it and lays it out). It then redraws N times at each zoom level
+// the Gantt chart of every job (the worker prepares the run's jobs again, lays them out and
+// sends the schedule; the page decodes it). It then redraws N times at each zoom level
 // — the whole run, and 2^k times narrower for k = 3, 6, 9, 12 (the + key on the focused
 // chart, the ← / → keys for the redraws) — and reads the time of each redraw, measured in the
 // page with performance.now() around the drawing (the canvas's data-frame-ms): median and
 // maximum per level. The page's long tasks (PerformanceObserver 'longtask', over 50 ms) from
 // the end of the run to the chart on screen are listed: the main thread's longest stretch while
-// the schedule is decoded and laid out. Screenshots (test-output/bench-gantt-*.png): the whole run and zoomed in
+// the schedule is decoded and drawn. Screenshots (test-output/bench-gantt-*.png): the whole run and zoomed in
 // at 1366×768, and the same at 390×844.
 
 import { join } from 'node:path';

@@ -9,7 +9,7 @@
 // Each round starts a fresh headless Chromium (tests/e2e/harness.mjs) on the release bundle
 // (dist/, or SCHEDLAB_DIST), opens the page, uploads the trace in the flat tab, ticks the
 // policies (default: the page's defaults, unchanged) and presses Run; once the results table
-// has its rows it waits 2 s more (with --export it then downloads the EASY run's per-job CSV and
+// has its rows and the whole-trace Gantt chart of the first run is drawn, it waits 2 s more (with --export it then downloads the EASY run's per-job CSV and
 // SWF schedule, and waits 2 s more). From before the upload to the end it samples, every 100 ms:
 //
 // * the resident memory of the tab's renderer process (/proc/PID/status: VmRSS and RssAnon,
@@ -180,6 +180,10 @@ async function round(url, trace, policies) {
       && document.querySelectorAll('[data-testid="results"] tbody tr').length === n,
     rows, { timeout: 600000, polling: 200 });
   const ran = (Date.now() - t0) / 1000;
+  // The whole-trace Gantt chart of the first run is drawn once the batch ends: wait for it.
+  await page.waitForFunction(() => Number(document.querySelector('#chart-gantt')?.dataset.jobs) > 0,
+    null, { timeout: 600000, polling: 200 });
+  const charted = (Date.now() - t0) / 1000;
   await page.waitForTimeout(2000);
   // With --export, the EASY run's per-job CSV and SWF schedule are downloaded too.
   const exported = {};
@@ -203,7 +207,7 @@ async function round(url, trace, policies) {
   for (const s of workers) workerWasm.push(await wasmMemories((m, p) => toWorker(s, m, p)));
   await browser.close();
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
-  return { idle, peak, end, pageWasm, workerWasm, table, loaded, ran, exported };
+  return { idle, peak, end, pageWasm, workerWasm, table, loaded, ran, charted, exported };
 }
 
 if (argv.includes('--make-big')) {
@@ -222,7 +226,7 @@ try {
     const r = await round(url, trace, policies);
     results.push(r);
     const wasm = (xs) => xs.flat().map(mib).join(' + ');
-    console.log(`round ${i + 1}: trace loaded ${r.loaded.toFixed(1)} s, results ${r.ran.toFixed(1)} s after the upload`);
+    console.log(`round ${i + 1}: trace loaded ${r.loaded.toFixed(1)} s, results ${r.ran.toFixed(1)} s, Gantt chart ${r.charted.toFixed(1)} s after the upload`);
     console.log(`  tab renderer RSS (MiB): idle ${mib(r.idle.rss)}, peak ${mib(r.peak.rss)}, end ${mib(r.end.rss)}; growth ${mib(r.peak.rss - r.idle.rss)}`);
     console.log(`  tab renderer RssAnon (MiB): idle ${mib(r.idle.anon)}, peak ${mib(r.peak.anon)}, end ${mib(r.end.anon)}; growth ${mib(r.peak.anon - r.idle.anon)}`);
     console.log(`  all Chromium processes RSS (MiB): idle ${mib(r.idle.all)}, peak ${mib(r.peak.all)}`);

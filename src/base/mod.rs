@@ -6,6 +6,7 @@ pub mod config_error;
 pub mod event;
 pub mod explain;
 pub mod id_map;
+pub mod nice_step;
 pub mod papers;
 pub mod registry;
 pub mod rng;

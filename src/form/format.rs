@@ -1,6 +1,8 @@
 //! Number formatting for the results table and the progress line (no locale dependence, so
 //! the page reads the same everywhere).
 
+use crate::base::nice_step::nice_step;
+
 /// `1234567.891` with `decimals = 1` → `"1,234,567.9"`.
 pub fn fixed(v: f64, decimals: usize) -> String {
     if !v.is_finite() {
@@ -181,17 +183,4 @@ impl AxisFormat {
             format!("{s}{}", self.suffix)
         }
     }
-}
-
-/// The smallest step of 1, 2 or 5 times a power of ten at least `raw` (0 for no step).
-fn nice_step(raw: f64) -> f64 {
-    if !(raw > 0.0 && raw.is_finite()) {
-        return 0.0;
-    }
-    let p = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * p)
-        .find(|&s| s >= raw * (1.0 - 1e-9))
-        .unwrap_or(10.0 * p)
 }

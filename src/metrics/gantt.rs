@@ -1,9 +1,17 @@
 //! A run's schedule for a Gantt chart of any size: the started jobs as compact columns (id,
 //! submit, start, end, processors, user), a processor layout (each job a few bands of
-//! consecutive rows, given greedily in order of start), a little-endian byte encoding (how the
-//! worker hands a run of hundreds of thousands of jobs to the page), and what a view needs:
+//! consecutive rows, given greedily in order of start), a little-endian byte encoding of both
+//! (`encoding`: how the worker hands a run of hundreds of thousands of jobs, laid out, to the
+//! page), and what a view needs:
 //! the bands of a time window (culled with a binary search), an RGBA raster of a window in
 //! which sub-pixel jobs share their pixel, the job under a point, and axis ticks.
+//!
+//! The columns are as narrow as is exact: ids in 4 bytes when every id fits, and the times
+//! as whole seconds (4 bytes) after the run's earliest time when every time is a whole second
+//! within 2³² s of it (SWF times are), else as `f64`. Either way a time reads back as the very
+//! `f64` it was (the tooltip shows the per-job CSV's numbers). The byte encoding is the
+//! columns and bands as they are kept, so the page decodes each straight into its vector, a
+//! piece of the bytes at a time ([`Schedule::decode_with`]).
 //!
 //! Machines of more than [`MAX_LAYOUT_ROWS`] processors are laid out on rows of several
 //! processors (a job takes its processors rounded up to whole rows; where rounding leaves too
@@ -13,7 +21,13 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::base::nice_step::nice_step;
 use crate::metrics::JobRecord;
+
+mod encoding;
+
+pub use encoding::DecodeError;
+use encoding::Encoding;
 
 /// Most rows of the layout: a larger machine puts several processors on a row.
 pub const MAX_LAYOUT_ROWS: u32 = 8192;
@@ -23,10 +37,11 @@ pub const MAX_LAYOUT_ROWS: u32 = 8192;
 pub struct Schedule {
     /// Machine size, processors.
     pub procs: u32,
-    pub id: Vec<u64>,
-    pub submit: Vec<f64>,
-    pub start: Vec<f64>,
-    pub end: Vec<f64>,
+    id: Ids,
+    submit: Times,
+    start: Times,
+    end: Times,
+    /// Each job's processors.
     pub size: Vec<u32>,
     /// The SWF user id (−1: unknown).
     pub user: Vec<i32>,
@@ -34,12 +49,107 @@ pub struct Schedule {
     pub layout: Layout,
 }
 
-/// One band of a job: rows `row .. row + rows`, from the job's start to its end.
+/// One started job's numbers, as a schedule is built from them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    pub id: u64,
+    pub submit: f64,
+    pub start: f64,
+    pub end: f64,
+    pub size: u32,
+}
+
+impl From<&JobRecord> for Row {
+    fn from(r: &JobRecord) -> Row {
+        Row {
+            id: r.id,
+            submit: r.submit,
+            start: r.start,
+            end: r.end,
+            size: r.procs,
+        }
+    }
+}
+
+/// Job ids: 4 bytes each when every id fits.
+#[derive(Clone, Debug, PartialEq)]
+enum Ids {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Default for Ids {
+    fn default() -> Ids {
+        Ids::Narrow(Vec::new())
+    }
+}
+
+impl Ids {
+    #[inline]
+    fn get(&self, j: usize) -> u64 {
+        match self {
+            Ids::Narrow(v) => u64::from(v[j]),
+            Ids::Wide(v) => v[j],
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ids::Narrow(v) => v.len(),
+            Ids::Wide(v) => v.len(),
+        }
+    }
+}
+
+/// A column of times: whole seconds after `base` (exact, see the module documentation), or
+/// the `f64`s themselves.
+#[derive(Clone, Debug, PartialEq)]
+enum Times {
+    Secs { base: f64, secs: Vec<u32> },
+    Exact(Vec<f64>),
+}
+
+impl Default for Times {
+    fn default() -> Times {
+        Times::Exact(Vec::new())
+    }
+}
+
+impl Times {
+    #[inline]
+    fn get(&self, j: usize) -> f64 {
+        match self {
+            Times::Secs { base, secs } => base + f64::from(secs[j]),
+            Times::Exact(v) => v[j],
+        }
+    }
+
+    /// An empty column of the encoding's kind, for `n` times.
+    fn with_capacity(enc: &Encoding, n: usize) -> Times {
+        match enc.base {
+            Some(base) => Times::Secs {
+                base,
+                secs: Vec::with_capacity(n),
+            },
+            None => Times::Exact(Vec::with_capacity(n)),
+        }
+    }
+
+    fn push(&mut self, t: f64) {
+        match self {
+            Times::Secs { base, secs } => secs.push((t - *base) as u32),
+            Times::Exact(v) => v.push(t),
+        }
+    }
+}
+
+/// One band of a job: rows `row .. row + rows` (at most [`MAX_LAYOUT_ROWS`]), from the job's
+/// start to its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Band {
     pub job: u32,
-    pub row: u32,
-    pub rows: u32,
+    pub row: u16,
+    pub rows: u16,
 }
 
 /// Where each job is drawn.
@@ -51,8 +161,6 @@ pub struct Layout {
     pub per_row: u32,
     /// The bands in order of their job's start (then arrival).
     pub bands: Vec<Band>,
-    /// The bands' start times (a copy, for the window's binary search).
-    starts: Vec<f64>,
     /// The longest job, seconds.
     pub longest: f64,
     /// First start and last end, seconds.
@@ -60,59 +168,68 @@ pub struct Layout {
     pub t1: f64,
 }
 
-/// Why a byte encoding of a schedule was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DecodeError {
-    /// Not a schedule (the first four bytes).
-    Magic,
-    /// The header's job count does not match the bytes' length: `expected` bytes, `got`.
-    Length { expected: usize, got: usize },
-    /// A job's field out of order (`end` before `start`, not finite) or larger than the machine.
-    Field { job: usize, field: &'static str },
-}
-
-impl std::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DecodeError::Magic => write!(f, "schedule: not a schedule encoding"),
-            DecodeError::Length { expected, got } => {
-                write!(f, "schedule: {got} bytes, expected {expected}")
-            }
-            DecodeError::Field { job, field } => write!(f, "schedule: job {job}: bad {field}"),
-        }
-    }
-}
-
-const MAGIC: &[u8; 4] = b"SLG1";
-/// Bytes per job: id u64, submit, start, end f64, size u32, user i32.
-const JOB_BYTES: usize = 8 * 4 + 4 + 4;
-const HEADER_BYTES: usize = 4 + 4 + 4;
-
 impl Schedule {
-    /// The columns of per-job records (each with its user) on `procs` processors, without a
-    /// layout (what [`Schedule::encode`] needs; [`Schedule::decode`] lays the jobs out).
+    /// The schedule of per-job records (each with its user) on `procs` processors, laid out.
     pub fn from_records(
         procs: u32,
         records: impl IntoIterator<Item = (JobRecord, i32)>,
     ) -> Schedule {
-        let mut s = Schedule {
-            procs,
-            ..Schedule::default()
+        let records: Vec<(JobRecord, i32)> = records.into_iter().collect();
+        let rows = || records.iter().map(|(r, _)| Row::from(r));
+        Schedule::columns(procs, rows, records.iter().map(|&(_, u)| u)).laid_out()
+    }
+
+    /// The columns of `rows()` (called twice, giving the same jobs) and their `users` on
+    /// `procs` processors, as narrow as is exact, without a layout (see
+    /// [`Schedule::laid_out`]).
+    pub fn columns<I>(
+        procs: u32,
+        rows: impl Fn() -> I,
+        users: impl Iterator<Item = i32>,
+    ) -> Schedule
+    where
+        I: Iterator<Item = Row>,
+    {
+        let (enc, n) = Encoding::of(rows());
+        let mut id = if enc.narrow_ids {
+            Ids::Narrow(Vec::with_capacity(n))
+        } else {
+            Ids::Wide(Vec::with_capacity(n))
         };
-        for (r, user) in records {
-            s.id.push(r.id);
-            s.submit.push(r.submit);
-            s.start.push(r.start);
-            s.end.push(r.end);
-            s.size.push(r.procs);
-            s.user.push(user);
+        let mut submit = Times::with_capacity(&enc, n);
+        let mut start = Times::with_capacity(&enc, n);
+        let mut end = Times::with_capacity(&enc, n);
+        let mut size = Vec::with_capacity(n);
+        for r in rows() {
+            match &mut id {
+                Ids::Narrow(v) => v.push(r.id as u32),
+                Ids::Wide(v) => v.push(r.id),
+            }
+            submit.push(r.submit);
+            start.push(r.start);
+            end.push(r.end);
+            size.push(r.size);
         }
-        s
+        let mut user = Vec::with_capacity(n);
+        user.extend(users.take(n));
+        user.resize(n, -1);
+        Schedule {
+            procs,
+            id,
+            submit,
+            start,
+            end,
+            size,
+            user,
+            layout: Layout::default(),
+        }
     }
 
     /// This schedule with its layout computed.
     pub fn laid_out(mut self) -> Schedule {
-        self.layout = Layout::of(self.procs, &self.start, &self.end, &self.size);
+        let (start, end) = (&self.start, &self.end);
+        let layout = Layout::of(self.procs, &self.size, |j| start.get(j), |j| end.get(j));
+        self.layout = layout;
         self
     }
 
@@ -122,142 +239,43 @@ impl Schedule {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.id.is_empty()
+        self.len() == 0
     }
 
-    /// The bytes [`Schedule::encode`] writes for `n` jobs on `procs` processors, written one
-    /// column at a time from `rows()` (called once per column, each call giving the same `n`
-    /// records and users): no column is held in between.
-    pub fn encode_rows<I>(procs: u32, n: usize, rows: impl Fn() -> I) -> Vec<u8>
-    where
-        I: Iterator<Item = (JobRecord, i32)>,
-    {
-        let mut out = Vec::with_capacity(HEADER_BYTES + n * JOB_BYTES);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&procs.to_le_bytes());
-        out.extend_from_slice(&(n as u32).to_le_bytes());
-        for (r, _) in rows() {
-            out.extend_from_slice(&r.id.to_le_bytes());
-        }
-        let picks: [fn(&JobRecord) -> f64; 3] = [|r| r.submit, |r| r.start, |r| r.end];
-        for pick in picks {
-            for (r, _) in rows() {
-                out.extend_from_slice(&pick(&r).to_le_bytes());
-            }
-        }
-        for (r, _) in rows() {
-            out.extend_from_slice(&r.procs.to_le_bytes());
-        }
-        for (_, user) in rows() {
-            out.extend_from_slice(&user.to_le_bytes());
-        }
-        out
+    /// Job `j`'s number.
+    pub fn id(&self, j: usize) -> u64 {
+        self.id.get(j)
     }
 
-    /// The columns as bytes (the layout is computed again by [`Schedule::decode`]).
-    pub fn encode(&self) -> Vec<u8> {
-        let n = self.len();
-        let mut out = Vec::with_capacity(HEADER_BYTES + n * JOB_BYTES);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&self.procs.to_le_bytes());
-        out.extend_from_slice(&(n as u32).to_le_bytes());
-        for v in &self.id {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for col in [&self.submit, &self.start, &self.end] {
-            for v in col {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        for v in &self.size {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for v in &self.user {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out
+    /// Job `j`'s submit time, seconds.
+    pub fn submit(&self, j: usize) -> f64 {
+        self.submit.get(j)
     }
 
-    /// The schedule of [`Schedule::encode`]'s bytes, with its layout.
-    pub fn decode(bytes: &[u8]) -> Result<Schedule, DecodeError> {
-        Schedule::decode_columns(bytes).map(Schedule::laid_out)
+    /// Job `j`'s start, seconds.
+    pub fn start(&self, j: usize) -> f64 {
+        self.start.get(j)
     }
 
-    /// The schedule of [`Schedule::encode`]'s bytes without its layout (see
-    /// [`Schedule::laid_out`]): the page decodes and lays out in separate main-thread tasks.
-    pub fn decode_columns(bytes: &[u8]) -> Result<Schedule, DecodeError> {
-        if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
-            return Err(DecodeError::Magic);
+    /// Job `j`'s end, seconds.
+    pub fn end(&self, j: usize) -> f64 {
+        self.end.get(j)
+    }
+
+    /// Job `j`'s numbers.
+    pub fn row(&self, j: usize) -> Row {
+        Row {
+            id: self.id(j),
+            submit: self.submit(j),
+            start: self.start(j),
+            end: self.end(j),
+            size: self.size[j],
         }
-        let word = |at: usize| {
-            let mut b = [0u8; 4];
-            b.copy_from_slice(&bytes[at..at + 4]);
-            b
-        };
-        let procs = u32::from_le_bytes(word(4));
-        let n = u32::from_le_bytes(word(8)) as usize;
-        let expected = n
-            .checked_mul(JOB_BYTES)
-            .and_then(|b| b.checked_add(HEADER_BYTES))
-            .unwrap_or(usize::MAX);
-        if bytes.len() != expected {
-            return Err(DecodeError::Length {
-                expected,
-                got: bytes.len(),
-            });
-        }
-        let body = &bytes[HEADER_BYTES..];
-        // Each column straight from its bytes (no copy of the bytes in between).
-        let eights = |k: usize| {
-            body[k * 8 * n..(k + 1) * 8 * n].chunks_exact(8).map(|c| {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(c);
-                b
-            })
-        };
-        let id: Vec<u64> = eights(0).map(u64::from_le_bytes).collect();
-        let submit: Vec<f64> = eights(1).map(f64::from_le_bytes).collect();
-        let start: Vec<f64> = eights(2).map(f64::from_le_bytes).collect();
-        let end: Vec<f64> = eights(3).map(f64::from_le_bytes).collect();
-        let words = |from: usize| {
-            body[from..from + 4 * n].chunks_exact(4).map(|c| {
-                let mut b = [0u8; 4];
-                b.copy_from_slice(c);
-                b
-            })
-        };
-        let size: Vec<u32> = words(32 * n).map(u32::from_le_bytes).collect();
-        let user: Vec<i32> = words(36 * n).map(i32::from_le_bytes).collect();
-        for j in 0..n {
-            if !(submit[j].is_finite() && start[j].is_finite() && end[j].is_finite()) {
-                return Err(DecodeError::Field {
-                    job: j,
-                    field: "time",
-                });
-            }
-            if end[j] < start[j] {
-                return Err(DecodeError::Field {
-                    job: j,
-                    field: "end",
-                });
-            }
-            if size[j] == 0 || size[j] > procs {
-                return Err(DecodeError::Field {
-                    job: j,
-                    field: "processors",
-                });
-            }
-        }
-        Ok(Schedule {
-            procs,
-            id,
-            submit,
-            start,
-            end,
-            size,
-            user,
-            layout: Layout::default(),
-        })
+    }
+
+    /// The bands that may meet the window `[t0, t1)` (see [`Layout::window`]).
+    pub fn window(&self, t0: f64, t1: f64) -> impl Iterator<Item = &Band> {
+        self.layout.window(|j| self.start.get(j), t0, t1)
     }
 
     /// The job drawn at time `t` (seconds) and processor `p`, or, when none is exactly there,
@@ -270,12 +288,12 @@ impl Schedule {
         }
         let row = row as u32;
         let mut near: Option<(f64, usize)> = None;
-        for b in self.layout.window(t - slack, t + slack) {
-            if row < b.row || row >= b.row + b.rows {
+        for b in self.window(t - slack, t + slack) {
+            if row < u32::from(b.row) || row >= u32::from(b.row) + u32::from(b.rows) {
                 continue;
             }
             let j = b.job as usize;
-            let (s, e) = (self.start[j], self.end[j]);
+            let (s, e) = (self.start(j), self.end(j));
             if t >= s && t < e {
                 return Some(j);
             }
@@ -303,20 +321,47 @@ impl Schedule {
         if w == 0 || h == 0 || t1 <= t0 || rgba.len() < w * h * 4 {
             return 0;
         }
+        // The columns' kind chosen once, not per job: each loop reads its times directly.
+        let window = (t0, t1, w, h);
+        match (&self.start, &self.end) {
+            (Times::Secs { base, secs: st }, Times::Secs { secs: en, .. }) => self.raster_with(
+                |j| base + f64::from(st[j]),
+                |j| base + f64::from(en[j]),
+                window,
+                colour,
+                rgba,
+            ),
+            (Times::Exact(st), Times::Exact(en)) => {
+                self.raster_with(|j| st[j], |j| en[j], window, colour, rgba)
+            }
+            (st, en) => self.raster_with(|j| st.get(j), |j| en.get(j), window, colour, rgba),
+        }
+    }
+
+    /// [`Schedule::raster`] with the times read by `start` and `end`.
+    fn raster_with(
+        &self,
+        start: impl Fn(usize) -> f64 + Copy,
+        end: impl Fn(usize) -> f64,
+        (t0, t1, w, h): (f64, f64, usize, usize),
+        colour: &dyn Fn(usize) -> [u8; 3],
+        rgba: &mut [u8],
+    ) -> usize {
         let xs = w as f64 / (t1 - t0);
         let ys = h as f64 / f64::from(self.layout.rows.max(1));
         let mut drawn = 0;
         let mut last = u32::MAX;
-        for b in self.layout.window(t0, t1) {
+        for b in self.layout.window(start, t0, t1) {
             let j = b.job as usize;
-            if self.end[j] < t0 {
+            let end = end(j);
+            if end < t0 {
                 continue;
             }
-            let x0 = ((self.start[j] - t0) * xs).max(0.0);
-            let x1 = ((self.end[j] - t0) * xs).min(w as f64);
+            let x0 = ((start(j) - t0) * xs).max(0.0);
+            let x1 = ((end - t0) * xs).min(w as f64);
             let px0 = (x0.floor() as usize).min(w - 1);
             let px1 = (x1.ceil() as usize).clamp(px0 + 1, w);
-            let y_top = h as f64 - f64::from(b.row + b.rows) * ys;
+            let y_top = h as f64 - (f64::from(b.row) + f64::from(b.rows)) * ys;
             let y_bot = h as f64 - f64::from(b.row) * ys;
             let py0 = (y_top.max(0.0).floor() as usize).min(h - 1);
             let py1 = (y_bot.round() as usize).clamp(py0 + 1, h);
@@ -416,26 +461,30 @@ impl FreeRows {
 
 impl Layout {
     /// Processors given greedily (lowest free row first) in order of start time, as bands of
-    /// consecutive rows.
-    pub fn of(procs: u32, start: &[f64], end: &[f64], size: &[u32]) -> Layout {
-        let per_row = procs.div_ceil(MAX_LAYOUT_ROWS).max(1);
-        let rows = procs.div_ceil(per_row);
-        let mut order: Vec<u32> = (0..start.len() as u32).collect();
-        order.sort_by(|&a, &b| {
-            start[a as usize]
-                .total_cmp(&start[b as usize])
+    /// consecutive rows: `size[j]` processors for job `j` from `start(j)` to `end(j)`.
+    pub fn of(
+        procs: u32,
+        size: &[u32],
+        start: impl Fn(usize) -> f64,
+        end: impl Fn(usize) -> f64,
+    ) -> Layout {
+        let (per_row, rows) = Layout::rows(procs);
+        let n = size.len();
+        // Start, then arrival: a total order, so the unstable sort (no buffer) is exact.
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            start(a as usize)
+                .total_cmp(&start(b as usize))
                 .then(a.cmp(&b))
         });
         // The free rows as bits, and the running jobs by end (a job's rows are free again
         // from its end): O(rows / 64 + rows taken) per job, not a scan of every row's end.
         let mut free = FreeRows::all(rows);
         let mut running: BinaryHeap<Reverse<(OrderedEnd, u32, usize)>> = BinaryHeap::new();
-        let mut bands: Vec<Band> = Vec::with_capacity(start.len());
-        let mut longest: f64 = 0.0;
+        let mut bands: Vec<Band> = Vec::with_capacity(n);
         for &i in &order {
             let j = i as usize;
-            let (s, e) = (start[j], end[j]);
-            longest = longest.max(e - s);
+            let (s, e) = (start(j), end(j));
             while let Some(Reverse((OrderedEnd(end), _, first))) = running.peek().copied() {
                 if end > s {
                     break;
@@ -443,52 +492,83 @@ impl Layout {
                 running.pop();
                 let job = bands[first].job;
                 for b in bands[first..].iter().take_while(|b: &&Band| b.job == job) {
-                    free.give_back(b.row, b.rows);
+                    free.give_back(u32::from(b.row), u32::from(b.rows));
                 }
             }
             let need = size[j].div_ceil(per_row).min(rows);
             let first = bands.len();
-            free.take_lowest(need, |row, rows| bands.push(Band { job: i, row, rows }));
+            // Rows and counts are below MAX_LAYOUT_ROWS (8,192): exact in u16.
+            free.take_lowest(need, |row, rows| {
+                bands.push(Band {
+                    job: i,
+                    row: row as u16,
+                    rows: rows as u16,
+                })
+            });
             if bands.len() > first {
                 running.push(Reverse((OrderedEnd(e), i, first)));
             }
         }
-        let starts = bands.iter().map(|b| start[b.job as usize]).collect();
-        let t0 = start.iter().copied().fold(f64::INFINITY, f64::min);
-        let t1 = end.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let (t0, t1) = if t0.is_finite() { (t0, t1) } else { (0.0, 1.0) };
+        drop(order);
+        drop(running);
+        let (longest, t0, t1) = Layout::extent(n, start, end);
         Layout {
             rows,
             per_row,
             bands,
-            starts,
             longest,
             t0,
-            t1: if t1 > t0 { t1 } else { t0 + 1.0 },
+            t1,
         }
     }
 
+    /// Processors per row and rows for a machine of `procs` processors.
+    fn rows(procs: u32) -> (u32, u32) {
+        let per_row = procs.div_ceil(MAX_LAYOUT_ROWS).max(1);
+        (per_row, procs.div_ceil(per_row))
+    }
+
+    /// The longest of `n` jobs, the first start and the last end (0 and 1 without jobs; the
+    /// end after the start).
+    fn extent(
+        n: usize,
+        start: impl Fn(usize) -> f64,
+        end: impl Fn(usize) -> f64,
+    ) -> (f64, f64, f64) {
+        let (mut longest, mut t0, mut t1) = (0.0f64, f64::INFINITY, f64::NEG_INFINITY);
+        for j in 0..n {
+            let (s, e) = (start(j), end(j));
+            longest = longest.max(e - s);
+            t0 = t0.min(s);
+            t1 = t1.max(e);
+        }
+        let (t0, t1) = if t0.is_finite() { (t0, t1) } else { (0.0, 1.0) };
+        (longest, t0, if t1 > t0 { t1 } else { t0 + 1.0 })
+    }
+
     /// The bands that may meet the window `[t0, t1)`: those starting in
-    /// `[t0 − longest, t1)` (a binary search on the starts; the caller checks the ends).
-    pub fn window(&self, t0: f64, t1: f64) -> impl Iterator<Item = &Band> {
-        let lo = self.starts.partition_point(|&s| s < t0 - self.longest);
-        let hi = self.starts.partition_point(|&s| s < t1);
+    /// `[t0 − longest, t1)` (a binary search on the bands, which are in order of their job's
+    /// `start`; the caller checks the ends).
+    pub fn window(
+        &self,
+        start: impl Fn(usize) -> f64,
+        t0: f64,
+        t1: f64,
+    ) -> impl Iterator<Item = &Band> {
+        let at = |b: &Band| start(b.job as usize);
+        let lo = self.bands.partition_point(|b| at(b) < t0 - self.longest);
+        let hi = self.bands.partition_point(|b| at(b) < t1);
         self.bands[lo..hi.max(lo)].iter()
     }
 }
 
-/// About `max` round tick values covering `[lo, hi]` (steps of 1, 2 or 5 × 10^k).
+/// About `max` round tick values covering `[lo, hi]` (a step of [`nice_step`]: 1, 2 or 5 ×
+/// 10^k, the step every chart's axis format, `form::format::AxisFormat`, labels).
 pub fn ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     if hi <= lo || !lo.is_finite() || !hi.is_finite() || max == 0 {
         return Vec::new();
     }
-    let raw = (hi - lo) / max as f64;
-    let mag = libm::pow(10.0, libm::floor(libm::log10(raw)));
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = nice_step((hi - lo) / max as f64);
     let first = libm::ceil(lo / step);
     let last = libm::floor(hi / step);
     if last - first > 1000.0 {

@@ -22,10 +22,14 @@ use web_sys::{
 use super::dom::listen;
 use super::format;
 use super::kit::by_id;
+use crate::form::format::AxisFormat;
 use crate::metrics::gantt::{ticks, Schedule};
 
 /// Plotting area inside the canvas: left, top, right and bottom margins (canvas pixels).
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
+/// Ticks on the time axis and on the processors' axis, at most.
+const X_TICKS: usize = 10;
+const Y_TICKS: usize = 6;
 /// Narrowest window, seconds.
 const MIN_SPAN: f64 = 10.0;
 /// Users named in the legend, each with a colour of its own.
@@ -188,7 +192,7 @@ impl GanttView {
         let mut area: std::collections::HashMap<i32, f64> = std::collections::HashMap::new();
         for j in 0..schedule.len() {
             *area.entry(schedule.user[j]).or_default() +=
-                f64::from(schedule.size[j]) * (schedule.end[j] - schedule.start[j]);
+                f64::from(schedule.size[j]) * (schedule.end(j) - schedule.start(j));
         }
         let mut users: Vec<(i32, f64)> = area.into_iter().collect();
         users.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -329,8 +333,8 @@ impl GanttView {
         let p = (MARGIN.1 + ph - y) / ph * f64::from(s.layout.rows * s.layout.per_row);
         let slack = (v.t1 - v.t0) / pw;
         let j = s.job_at(t, p, slack)?;
-        let (submit, start, end) = (s.submit[j], s.start[j], s.end[j]);
-        let _ = self.tip.set_attribute("data-job", &s.id[j].to_string());
+        let (submit, start, end) = (s.submit(j), s.start(j), s.end(j));
+        let _ = self.tip.set_attribute("data-job", &s.id(j).to_string());
         let _ = self.tip.set_attribute("data-start", &start.to_string());
         let _ = self.tip.set_attribute("data-end", &end.to_string());
         let user = if s.user[j] >= 0 {
@@ -341,7 +345,7 @@ impl GanttView {
         let mut text = format!(
             "Job {} · {} processor{}{user}\nsubmit {submit} s · start {start} s · end {end} s\n\
              waited {} · ran {}",
-            s.id[j],
+            s.id(j),
             format::count(u64::from(s.size[j])),
             if s.size[j] == 1 { "" } else { "s" },
             format::duration(start - submit),
@@ -415,10 +419,12 @@ impl GanttView {
         let (a, b) = ((v.t0 - base) / div, (v.t1 - base) / div);
         ctx.set_text_align("center");
         ctx.set_text_baseline("top");
-        for t in ticks(a, b, 10) {
+        // One number format per axis, as every other chart ([`AxisFormat`]).
+        let x_format = AxisFormat::new(a, b, X_TICKS);
+        for t in ticks(a, b, X_TICKS) {
             let x = MARGIN.0 + (t - a) / (b - a) * pw;
             ctx.fill_rect(x - 0.5, MARGIN.1 + ph, 1.0, 5.0);
-            let _ = ctx.fill_text(&tick_label(t), x, MARGIN.1 + ph + 7.0);
+            let _ = ctx.fill_text(&x_format.label(t), x, MARGIN.1 + ph + 7.0);
         }
         let _ = ctx.fill_text(
             &format!("Simulated time since the first start ({unit})"),
@@ -428,10 +434,11 @@ impl GanttView {
         let procs = f64::from(s.layout.rows * s.layout.per_row);
         ctx.set_text_align("right");
         ctx.set_text_baseline("middle");
-        for p in ticks(0.0, procs, 6) {
+        let y_format = AxisFormat::counts(0.0, procs, Y_TICKS);
+        for p in ticks(0.0, procs, Y_TICKS) {
             let y = MARGIN.1 + ph - p / procs * ph;
             ctx.fill_rect(MARGIN.0 - 5.0, y - 0.5, 5.0, 1.0);
-            let _ = ctx.fill_text(&tick_label(p), MARGIN.0 - 8.0, y);
+            let _ = ctx.fill_text(&y_format.label(p), MARGIN.0 - 8.0, y);
         }
         ctx.save();
         let _ = ctx.translate(14.0, MARGIN.1 + ph / 2.0);
@@ -448,7 +455,9 @@ impl GanttView {
         let shown = if (v.t1 - v.t0) >= (s.layout.t1 - s.layout.t0) * 0.9999 {
             "the whole run".to_string()
         } else {
-            format!("{}–{} {unit}", tick_label(a), tick_label(b))
+            // The window's bounds to about a thousandth of its span.
+            let bounds = AxisFormat::new(a, b, 1000);
+            format!("{}–{} {unit}", bounds.label(a), bounds.label(b))
         };
         let _ = ctx.fill_text(
             &format!(
@@ -551,22 +560,4 @@ fn size_colour(p: u32) -> [u8; 3] {
         .iter()
         .find(|(max, _, _)| p <= *max)
         .map_or([0x44, 0x01, 0x54], |c| c.2)
-}
-
-/// A tick's label: up to three decimals, trailing zeros dropped, thousands separated.
-fn tick_label(v: f64) -> String {
-    if v.abs() >= 1000.0 && v.fract() == 0.0 {
-        return format::count(v.abs() as u64).to_string().replacen(
-            "",
-            if v < 0.0 { "−" } else { "" },
-            1,
-        );
-    }
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".into()
-    } else {
-        s.to_string()
-    }
 }

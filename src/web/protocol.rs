@@ -39,6 +39,61 @@ pub const MAX_TIMELINE_POINTS: usize = 400;
 /// Wait-time quantiles sent for the distribution chart.
 pub const WAIT_QUANTILES: usize = 201;
 
+/// Bytes that travel beside a message's JSON, left where they arrived (a JavaScript array,
+/// for the page's message handler) and read a piece at a time: a big schedule is never copied
+/// whole into wasm memory.
+#[derive(Clone, Default)]
+pub struct Beside {
+    len: usize,
+    read: Option<std::rc::Rc<ReadAt>>,
+}
+
+/// Fills a buffer with the bytes from an offset.
+type ReadAt = dyn Fn(usize, &mut [u8]);
+
+impl Beside {
+    /// `len` bytes, `read(at, dst)` filling `dst` with those from offset `at`.
+    pub fn new(len: usize, read: impl Fn(usize, &mut [u8]) + 'static) -> Beside {
+        Beside {
+            len,
+            read: Some(std::rc::Rc::new(read)),
+        }
+    }
+
+    /// Bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Fills `dst` with the bytes from offset `at` (zeros where there are none).
+    pub fn read(&self, at: usize, dst: &mut [u8]) {
+        match &self.read {
+            Some(read) if at.saturating_add(dst.len()) <= self.len => read(at, dst),
+            _ => dst.fill(0),
+        }
+    }
+}
+
+impl std::fmt::Debug for Beside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Beside({} bytes)", self.len)
+    }
+}
+
+impl PartialEq for Beside {
+    fn eq(&self, other: &Beside) -> bool {
+        self.len == other.len
+            && match (&self.read, &other.read) {
+                (Some(a), Some(b)) => std::rc::Rc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+    }
+}
+
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -247,11 +302,11 @@ pub enum FromWorker {
     },
     /// The schedule of run `id` ([`ToWorker::Schedule`]): the page's message is the array
     /// `[json, Uint8Array]`, the bytes those of [`crate::metrics::gantt::Schedule::encode`]
-    /// (put back into `bytes` by the page's message handler).
+    /// (made readable in `bytes` by the page's message handler, where they stay).
     Schedule {
         id: u32,
         #[serde(skip)]
-        bytes: Vec<u8>,
+        bytes: Beside,
     },
     /// The comparison of runs `a` and `b` asked for by [`ToWorker::Compare`].
     Compared {

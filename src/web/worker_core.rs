@@ -174,12 +174,14 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
     })
 }
 
-/// The schedule of finished run `id` for the page's Gantt chart, encoded
-/// ([`crate::metrics::gantt::Schedule::encode`]): its jobs are prepared again, as for the
-/// per-job CSV, without their SWF records; each job's user is read from the trace's lines by
-/// job number ([`users_by_job`]), a map of a few bytes per job instead of a record of 150.
-/// Nothing of it is kept.
-pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
+/// The schedule of finished run `id` for the page's Gantt chart, laid out and encoded
+/// ([`crate::metrics::gantt::Schedule::encode`]) into a JavaScript array a piece at a time (the
+/// bytes are never whole in wasm memory): its jobs are prepared again, as for the per-job CSV,
+/// without their SWF records; each job's user is read from the trace's lines by job number
+/// ([`users_by_job`]), 16 bytes a job instead of a record of 150. The layout is computed here,
+/// off the page's thread and out of its memory. Nothing of it is kept.
+pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
+    use crate::metrics::gantt::{Row, Schedule};
     let kept = FINISHED.with(|f| f.borrow().iter().find(|r| r.id == id).cloned());
     let Some(finished) = kept else {
         return Err(
@@ -194,12 +196,13 @@ pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
         .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
     let prepared = run::prepare_lean(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
+    let jobs = &prepared.workload.jobs;
+    // Read after the preparation, whose transient memory it can then reuse.
     let users = finished
         .trace
         .as_ref()
-        .map(|(_, bytes)| users_by_job(bytes))
+        .map(|(_, bytes)| users_by_job(bytes, jobs.len()))
         .unwrap_or_default();
-    let jobs = &prepared.workload.jobs;
     if jobs.len() != finished.outcomes.len() {
         return Err(format!(
             "The simulator could not rebuild that run ({} jobs prepared, {} simulated): run \
@@ -212,27 +215,40 @@ pub fn schedule(id: u32) -> Result<Vec<u8>, String> {
         jobs.iter()
             .zip(&finished.outcomes)
             .filter(|(_, o)| !o.start.is_nan())
-            .map(|(j, o)| (JobRecord::of(j, o), users.get(&j.id).copied().unwrap_or(-1)))
+            .map(|(j, o)| Row::from(&JobRecord::of(j, o)))
     };
-    let n = rows().count();
-    Ok(crate::metrics::gantt::Schedule::encode_rows(
-        prepared.procs,
-        n,
-        rows,
-    ))
+    let user_of = |id: u64| {
+        users
+            .binary_search_by_key(&id, |&(job, _)| job)
+            .map_or(-1, |k| users[k].1)
+    };
+    let columns = Schedule::columns(prepared.procs, rows, rows().map(|r| user_of(r.id)));
+    // The jobs and users are no longer needed: their memory serves the layout.
+    drop(users);
+    drop(prepared);
+    let s = columns.laid_out();
+    let out = js_sys::Uint8Array::new_with_length(s.encoded_len() as u32);
+    let mut at = 0u32;
+    s.write(&mut |piece| {
+        let end = at + piece.len() as u32;
+        out.subarray(at, end).copy_from(piece);
+        at = end;
+    });
+    Ok(out)
 }
 
-/// Each job's user (SWF field 12) by job number (field 1), read line by line from a trace's
-/// bytes (plain or gzip); lines that are comments or do not parse are passed over, and an
-/// unknown user (−1) is left out.
-pub fn users_by_job(bytes: &[u8]) -> std::collections::HashMap<u64, i32> {
+/// Each job's user (SWF field 12) by job number (field 1), sorted by job number (for a later
+/// number, its last line), read line by line from a trace's bytes (plain or gzip); lines that
+/// are comments or do not parse are passed over, and an unknown user (−1) is left out. Room
+/// for `jobs` lines is made at once (the trace's jobs, as prepared), not by doubling.
+pub fn users_by_job(bytes: &[u8], jobs: usize) -> Vec<(u64, i32)> {
     use std::io::{BufRead, BufReader, Read};
     let input: Box<dyn Read + '_> = if bytes.starts_with(&[0x1f, 0x8b]) {
         Box::new(flate2::read::MultiGzDecoder::new(bytes))
     } else {
         Box::new(bytes)
     };
-    let mut users = std::collections::HashMap::new();
+    let mut users = Vec::with_capacity(jobs);
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut line = String::new();
     loop {
@@ -250,26 +266,36 @@ pub fn users_by_job(bytes: &[u8]) -> std::collections::HashMap<u64, i32> {
         let user = fields.nth(10).and_then(|f| f.parse::<f64>().ok());
         if let (Some(id), Some(user)) = (id, user) {
             if id >= 0.0 && user >= 0.0 && user <= f64::from(i32::MAX) {
-                users.insert(id as u64, user as i32);
+                users.push((id as u64, user as i32));
             }
         }
     }
+    // Stable, so a number's lines keep their order; the last of each is kept (as a map's
+    // insertions would).
+    users.sort_by_key(|&(id, _)| id);
+    users.dedup_by(|later, earlier| {
+        if later.0 == earlier.0 {
+            earlier.1 = later.1;
+            true
+        } else {
+            false
+        }
+    });
     users
 }
 
 /// Posts [`FromWorker::Schedule`] with `bytes` beside it (transferred, not copied).
-pub fn post_schedule(id: u32, bytes: &[u8]) {
+pub fn post_schedule(id: u32, bytes: &js_sys::Uint8Array) {
     let arr = js_sys::Array::new();
     arr.push(&JsValue::from_str(
         &FromWorker::Schedule {
             id,
-            bytes: Vec::new(),
+            bytes: Default::default(),
         }
         .to_json(),
     ));
-    let data = js_sys::Uint8Array::from(bytes);
-    arr.push(&data);
-    let transfer = js_sys::Array::of1(&data.buffer());
+    arr.push(bytes);
+    let transfer = js_sys::Array::of1(&bytes.buffer());
     if scope().post_message_with_transfer(&arr, &transfer).is_err() {
         let _ = scope().post_message(&arr);
     }

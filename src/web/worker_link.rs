@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-use super::protocol::{FromWorker, ToWorker};
+use super::protocol::{Beside, FromWorker, ToWorker};
 
 /// Script of the worker, as written by Trunk's loader shim for the `worker` binary.
 pub const WORKER_URL: &str = "./worker_loader.js";
@@ -41,7 +41,7 @@ pub fn start_worker(
                     bytes: arr
                         .get(1)
                         .dyn_into::<Uint8Array>()
-                        .map(|a| a.to_vec())
+                        .map(beside)
                         .unwrap_or_default(),
                 },
                 other => other,
@@ -63,6 +63,15 @@ pub fn start_worker(
         handler.forget();
     }
     Ok(worker)
+}
+
+/// A message's bytes left in their JavaScript array, read a piece at a time (each piece copied
+/// from a view on the array straight into the reader's buffer).
+fn beside(a: Uint8Array) -> Beside {
+    let len = a.length() as usize;
+    Beside::new(len, move |at, dst| {
+        a.subarray(at as u32, (at + dst.len()) as u32).copy_to(dst)
+    })
 }
 
 /// Posts `msg` as JSON.

@@ -1,7 +1,7 @@
 //! The Gantt chart's schedule (`metrics::gantt`): layout, byte encoding, culling, raster and
 //! the job under a point, on hand-made schedules.
 
-use schedlab::metrics::gantt::{ticks, DecodeError, Schedule};
+use schedlab::metrics::gantt::{ticks, DecodeError, Row, Schedule};
 use schedlab::metrics::JobRecord;
 
 fn record(id: u64, submit: f64, start: f64, end: f64, procs: u32) -> JobRecord {
@@ -38,9 +38,12 @@ fn sample_rows() -> Vec<(JobRecord, i32)> {
 #[test]
 fn round_trip_lays_the_jobs_out() {
     let s = Schedule::decode(&sample().encode()).expect("decodes");
-    assert_eq!(s.id, vec![1, 2, 3, 4]);
+    let ids: Vec<u64> = (0..s.len()).map(|j| s.id(j)).collect();
+    assert_eq!(ids, vec![1, 2, 3, 4]);
     assert_eq!(s.user, vec![7, 8, 7, -1]);
-    assert_eq!(s.submit, vec![0.0, 0.0, 1.0, 2.0]);
+    let submits: Vec<f64> = (0..s.len()).map(|j| s.submit(j)).collect();
+    assert_eq!(submits, vec![0.0, 0.0, 1.0, 2.0]);
+    assert_eq!(s, sample().laid_out());
     assert_eq!(s.layout.rows, 4);
     assert_eq!(s.layout.per_row, 1);
     assert_eq!((s.layout.t0, s.layout.t1), (0.0, 22.0));
@@ -49,41 +52,107 @@ fn round_trip_lays_the_jobs_out() {
         .layout
         .bands
         .iter()
-        .map(|b| (b.job, b.row, b.rows))
+        .map(|b| (b.job, u32::from(b.row), u32::from(b.rows)))
         .collect();
     // A on rows 0–1, B on 2–3, C on B's rows, D on rows 0–2.
     assert_eq!(bands, vec![(0, 0, 2), (1, 2, 2), (2, 2, 2), (3, 0, 3)]);
-    assert_eq!(sample().encode().len(), 12 + 4 * 40);
-    // Column by column from the records: the same bytes.
-    let rows = || sample_rows().into_iter();
-    assert_eq!(Schedule::encode_rows(4, 4, rows), sample().encode());
+    // Whole seconds and small ids: 4 bytes for each id and time, 24 bytes a job, then 8 a band.
+    assert_eq!(sample().encode().len(), 28 + 4 * 24 + 4 * 8);
+    // Column by column from the rows: the same bytes.
+    let rows = || sample_rows().into_iter().map(|(r, _)| Row::from(&r));
+    let users = sample_rows().into_iter().map(|(_, u)| u);
+    let s = Schedule::columns(4, rows, users).laid_out();
+    assert_eq!(s.encoded_len(), s.encode().len());
+    assert_eq!(s.encode(), sample().encode());
+    // Read a few bytes at a time: the same schedule.
+    let whole = sample().encode();
+    let pieces = Schedule::decode_with(whole.len(), |at, dst| {
+        dst.copy_from_slice(&whole[at..at + dst.len()])
+    });
+    assert_eq!(pieces, Schedule::decode(&whole));
+}
+
+#[test]
+fn columns_are_narrow_only_when_exact() {
+    // Fractional seconds, a negative zero, a span beyond u32 seconds and a 64-bit id each
+    // keep the wide column; every time reads back as the very f64 it was.
+    let cases: Vec<Vec<(JobRecord, i32)>> = vec![
+        vec![(record(1, 0.5, 1.0, 2.25, 1), 0)],
+        vec![(record(1, -0.0, 0.0, 1.0, 1), 0)],
+        vec![(record(1, 0.0, 1.0, 5e9, 1), 0)],
+        vec![(record(u64::MAX, 10.0, 20.0, 30.0, 1), 0)],
+        vec![(record(7, -100.0, 1e15, 1e15 + 3.0, 1), 0)],
+        vec![(record(7, 1.0e12, 1.0e12 + 5.0, 1.0e12 + 9.0, 1), 3)],
+    ];
+    let widths = [
+        4 + 8 * 3,
+        4 + 8 * 3,
+        4 + 8 * 3,
+        8 + 4 * 3,
+        4 + 8 * 3,
+        4 + 4 * 3,
+    ];
+    for (rows, width) in cases.into_iter().zip(widths) {
+        let s = Schedule::from_records(1, rows.clone());
+        let back = Schedule::decode(&s.encode()).expect("decodes");
+        assert_eq!(s.encode().len(), 28 + width + 8 + 8, "{rows:?}");
+        for (j, (r, u)) in rows.iter().enumerate() {
+            assert_eq!(back.id(j), r.id);
+            assert_eq!(back.submit(j).to_bits(), r.submit.to_bits());
+            assert_eq!(back.start(j).to_bits(), r.start.to_bits());
+            assert_eq!(back.end(j).to_bits(), r.end.to_bits());
+            assert_eq!(back.user[j], *u);
+        }
+    }
+    let empty = Schedule::decode(&Schedule::from_records(3, vec![]).encode()).expect("decodes");
+    assert!(empty.is_empty());
 }
 
 #[test]
 fn bad_bytes_are_refused_with_the_reason() {
     assert_eq!(Schedule::decode(b"nope"), Err(DecodeError::Magic));
+    // A time base that is not a number; a band on a job that does not exist.
+    let mut b = sample().encode();
+    b[20..28].copy_from_slice(&f64::NAN.to_le_bytes());
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Field {
+            job: 0,
+            field: "time base"
+        })
+    );
+    let mut b = sample().encode();
+    let first_band = 28 + 4 * 24;
+    b[first_band..first_band + 4].copy_from_slice(&9u32.to_le_bytes());
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Field {
+            job: 9,
+            field: "band"
+        })
+    );
     let mut b = sample().encode();
     b.pop();
     assert_eq!(
         Schedule::decode(&b),
         Err(DecodeError::Length {
-            expected: 172,
-            got: 171
+            expected: 156,
+            got: 155
         })
     );
-    let mut s = sample();
-    s.size[2] = 9;
+    let mut rows = sample_rows();
+    rows[2].0.procs = 9;
     assert_eq!(
-        Schedule::decode(&s.encode()),
+        Schedule::decode(&Schedule::from_records(4, rows).encode()),
         Err(DecodeError::Field {
             job: 2,
             field: "processors"
         })
     );
-    let mut s = sample();
-    s.end[0] = -1.0;
+    let mut rows = sample_rows();
+    rows[0].0.end = -1.0;
     assert_eq!(
-        Schedule::decode(&s.encode()),
+        Schedule::decode(&Schedule::from_records(4, rows).encode()),
         Err(DecodeError::Field {
             job: 0,
             field: "end"
@@ -94,10 +163,10 @@ fn bad_bytes_are_refused_with_the_reason() {
 #[test]
 fn the_window_culls_and_the_point_finds_the_job() {
     let s = sample().laid_out();
-    let in_window: Vec<u32> = s.layout.window(12.0, 18.0).map(|b| b.job).collect();
+    let in_window: Vec<u32> = s.window(12.0, 18.0).map(|b| b.job).collect();
     // Candidates start in [12 − 15, 18): A, B and C (B and A end before: the raster skips them).
     assert_eq!(in_window, vec![0, 1, 2]);
-    let late: Vec<u32> = s.layout.window(21.0, 22.0).map(|b| b.job).collect();
+    let late: Vec<u32> = s.window(21.0, 22.0).map(|b| b.job).collect();
     assert_eq!(late, vec![3]);
     assert_eq!(s.job_at(3.0, 0.5, 0.0), Some(0));
     assert_eq!(s.job_at(3.0, 2.5, 0.0), Some(1));
@@ -204,9 +273,13 @@ proptest::proptest! {
         let start: Vec<f64> = jobs.iter().map(|j| j.0 as f64).collect();
         let end: Vec<f64> = jobs.iter().map(|j| (j.0 + j.1) as f64).collect();
         let size: Vec<u32> = jobs.iter().map(|j| j.2 * (1 + procs / 100)).collect();
-        let layout = schedlab::metrics::gantt::Layout::of(procs, &start, &end, &size);
-        let ours: Vec<(u32, u32, u32)> =
-            layout.bands.iter().map(|b| (b.job, b.row, b.rows)).collect();
+        let layout =
+            schedlab::metrics::gantt::Layout::of(procs, &size, |j| start[j], |j| end[j]);
+        let ours: Vec<(u32, u32, u32)> = layout
+            .bands
+            .iter()
+            .map(|b| (b.job, u32::from(b.row), u32::from(b.rows)))
+            .collect();
         proptest::prop_assert_eq!(ours, naive_bands(procs, &start, &end, &size));
     }
 }

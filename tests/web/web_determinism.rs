@@ -531,3 +531,21 @@ fn share_links_carry_a_sweep_and_old_links_still_open() {
         assert!(bad.points().is_err(), "{bad:?}");
     }
 }
+
+#[wasm_bindgen_test]
+fn the_gantt_charts_users_are_read_by_job_number_the_last_line_winning() {
+    use schedlab::web::worker_core::users_by_job;
+    let line =
+        |id: u64, user: i64| format!("{id} 0 0 10 1 -1 -1 1 10 -1 1 {user} -1 -1 -1 -1 -1 -1\n");
+    let trace = [
+        "; a comment 9 9 9 9 9 9 9 9 9 9 9 9\n".to_string(),
+        line(2, 5),
+        line(1, 3),
+        line(2, 9),
+        line(3, -1),
+        "not a job line\n".to_string(),
+    ]
+    .concat();
+    assert_eq!(users_by_job(trace.as_bytes(), 1), vec![(1, 3), (2, 9)]);
+    assert!(users_by_job(b"", 10).is_empty());
+}

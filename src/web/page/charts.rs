@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::web::kit::export::{png_on_click, show_link};
+use crate::web::protocol::Beside;
 
 /// After a completed batch, first step: the time charts of its runs (or the sweep chart).
 /// [`show_run_details`] is the second step.
@@ -184,7 +185,7 @@ pub(super) fn draw_gantt(app: &App) {
 
 /// Draws the schedule of run `id` sent by the worker
 /// ([`crate::metrics::gantt::Schedule::encode`]'s bytes), if it is still the run asked for.
-pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &[u8]) {
+pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &Beside) {
     let run = {
         let mut st = app.state.borrow_mut();
         if st.gantt_pending != Some(id) {
@@ -204,10 +205,13 @@ pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &[u8]) {
     let Some((policy, why)) = run else {
         return;
     };
-    // Decoding, laying out and drawing a run of hundreds of thousands of jobs are three
-    // main-thread tasks (`defer`), each short enough for the page to take input between them;
-    // a schedule asked for since is drawn instead.
-    let s = match crate::metrics::gantt::Schedule::decode_columns(bytes) {
+    // Decoding and drawing a run of hundreds of thousands of jobs are two main-thread tasks
+    // (`defer`), each short enough for the page to take input between them; a schedule asked
+    // for since is drawn instead. The worker laid the jobs out; the columns and the layout are
+    // read straight from the message's bytes, a piece at a time.
+    let s = match crate::metrics::gantt::Schedule::decode_with(bytes.len(), |at, dst| {
+        bytes.read(at, dst)
+    }) {
         Ok(s) => s,
         Err(e) => {
             show_error(&format!("The Gantt chart could not be drawn: {e}"));
@@ -215,31 +219,24 @@ pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &[u8]) {
         }
     };
     let app = Rc::clone(app);
-    let superseded = |app: &App| app.state.borrow().gantt_pending.is_some();
     defer(move || {
-        if superseded(&app) {
+        if app.state.borrow().gantt_pending.is_some() {
             return;
         }
-        let s = s.laid_out();
-        defer(move || {
-            if superseded(&app) {
-                return;
-            }
-            let title = format!(
-                "Schedule of {} ({} jobs)",
-                crate::base::Registered::entry(policy).short,
-                format::count(s.len() as u64)
-            );
-            let keys = "Wheel, drag, the buttons or the keys (← → pan, + − zoom, 0 the whole run) \
-                        on the chart; hover a job for its details";
-            let note = if why.is_some() {
-                format!("{keys} and why it waited and started when it did.")
-            } else {
-                format!("{keys}.")
-            };
-            app.ui.gantt_note.set_text_content(Some(&note));
-            app.gantt.show(Rc::new(s), title, why);
-        });
+        let title = format!(
+            "Schedule of {} ({} jobs)",
+            crate::base::Registered::entry(policy).short,
+            format::count(s.len() as u64)
+        );
+        let keys = "Wheel, drag, the buttons or the keys (← → pan, + − zoom, 0 the whole run) \
+                    on the chart; hover a job for its details";
+        let note = if why.is_some() {
+            format!("{keys} and why it waited and started when it did.")
+        } else {
+            format!("{keys}.")
+        };
+        app.ui.gantt_note.set_text_content(Some(&note));
+        app.gantt.show(Rc::new(s), title, why);
     });
 }
 
