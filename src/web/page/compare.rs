@@ -231,29 +231,7 @@ fn ask_csv(app: &App, ev: &Event) {
 
 /// Downloads the CSV of the comparison sent by the worker.
 pub(super) fn save_csv(app: &App, text: &str) {
-    let Some(url) = app
-        .state
-        .borrow_mut()
-        .downloads
-        .url(text, "text/csv;charset=utf-8")
-    else {
-        show_error("The browser could not create the file to download.");
-        return;
-    };
-    let Ok(link) = app
-        .ui
-        .doc
-        .create_element("a")
-        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().map_err(JsValue::from))
-    else {
-        return;
-    };
-    link.set_href(&url);
-    link.set_download("schedlab-compare.csv");
-    link.set_hidden(true);
-    let _ = app.ui.body.append_child(&link);
-    link.click();
-    let _ = app.ui.body.remove_child(&link);
+    super::results::save_text(app, text, "text/csv;charset=utf-8", "schedlab-compare.csv");
 }
 
 /// Shows `view`, the comparison of run B (policy `pb`) against run A (`pa`).

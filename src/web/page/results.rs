@@ -226,6 +226,12 @@ pub(super) fn save_export(app: &App, id: u32, format: ExportFormat, text: &str) 
         ExportFormat::JobsCsv => (format!("schedlab-{policy}-jobs.csv"), "text/csv"),
         ExportFormat::Swf => (format!("schedlab-{policy}-schedule.swf"), "text/plain"),
     };
+    save_text(app, text, mime, &name);
+}
+
+/// Downloads `text` as the file `name` (of type `mime`) through a temporary link; an error
+/// line if the browser cannot make the file.
+pub(super) fn save_text(app: &App, text: &str, mime: &str, name: &str) {
     let Some(url) = app.state.borrow_mut().downloads.url(text, mime) else {
         show_error("The browser could not create the file to download.");
         return;
@@ -239,7 +245,7 @@ pub(super) fn save_export(app: &App, id: u32, format: ExportFormat, text: &str) 
         return;
     };
     a.set_href(&url);
-    a.set_download(&name);
+    a.set_download(name);
     a.set_hidden(true);
     let _ = app.ui.body.append_child(&a);
     a.click();
