@@ -53,6 +53,7 @@ pub fn open_trace(path: &Path) -> Result<TraceInput<'static>, Error> {
         name: path.display().to_string(),
         reader: Box::new(BufReader::new(f)),
         cache: None,
+        jobs_hint: 0,
     })
 }
 

@@ -121,7 +121,19 @@ pub fn compare_outcomes(
 ) -> Result<RunComparison, CompareError> {
     let sa = Summary::from_iter(records_iter(a.0, a.1), procs, 0);
     let sb = Summary::from_iter(records_iter(b.0, b.1), procs, 0);
-    compare_iter(&sa, records_iter(a.0, a.1), &sb, records_iter(b.0, b.1))
+    // Room for every started job of A at once: the vector of shifts is never doubled.
+    let room =
+        a.0.iter()
+            .zip(a.1)
+            .filter(|(_, o)| !o.start.is_nan())
+            .count();
+    compare_with_room(
+        &sa,
+        records_iter(a.0, a.1),
+        &sb,
+        records_iter(b.0, b.1),
+        room,
+    )
 }
 
 /// [`compare`] over records one at a time: the runs must yield the same jobs in the same
@@ -132,8 +144,21 @@ pub fn compare_iter<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
     b: &Summary,
     b_jobs: impl IntoIterator<Item = S>,
 ) -> Result<RunComparison, CompareError> {
+    let xs = a_jobs.into_iter();
+    let room = xs.size_hint().0;
+    compare_with_room(a, xs, b, b_jobs, room)
+}
+
+/// [`compare_iter`] with room for `room` jobs made at once.
+fn compare_with_room<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
+    a: &Summary,
+    a_jobs: impl IntoIterator<Item = R>,
+    b: &Summary,
+    b_jobs: impl IntoIterator<Item = S>,
+    room: usize,
+) -> Result<RunComparison, CompareError> {
     let (mut xs, mut ys) = (a_jobs.into_iter(), b_jobs.into_iter());
-    let mut jobs = Vec::with_capacity(xs.size_hint().0);
+    let mut jobs = Vec::with_capacity(room);
     let (mut earlier, mut later, mut same) = (0, 0, 0);
     let mut index = 0;
     loop {

@@ -307,6 +307,7 @@ fn load(path: &Path) -> Result<PreparedMoldable, Error> {
         name: path.display().to_string(),
         reader: Box::new(std::io::BufReader::new(f)),
         cache: None,
+        jobs_hint: 0,
     };
     prepare_moldable(&exp, Some(input), &Limits::DEFAULT)
 }

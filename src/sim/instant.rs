@@ -385,6 +385,12 @@ impl<I: Instance> Engine<I> {
         self.instance.result(self.table)
     }
 
+    /// The jobs, taken back from the engine (the rest of it dropped): for a caller that gave
+    /// the engine its only copy and needs the jobs once it is done with the run.
+    pub fn into_jobs(self) -> Vec<Job> {
+        self.table.jobs
+    }
+
     /// Runs to the end and returns the result.
     pub fn run_to_end(mut self) -> Result<I::Output, I::Error> {
         self.run()?;

@@ -125,18 +125,19 @@ pub fn bounds(jobs: &[Job], outcomes: &[JobOutcome], t: Time) -> (Time, Time) {
     (t0, t1)
 }
 
-/// The window `[t0, t1]` of the run that `sim` simulates again — the run of `jobs` (in arrival
-/// order) whose outcomes were `outcomes` — on `procs` processors. `sim` records explanations
-/// here and is dropped once past `t1`.
+/// The window `[t0, t1]` of the run that `sim` simulates again — the run of the jobs it holds
+/// (in arrival order) whose outcomes were `outcomes` — on `procs` processors. `sim` records
+/// explanations here and, once past `t1`, gives its jobs back (no other copy of them is
+/// needed: a run of any size is replayed with one).
 pub fn window(
     mut sim: Simulation,
-    jobs: &[Job],
     outcomes: &[JobOutcome],
     procs: u32,
     (t0, t1): (Time, Time),
 ) -> Result<ReplayWindow, SimError> {
     let started = |i: usize| outcomes.get(i).filter(|o| !o.start.is_nan());
     // The jobs whose [submit, end] meets the window: a contiguous range covering them.
+    let jobs = sim.jobs();
     let meets: Vec<usize> = (0..jobs.len().min(outcomes.len()))
         .filter(|&i| jobs[i].submit <= t1 && started(i).is_some_and(|o| o.end >= t0))
         .collect();
@@ -175,7 +176,7 @@ pub fn window(
             break;
         }
     }
-    drop(sim);
+    let jobs = sim.into_jobs();
     // Entries of the last instant before t0 only: older ones of jobs out of the range go.
     let last_instant = kept
         .iter()
@@ -211,14 +212,20 @@ pub fn window(
             e
         })
         .collect();
-    let times = || {
-        jobs.iter()
-            .zip(outcomes)
-            .filter(|(_, o)| !o.start.is_nan())
-            .flat_map(|(j, o)| [j.submit, o.start, o.end])
-    };
-    let mut all: Vec<Time> = times().collect();
-    all.sort_by(f64::total_cmp);
+    // Every started job's submit, start and end, sorted: the submits first, so that the jobs
+    // are freed before the room for the rest is made; no doubling, and sorted in place, without
+    // a merge buffer (times equal under `total_cmp` have the same bits, so the order they were
+    // gathered in and an unstable sort give the same vector).
+    let started = jobs.iter().zip(outcomes).filter(|(_, o)| !o.start.is_nan());
+    let mut all: Vec<Time> = Vec::with_capacity(started.clone().count());
+    all.extend(started.map(|(j, _)| j.submit));
+    let n = jobs.len();
+    drop(jobs);
+    all.reserve_exact(2 * all.len());
+    for o in outcomes.iter().take(n).filter(|o| !o.start.is_nan()) {
+        all.extend([o.start, o.end]);
+    }
+    all.sort_unstable_by(f64::total_cmp);
     all.dedup();
     let below = all.partition_point(|&x| x < t0);
     let above = all.partition_point(|&x| x <= t1);

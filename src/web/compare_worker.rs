@@ -16,7 +16,7 @@ use super::protocol::{COMPARE_BINS, COMPARE_ROWS};
 use super::worker_core::{kept_run, FinishedRun};
 use crate::metrics::compare_view::{ComparisonView, SortOrder};
 use crate::metrics::{compare_outcomes, RunComparison};
-use crate::modes::flat::run::{self, Prepared, TraceInput};
+use crate::modes::flat::run::{self, Prepared};
 use crate::modes::flat::spec::Experiment;
 
 thread_local! {
@@ -84,10 +84,7 @@ fn same_jobs(x: &Experiment, y: &Experiment) -> bool {
 /// The jobs of a kept run, prepared again (without their SWF records), checked against its
 /// outcomes.
 pub(super) fn rebuild(r: &FinishedRun) -> Result<Prepared, String> {
-    let input = r
-        .trace
-        .as_ref()
-        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let input = r.trace.as_ref().map(super::worker_core::trace_input);
     let prepared = run::prepare_lean(&r.experiment, input, &crate::limits::Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
     if prepared.workload.jobs.len() != r.outcomes.len() {

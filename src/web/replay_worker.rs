@@ -1,8 +1,9 @@
 //! The worker's half of the replay of runs of any size ([`ToWorker::ReplayWindow`]): the
 //! kept run's jobs are prepared again and its experiment simulated again up to the end of the
 //! window around the time asked, recording only the explanations that the window needs
-//! ([`crate::sim::replay_window`]); the window — its jobs' records and those explanations —
-//! crosses to the page. Nothing of it is kept.
+//! ([`crate::sim::replay_window`]); the simulation holds the one copy of the jobs and gives it
+//! back to the window. The window — its jobs' records and those explanations — crosses to the
+//! page. Nothing of it is kept.
 //!
 //! [`ToWorker::ReplayWindow`]: super::protocol::ToWorker::ReplayWindow
 
@@ -17,12 +18,13 @@ pub fn window(id: u32, t: Option<f64>) -> Result<ReplayWindow, String> {
         "That run is no longer kept by the simulator (it keeps the last few runs): run the \
          experiment again to replay it.",
     )?;
-    let prepared = rebuild(&r)?;
+    let mut prepared = rebuild(&r)?;
     let jobs = &prepared.workload.jobs;
     let t = t
         .filter(|t| t.is_finite())
         .unwrap_or_else(|| jobs.first().map_or(0.0, |j| j.submit));
     let bounds = replay_window::bounds(jobs, &r.outcomes, t);
-    let sim = run::simulation(&r.experiment, &prepared, false);
-    replay_window::window(sim, jobs, &r.outcomes, prepared.procs, bounds).map_err(|e| e.to_string())
+    // The simulation takes the one copy of the jobs and gives them back to the window.
+    let sim = run::simulation_taking(&r.experiment, &mut prepared, false);
+    replay_window::window(sim, &r.outcomes, prepared.procs, bounds).map_err(|e| e.to_string())
 }

@@ -45,6 +45,22 @@ const INSTANTS_PER_CHECK: usize = 256;
 struct StoredTrace {
     name: String,
     bytes: Rc<[u8]>,
+    /// The jobs its check kept: what every later read of it keeps.
+    jobs: usize,
+}
+
+/// `trace` as a run's input, with room made at once for the jobs its check kept, while the
+/// worker still holds it: its jobs' vector is then never doubled (and never twice in memory)
+/// while it is read.
+pub(super) fn trace_input(trace: &NamedTrace) -> TraceInput<'_> {
+    let (name, bytes) = trace;
+    let jobs = TRACES.with(|t| {
+        t.borrow()
+            .iter()
+            .find(|s| Rc::ptr_eq(&s.bytes, bytes))
+            .map_or(0, |s| s.jobs)
+    });
+    TraceInput::from_bytes(name, bytes).with_jobs_hint(jobs)
 }
 
 /// Most traces the worker keeps (a grid has one per site); older ones are also dropped once
@@ -137,10 +153,7 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
                 .into(),
         );
     };
-    let input = finished
-        .trace
-        .as_ref()
-        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let input = finished.trace.as_ref().map(trace_input);
     let limits = &crate::limits::Limits::DEFAULT;
     let prepared = match format {
         ExportFormat::JobsCsv => run::prepare_lean(&finished.experiment, input, limits),
@@ -190,10 +203,7 @@ pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
                 .into(),
         );
     };
-    let input = finished
-        .trace
-        .as_ref()
-        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let input = finished.trace.as_ref().map(trace_input);
     let prepared = run::prepare_lean(&finished.experiment, input, &crate::limits::Limits::DEFAULT)
         .map_err(|e| e.to_string())?;
     let jobs = &prepared.workload.jobs;
@@ -365,6 +375,7 @@ pub(super) fn load_trace(name: String, bytes: Vec<u8>) {
                 t.push_back(StoredTrace {
                     name,
                     bytes: bytes.into(),
+                    jobs: w.jobs.len(),
                 });
                 let mut total: usize = t.iter().map(|s| s.bytes.len()).sum();
                 while t.len() > 1
@@ -542,9 +553,7 @@ pub async fn run_bounded(
     report: &dyn Fn(&FromWorker),
 ) -> Result<Bounded, String> {
     let t0 = now_ms();
-    let input = trace
-        .as_ref()
-        .map(|(name, bytes)| TraceInput::from_bytes(name, bytes));
+    let input = trace.as_ref().map(trace_input);
     // Without the SWF records (an export rebuilds them), and one copy of the jobs: the
     // simulation takes them.
     let mut prepared = run::prepare_lean(exp, input, &crate::limits::Limits::DEFAULT)

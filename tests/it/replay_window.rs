@@ -71,8 +71,8 @@ fn a_window_shows_its_instants_as_the_whole_replay_does() {
             let t = first + frac * (last - first);
             let (t0, t1) = bounds(&jobs, &r.outcomes, t);
             assert!(t0 <= t && t <= t1, "{kind:?} {t}: [{t0}, {t1}]");
-            let w = window(simulation(&jobs, kind), &jobs, &r.outcomes, PROCS, (t0, t1))
-                .expect("runs again");
+            let w =
+                window(simulation(&jobs, kind), &r.outcomes, PROCS, (t0, t1)).expect("runs again");
             assert!(w.records.len() < jobs.len() || frac == 0.0 || frac == 1.0);
             assert_eq!(w.span, (first, last));
             let part = w.replay();

@@ -100,6 +100,7 @@ pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
                 name: path.display().to_string(),
                 reader: Box::new(std::io::BufReader::new(f)),
                 cache: None,
+                jobs_hint: 0,
             };
             let label = path
                 .file_name()

@@ -31,6 +31,9 @@ pub struct TraceInput<'a> {
     pub name: String,
     pub reader: Box<dyn Read + 'a>,
     pub cache: Option<CachedTrace>,
+    /// About how many jobs the trace keeps, when known (0 otherwise): room for them is made at
+    /// once ([`ReadOptions::jobs_hint`]).
+    pub jobs_hint: usize,
 }
 
 impl<'a> TraceInput<'a> {
@@ -40,7 +43,14 @@ impl<'a> TraceInput<'a> {
             name: name.to_string(),
             reader: Box::new(bytes),
             cache: None,
+            jobs_hint: 0,
         }
+    }
+
+    /// This input, with room for `jobs` jobs made at once when it is read.
+    pub fn with_jobs_hint(mut self, jobs: usize) -> Self {
+        self.jobs_hint = jobs;
+        self
     }
 }
 
@@ -133,6 +143,7 @@ fn load(
             };
             let opts = ReadOptions {
                 lean,
+                jobs_hint: input.jobs_hint,
                 ..ReadOptions::limited(&input.name, src.lenient, limits)
             };
             Ok((read_trace(input, &opts)?, None))
@@ -467,6 +478,7 @@ mod tests {
                 cache: Arc::clone(cache),
                 sha256: "same-content".into(),
             }),
+            jobs_hint: 0,
         }
     }
 

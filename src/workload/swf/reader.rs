@@ -52,6 +52,11 @@ pub struct ReadOptions {
     /// run time, estimate, size): for runs that write no SWF output. [`Job::swf_record`]
     /// rebuilds a record from those values.
     pub lean: bool,
+    /// Room made at once for this many jobs (at most `max_jobs`), when the caller knows about
+    /// how many the trace keeps: no doubling of the jobs' vector while it is read, so no old
+    /// and new copy of it at once. 0: it grows as jobs are read. The jobs are the same either
+    /// way.
+    pub jobs_hint: usize,
 }
 
 impl ReadOptions {
@@ -64,6 +69,7 @@ impl ReadOptions {
             max_bytes: Some(limits.max_inflated_bytes),
             max_jobs: Some(limits.max_trace_jobs),
             lean: false,
+            jobs_hint: 0,
         }
     }
 }
@@ -392,7 +398,7 @@ fn parse<B: BufRead>(mut r: B, opts: &ReadOptions, gzip: bool) -> Result<Workloa
     let mut st = State {
         opts,
         header: HeaderBuilder::new(),
-        jobs: Vec::new(),
+        jobs: Vec::with_capacity(opts.jobs_hint.min(opts.max_jobs.unwrap_or(usize::MAX))),
         dropped: DropCounts::default(),
         line_no: 0,
         total_bytes: 0,
