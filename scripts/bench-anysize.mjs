@@ -18,6 +18,7 @@
 
 import { join } from 'node:path';
 import { TRACES, launchBrowser, openTab, serveDist, stopServer } from '../tests/e2e/harness.mjs';
+import { attachWorkers, wasmMemories } from './cdp-wasm.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -27,37 +28,6 @@ const opt = (name, dflt) => {
 const trace = opt('--trace', join(TRACES, 'SDSC-BLUE-2000-4.2-cln.swf.gz'));
 const windows = Number(opt('--windows', '4'));
 const mib = (b) => (b / (1024 * 1024)).toFixed(1);
-
-// CDP of a worker target through the browser session (non-flattened sessions).
-function workerChannel(bs) {
-  let seq = 0;
-  const pending = new Map();
-  bs.on('Target.receivedMessageFromTarget', (ev) => {
-    const m = JSON.parse(ev.message);
-    const k = `${ev.sessionId}:${m.id}`;
-    if (m.id && pending.has(k)) {
-      pending.get(k)(m);
-      pending.delete(k);
-    }
-  });
-  return (sessionId, method, params = {}) => new Promise((res, rej) => {
-    seq += 1;
-    pending.set(`${sessionId}:${seq}`, (m) => (m.error ? rej(new Error(m.error.message)) : res(m.result)));
-    bs.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: seq, method, params }) })
-      .catch(rej);
-  });
-}
-
-async function wasmMemories(send) {
-  const proto = await send('Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype' });
-  const q = await send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId });
-  const r = await send('Runtime.callFunctionOn', {
-    objectId: q.objects.objectId,
-    functionDeclaration: 'function () { return this.map((m) => m.buffer.byteLength); }',
-    returnByValue: true,
-  });
-  return r.result.value;
-}
 
 const compareReady = (page) => page.waitForFunction(() => {
   const s = document.querySelector('#compare');
@@ -85,13 +55,7 @@ try {
   const page = await openTab(browser, url, []);
   page.setDefaultTimeout(600000);
   const bs = await browser.newBrowserCDPSession();
-  const toWorker = workerChannel(bs);
-  const targets = (await bs.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'worker');
-  const workers = [];
-  for (const t of targets) {
-    const { sessionId } = await bs.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
-    workers.push(sessionId);
-  }
+  const { toWorker, workers } = await attachWorkers(bs);
   const wasm = async () => (await Promise.all(workers.map((s) => wasmMemories((m, p) => toWorker(s, m, p))))).flat();
   const name = trace.split('/').pop();
   await page.setInputFiles('[data-testid="upload"]', trace, { timeout: 60000 });

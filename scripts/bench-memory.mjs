@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { createGunzip, createGzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { launchBrowser, openTab, serveDist, stopServer, TRACES } from '../tests/e2e/harness.mjs';
+import { attachWorkers, wasmMemories } from './cdp-wasm.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -89,38 +90,6 @@ function procStatus(pid) {
   }
 }
 
-// CDP of a worker target through the browser session (non-flattened sessions).
-function workerChannel(bs) {
-  let seq = 0;
-  const pending = new Map();
-  bs.on('Target.receivedMessageFromTarget', (ev) => {
-    const m = JSON.parse(ev.message);
-    const k = `${ev.sessionId}:${m.id}`;
-    if (m.id && pending.has(k)) {
-      pending.get(k)(m);
-      pending.delete(k);
-    }
-  });
-  return (sessionId, method, params = {}) => new Promise((res, rej) => {
-    seq += 1;
-    pending.set(`${sessionId}:${seq}`, (m) => (m.error ? rej(new Error(m.error.message)) : res(m.result)));
-    bs.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: seq, method, params }) })
-      .catch(rej);
-  });
-}
-
-// Sizes of the WebAssembly memories of a context, bytes (`send` speaks CDP to it).
-async function wasmMemories(send) {
-  const proto = await send('Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype' });
-  const q = await send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId });
-  const r = await send('Runtime.callFunctionOn', {
-    objectId: q.objects.objectId,
-    functionDeclaration: 'function () { return this.map((m) => m.buffer.byteLength); }',
-    returnByValue: true,
-  });
-  return r.result.value;
-}
-
 async function round(url, trace, policies) {
   const browser = await launchBrowser();
   const errors = [];
@@ -129,13 +98,7 @@ async function round(url, trace, policies) {
   const bs = await browser.newBrowserCDPSession();
   const ps = await page.context().newCDPSession(page);
   await ps.send('Performance.enable');
-  const toWorker = workerChannel(bs);
-  const targets = (await bs.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'worker');
-  const workers = [];
-  for (const t of targets) {
-    const { sessionId } = await bs.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
-    workers.push(sessionId);
-  }
+  const { toWorker, workers } = await attachWorkers(bs);
   await page.waitForTimeout(2000);
   const procs = (await bs.send('SystemInfo.getProcessInfo')).processInfo;
   const renderers = procs.filter((p) => p.type === 'renderer').map((p) => p.id);
