@@ -283,17 +283,22 @@ impl RunComparison {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::base::Time;
 
     fn rec(id: u64, submit: Time, start: Time) -> JobRecord {
+        rec_on(id, submit, start, 2)
+    }
+
+    /// A 10-second job of `procs` processors submitted at `submit`, started at `start`.
+    pub(crate) fn rec_on(id: u64, submit: Time, start: Time, procs: u32) -> JobRecord {
         JobRecord {
             id,
             submit,
             start,
             end: start + 10.0,
-            procs: 2,
+            procs,
             run_time: 10.0,
             estimate: 10.0,
             wait: start - submit,

@@ -144,45 +144,20 @@ impl ComparisonView {
 mod tests {
     use super::*;
     use crate::metrics::compare::compare;
+    use crate::metrics::compare::tests::rec_on as rec;
     use crate::metrics::{JobRecord, Summary};
 
-    fn rec(id: u64, submit: f64, start: f64, procs: u32) -> JobRecord {
-        JobRecord {
-            id,
-            submit,
-            start,
-            end: start + 10.0,
-            procs,
-            run_time: 10.0,
-            estimate: 10.0,
-            wait: start - submit,
-            turnaround: start + 10.0 - submit,
-            slowdown: (start + 10.0 - submit) / 10.0,
-            bounded_slowdown: (start + 10.0 - submit) / 10.0,
-        }
-    }
-
     fn comparison(n: u64) -> RunComparison {
-        let a: Vec<JobRecord> = (0..n)
-            .map(|i| {
-                rec(
-                    i + 1,
-                    i as f64,
-                    (i * 7 % 13) as f64 + i as f64,
-                    (i % 5) as u32 + 1,
-                )
-            })
-            .collect();
-        let b: Vec<JobRecord> = (0..n)
-            .map(|i| {
-                rec(
-                    i + 1,
-                    i as f64,
-                    (i * 11 % 17) as f64 + i as f64,
-                    (i % 5) as u32 + 1,
-                )
-            })
-            .collect();
+        // Job i starts (i · m mod k) seconds after its submit.
+        let run = |m: u64, k: u64| -> Vec<JobRecord> {
+            (0..n)
+                .map(|i| {
+                    let (submit, delay) = (i as f64, (i * m % k) as f64);
+                    rec(i + 1, submit, delay + submit, (i % 5) as u32 + 1)
+                })
+                .collect()
+        };
+        let (a, b) = (run(7, 13), run(11, 17));
         let (sa, sb) = (
             Summary::from_records(&a, 8, 0),
             Summary::from_records(&b, 8, 0),
