@@ -106,7 +106,7 @@ pub fn compare(
             b: b_jobs.len(),
         });
     }
-    compare_iter(a, a_jobs, b, b_jobs)
+    compare_records(a, a_jobs, b, b_jobs, a_jobs.len())
 }
 
 /// Run B against run A from the jobs and outcomes of each run (what a finished run keeps
@@ -127,7 +127,7 @@ pub fn compare_outcomes(
             .zip(a.1)
             .filter(|(_, o)| !o.start.is_nan())
             .count();
-    compare_with_room(
+    compare_records(
         &sa,
         records_iter(a.0, a.1),
         &sb,
@@ -136,21 +136,9 @@ pub fn compare_outcomes(
     )
 }
 
-/// [`compare`] over records one at a time: the runs must yield the same jobs in the same
-/// order.
-pub fn compare_iter<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
-    a: &Summary,
-    a_jobs: impl IntoIterator<Item = R>,
-    b: &Summary,
-    b_jobs: impl IntoIterator<Item = S>,
-) -> Result<RunComparison, CompareError> {
-    let xs = a_jobs.into_iter();
-    let room = xs.size_hint().0;
-    compare_with_room(a, xs, b, b_jobs, room)
-}
-
-/// [`compare_iter`] with room for `room` jobs made at once.
-fn compare_with_room<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
+/// [`compare`] over records made one at a time (the runs must yield the same jobs in the same
+/// order), with room for `room` jobs made at once.
+fn compare_records<R: Borrow<JobRecord>, S: Borrow<JobRecord>>(
     a: &Summary,
     a_jobs: impl IntoIterator<Item = R>,
     b: &Summary,
