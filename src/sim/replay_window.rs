@@ -188,7 +188,7 @@ pub fn window(
     kept.extend(last_before);
     kept.sort_by_key(|(s, _)| *s);
     for (_, e) in &kept {
-        for j in std::iter::once(e.job).chain(named(&e.reason)) {
+        for j in std::iter::once(e.job).chain(named(e.reason)) {
             lo = lo.min(j);
             hi = hi.max(j + 1);
         }
@@ -207,8 +207,11 @@ pub fn window(
         .into_iter()
         .filter(|(_, e)| (lo..hi).contains(&e.job))
         .map(|(_, mut e)| {
+            // Every job it names is in the window's range, so at or after `lo`.
             e.job -= lo;
-            shift(&mut e.reason, lo);
+            if let Some(j) = named_mut(&mut e.reason) {
+                *j -= lo;
+            }
             e
         })
         .collect();
@@ -247,28 +250,21 @@ pub fn window(
     })
 }
 
-/// The jobs an entry names besides its own.
-fn named(r: &Reason) -> Vec<JobId> {
-    match *r {
-        Reason::ByPriority {
-            passed: Some((j, _)),
-            ..
-        } => vec![j],
-        Reason::BeforeShadow { head, .. } | Reason::IntoExtra { head, .. } => vec![head],
-        Reason::Moved { completed, .. } => vec![completed],
-        _ => Vec::new(),
-    }
+/// The job an entry names besides its own, if any: the one passed, the head, the one whose
+/// completion moved it.
+fn named(mut r: Reason) -> Option<JobId> {
+    named_mut(&mut r).copied()
 }
 
-/// Counts the jobs an entry names from `lo` (they are all at or after it).
-fn shift(r: &mut Reason, lo: JobId) {
+/// [`named`], to count it anew.
+fn named_mut(r: &mut Reason) -> Option<&mut JobId> {
     match r {
         Reason::ByPriority {
             passed: Some((j, _)),
             ..
-        } => *j -= lo,
-        Reason::BeforeShadow { head, .. } | Reason::IntoExtra { head, .. } => *head -= lo,
-        Reason::Moved { completed, .. } => *completed -= lo,
-        _ => {}
+        } => Some(j),
+        Reason::BeforeShadow { head, .. } | Reason::IntoExtra { head, .. } => Some(head),
+        Reason::Moved { completed, .. } => Some(completed),
+        _ => None,
     }
 }
