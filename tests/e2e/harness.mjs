@@ -116,6 +116,49 @@ export async function launchBrowser() {
   return browser;
 }
 
+/// The CPU time of the browser's tasks while `body()` runs, from Chromium's own trace
+/// (category "toplevel": one `ThreadControllerImpl::RunTask` slice per task, with its wall
+/// time `dur` and its thread's CPU time `tdur`). A task's CPU time does not grow when other
+/// processes share the machine's cores — its wall time does — so checks on it hold under any
+/// load; wall times are for the log. With SCHEDLAB_E2E_CPU_SLOWDOWN=k the CPU times are
+/// multiplied by k, as the DevTools throttling only pauses the threads. Returns `body`'s
+/// result and, in ms, the tasks of every page's main thread (`main`) and of every dedicated
+/// worker (`workers`): `{ wall, cpu }` each.
+export async function taskTimes(browser, page, body) {
+  await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
+  let result;
+  let trace;
+  try {
+    result = await body();
+  } finally {
+    trace = await browser.stopTracing();
+  }
+  const rate = Math.max(1, Number(process.env.SCHEDLAB_E2E_CPU_SLOWDOWN ?? 1));
+  const events = JSON.parse(trace.toString()).traceEvents;
+  const names = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const main = [];
+  const workers = [];
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || e.tdur === undefined) continue;
+    const thread = names.get(`${e.pid}:${e.tid}`);
+    const task = { wall: e.dur / 1000, cpu: (e.tdur / 1000) * rate };
+    if (thread === 'CrRendererMain') main.push(task);
+    else if (thread === 'DedicatedWorker thread') workers.push(task);
+  }
+  return { result, main, workers };
+}
+
+/// The longest of `tasks` ([`taskTimes`]) by CPU time, and the longest by wall time, in ms.
+export function longest(tasks) {
+  return {
+    cpu: Math.max(0, ...tasks.map((t) => t.cpu)),
+    wall: Math.max(0, ...tasks.map((t) => t.wall)),
+  };
+}
+
 /// A fresh 1280×720 tab on `url` whose console errors and page errors go into `errors`;
 /// waits for the simulation worker's "ready".
 export async function openTab(browser, url, errors) {
