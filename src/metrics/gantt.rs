@@ -562,6 +562,63 @@ impl Layout {
     }
 }
 
+/// Upper bounds of the job-size classes a chart colours jobs by (processors: 1, 2–4, 5–16,
+/// 17–64, 65–256, above 256): powers of four, so each class spans a similar share of a log axis.
+pub const SIZE_CLASS_BOUNDS: [u32; 6] = [1, 4, 16, 64, 256, u32::MAX];
+
+/// One job-size class as a machine of a given size can hold it: processors `lo..=hi`, and
+/// `class`, its index in [`SIZE_CLASS_BOUNDS`] (its colour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeClass {
+    pub class: usize,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl SizeClass {
+    /// The class's legend label: "1", "2–4", "65–128" (a thousands separator above 999).
+    pub fn label(&self) -> String {
+        use crate::form::format::count;
+        if self.lo == self.hi {
+            count(u64::from(self.lo))
+        } else {
+            format!(
+                "{}–{}",
+                count(u64::from(self.lo)),
+                count(u64::from(self.hi))
+            )
+        }
+    }
+}
+
+/// The job-size classes a machine of `procs` processors can hold, each cut at the machine's
+/// size: on 128 processors the last is 65–128, and no class above it is listed.
+pub fn size_classes(procs: u32) -> Vec<SizeClass> {
+    let procs = procs.max(1);
+    let mut lo = 1;
+    let mut out = Vec::new();
+    for (class, &bound) in SIZE_CLASS_BOUNDS.iter().enumerate() {
+        if lo > procs {
+            break;
+        }
+        out.push(SizeClass {
+            class,
+            lo,
+            hi: bound.min(procs),
+        });
+        lo = bound.saturating_add(1);
+    }
+    out
+}
+
+/// The index in [`SIZE_CLASS_BOUNDS`] of the class of a job on `size` processors.
+pub fn size_class(size: u32) -> usize {
+    SIZE_CLASS_BOUNDS
+        .iter()
+        .position(|&bound| size <= bound)
+        .unwrap_or(SIZE_CLASS_BOUNDS.len() - 1)
+}
+
 /// About `max` round tick values covering `[lo, hi]` (a step of [`nice_step`]: 1, 2 or 5 ×
 /// 10^k, the step every chart's axis format, `form::format::AxisFormat`, labels).
 pub fn ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {

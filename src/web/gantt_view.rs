@@ -8,7 +8,8 @@
 //! tooltip with its times in seconds, as in the per-job CSV.
 //!
 //! The canvas keeps the window it shows in `data-t0` / `data-t1` (seconds since the first
-//! start), the jobs drawn in `data-drawn` and the last redraw's time in `data-frame-ms`.
+//! start), the jobs drawn in `data-drawn`, the legend's entries in `data-legend` and the last redraw's
+//! time in `data-frame-ms`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,7 +24,7 @@ use super::dom::listen;
 use super::format;
 use super::kit::by_id;
 use crate::form::format::AxisFormat;
-use crate::metrics::gantt::{ticks, Schedule};
+use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule};
 
 /// Plotting area inside the canvas: left, top, right and bottom margins (canvas pixels).
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
@@ -50,14 +51,14 @@ const USER_PALETTE: [[u8; 3]; 12] = [
     [0x9e, 0xc9, 0xff],
     [0xff, 0xb2, 0x7a],
 ];
-/// Job-size classes (processors up to the bound) and their colours, small to large.
-const SIZE_CLASSES: [(u32, &str, [u8; 3]); 6] = [
-    (1, "1", [0xfd, 0xe7, 0x25]),
-    (4, "2–4", [0x7a, 0xd1, 0x51]),
-    (16, "5–16", [0x22, 0xa8, 0x84]),
-    (64, "17–64", [0x2a, 0x78, 0x8e]),
-    (256, "65–256", [0x41, 0x44, 0x87]),
-    (u32::MAX, "> 256", [0x44, 0x01, 0x54]),
+/// The colours of the job-size classes (`metrics::gantt::SIZE_CLASS_BOUNDS`), small to large.
+const SIZE_COLOURS: [[u8; 3]; 6] = [
+    [0xfd, 0xe7, 0x25],
+    [0x7a, 0xd1, 0x51],
+    [0x22, 0xa8, 0x84],
+    [0x2a, 0x78, 0x8e],
+    [0x41, 0x44, 0x87],
+    [0x44, 0x01, 0x54],
 ];
 
 /// How jobs are coloured.
@@ -468,9 +469,9 @@ impl GanttView {
             34.0,
         );
         let entries: Vec<(String, [u8; 3])> = match by {
-            ColourBy::Size => SIZE_CLASSES
+            ColourBy::Size => size_classes(s.procs)
                 .iter()
-                .map(|(_, l, c)| (l.to_string(), *c))
+                .map(|c| (c.label(), SIZE_COLOURS[c.class]))
                 .collect(),
             ColourBy::User => {
                 let mut e: Vec<(String, [u8; 3])> = v
@@ -516,6 +517,8 @@ impl GanttView {
             x += wd;
         }
         let c = &self.canvas;
+        let legend: Vec<&str> = entries.iter().map(|(l, _)| l.as_str()).collect();
+        let _ = c.set_attribute("data-legend", &legend.join("; "));
         let _ = c.set_attribute("data-t0", &(v.t0 - base).to_string());
         let _ = c.set_attribute("data-t1", &(v.t1 - base).to_string());
         let _ = c.set_attribute("data-drawn", &drawn.to_string());
@@ -556,8 +559,5 @@ fn user_colour(u: i32, top: &[i32]) -> [u8; 3] {
 }
 
 fn size_colour(p: u32) -> [u8; 3] {
-    SIZE_CLASSES
-        .iter()
-        .find(|(max, _, _)| p <= *max)
-        .map_or([0x44, 0x01, 0x54], |c| c.2)
+    SIZE_COLOURS[size_class(p)]
 }

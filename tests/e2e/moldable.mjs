@@ -203,8 +203,12 @@ async function main() {
     // 6. Cancel: a larger run stopped half-way keeps the previous results.
     await page.fill('[data-testid="moldable-jobs"]', '60000');
     await page.click('[data-testid="moldable-run"]');
-    await page.waitForFunction(() => document.querySelector('#moldable-progress').value > 0, null, { timeout: 30000, polling: 20 });
-    await page.click('[data-testid="moldable-cancel"]');
+    await page.waitForFunction(() => document.querySelector('#moldable-progress').value > 0
+      && !document.querySelector('[data-testid="moldable-cancel"]').disabled, null, { timeout: 30000, polling: 20 });
+    await page.click('[data-testid="moldable-cancel"]', { timeout: 5000 }).catch(async (e) => {
+      const now = await page.$eval('[data-testid="moldable-progress-label"]', (l) => l.textContent);
+      throw new Error(`Cancel could not be clicked while "${now}": ${e.message.split('\n')[0]}`);
+    });
     await waitIdle(page, 30000);
     const label = await page.$eval('[data-testid="moldable-progress-label"]', (e) => e.textContent);
     check(/Cancelled/.test(label) && JSON.stringify(await readTable(page)) === JSON.stringify(table),

@@ -283,3 +283,25 @@ proptest::proptest! {
         proptest::prop_assert_eq!(ours, naive_bands(procs, &start, &end, &size));
     }
 }
+
+/// The size legend lists only the classes a machine can hold, the last cut at its size.
+#[test]
+fn size_classes_are_cut_at_the_machine_size() {
+    use schedlab::metrics::gantt::{size_class, size_classes};
+    let labels = |p: u32| -> Vec<String> { size_classes(p).iter().map(|c| c.label()).collect() };
+    assert_eq!(labels(128), ["1", "2–4", "5–16", "17–64", "65–128"]);
+    assert_eq!(labels(256), ["1", "2–4", "5–16", "17–64", "65–256"]);
+    assert_eq!(
+        labels(1152),
+        ["1", "2–4", "5–16", "17–64", "65–256", "257–1,152"]
+    );
+    assert_eq!(labels(1), ["1"]);
+    assert_eq!(labels(5), ["1", "2–4", "5"]);
+    assert_eq!(labels(0), ["1"]);
+    let last = size_classes(1152)[5];
+    assert_eq!((last.class, last.lo, last.hi), (5, 257, 1152));
+    assert_eq!(
+        [1, 2, 4, 5, 64, 65, 256, 257, u32::MAX].map(size_class),
+        [0, 1, 1, 2, 3, 4, 4, 5, 5]
+    );
+}
