@@ -575,22 +575,6 @@ pub struct SizeClass {
     pub hi: u32,
 }
 
-impl SizeClass {
-    /// The class's legend label: "1", "2–4", "65–128" (a thousands separator above 999).
-    pub fn label(&self) -> String {
-        use crate::form::format::count;
-        if self.lo == self.hi {
-            count(u64::from(self.lo))
-        } else {
-            format!(
-                "{}–{}",
-                count(u64::from(self.lo)),
-                count(u64::from(self.hi))
-            )
-        }
-    }
-}
-
 /// The job-size classes a machine of `procs` processors can hold, each cut at the machine's
 /// size: on 128 processors the last is 65–128, and no class above it is listed.
 pub fn size_classes(procs: u32) -> Vec<SizeClass> {

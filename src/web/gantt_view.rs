@@ -24,7 +24,7 @@ use super::dom::listen;
 use super::format;
 use super::kit::by_id;
 use crate::form::format::AxisFormat;
-use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule};
+use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule, SizeClass};
 
 /// Plotting area inside the canvas: left, top, right and bottom margins (canvas pixels).
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
@@ -471,7 +471,7 @@ impl GanttView {
         let entries: Vec<(String, [u8; 3])> = match by {
             ColourBy::Size => size_classes(s.procs)
                 .iter()
-                .map(|c| (c.label(), SIZE_COLOURS[c.class]))
+                .map(|c| (size_label(c), SIZE_COLOURS[c.class]))
                 .collect(),
             ColourBy::User => {
                 let mut e: Vec<(String, [u8; 3])> = v
@@ -556,6 +556,19 @@ fn user_colour(u: i32, top: &[i32]) -> [u8; 3] {
     }
     let rest = USER_PALETTE.len() - TOP_USERS;
     USER_PALETTE[TOP_USERS + (u as usize).wrapping_mul(7) % rest]
+}
+
+/// A size class's legend label: "1", "2–4", "257–1,152".
+fn size_label(c: &SizeClass) -> String {
+    if c.lo == c.hi {
+        format::count(u64::from(c.lo))
+    } else {
+        format!(
+            "{}–{}",
+            format::count(u64::from(c.lo)),
+            format::count(u64::from(c.hi))
+        )
+    }
 }
 
 fn size_colour(p: u32) -> [u8; 3] {

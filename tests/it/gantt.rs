@@ -288,16 +288,17 @@ proptest::proptest! {
 #[test]
 fn size_classes_are_cut_at_the_machine_size() {
     use schedlab::metrics::gantt::{size_class, size_classes};
-    let labels = |p: u32| -> Vec<String> { size_classes(p).iter().map(|c| c.label()).collect() };
-    assert_eq!(labels(128), ["1", "2–4", "5–16", "17–64", "65–128"]);
-    assert_eq!(labels(256), ["1", "2–4", "5–16", "17–64", "65–256"]);
+    let bounds =
+        |p: u32| -> Vec<(u32, u32)> { size_classes(p).iter().map(|c| (c.lo, c.hi)).collect() };
+    assert_eq!(bounds(128), [(1, 1), (2, 4), (5, 16), (17, 64), (65, 128)]);
+    assert_eq!(bounds(256), [(1, 1), (2, 4), (5, 16), (17, 64), (65, 256)]);
     assert_eq!(
-        labels(1152),
-        ["1", "2–4", "5–16", "17–64", "65–256", "257–1,152"]
+        bounds(1152),
+        [(1, 1), (2, 4), (5, 16), (17, 64), (65, 256), (257, 1152)]
     );
-    assert_eq!(labels(1), ["1"]);
-    assert_eq!(labels(5), ["1", "2–4", "5"]);
-    assert_eq!(labels(0), ["1"]);
+    assert_eq!(bounds(1), [(1, 1)]);
+    assert_eq!(bounds(5), [(1, 1), (2, 4), (5, 5)]);
+    assert_eq!(bounds(0), [(1, 1)]);
     let last = size_classes(1152)[5];
     assert_eq!((last.class, last.lo, last.hi), (5, 257, 1152));
     assert_eq!(
