@@ -219,8 +219,11 @@ pub struct Bin {
 }
 
 impl RunComparison {
-    /// The shifts of the jobs that moved (earlier or later), in `bins` equal-width bars from
-    /// the smallest to the largest shift; jobs that did not move are [`RunComparison::same`].
+    /// The shifts of the jobs that moved (earlier or later), in bars of equal width — the
+    /// span of the shifts over `bins` — whose edges are whole multiples of the width, so that
+    /// 0 is an edge and no bar holds both jobs that started earlier and jobs that started
+    /// later (`bins` or a bar or two more); jobs that did not move are
+    /// [`RunComparison::same`]. The last bar includes its upper edge.
     pub fn histogram(&self, bins: usize) -> Vec<Bin> {
         let moved = || self.jobs.iter().map(|j| j.shift).filter(|s| *s != 0.0);
         let (lo, hi) = moved().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), s| {
@@ -229,25 +232,21 @@ impl RunComparison {
         if bins == 0 || lo > hi {
             return Vec::new();
         }
-        let width = if hi > lo {
-            (hi - lo) / bins as f64
-        } else {
-            1.0
-        };
-        let n = if hi > lo { bins } else { 1 };
+        let span = if hi > lo { hi - lo } else { hi.abs().max(1.0) };
+        let width = span / bins as f64;
+        let first = libm::floor(lo / width);
+        let last = libm::ceil(hi / width).max(first + 1.0);
+        let n = (last - first) as usize;
         let mut out: Vec<Bin> = (0..n)
             .map(|i| Bin {
-                lo: lo + i as f64 * width,
-                hi: if i + 1 == n {
-                    hi.max(lo + width)
-                } else {
-                    lo + (i + 1) as f64 * width
-                },
+                lo: (first + i as f64) * width,
+                hi: (first + i as f64 + 1.0) * width,
                 count: 0,
             })
             .collect();
         for s in moved() {
-            let i = (((s - lo) / width) as usize).min(n - 1);
+            // floor(s / width) < 0 exactly when s < 0: a bar's jobs share their sign.
+            let i = (libm::floor(s / width) - first).clamp(0.0, (n - 1) as f64) as usize;
             out[i].count += 1;
         }
         out
@@ -315,26 +314,71 @@ pub(crate) mod tests {
         assert_eq!(w.key, "mean_wait");
         assert_eq!((w.a, w.b), (9.0, 29.0 / 3.0));
         assert!((w.percent.unwrap() - (29.0 / 3.0 - 9.0) / 9.0 * 100.0).abs() < 1e-12);
-        // Moved jobs: −18 and +20 in 2 bars of 19: [−18, 1) and [1, 20].
+        // Moved jobs: −18 and +20; the span 38 over 2 bars is 19 wide, the edges multiples
+        // of 19: [−19, 0), [0, 19), [19, 38].
+        let bar = |lo: f64, hi: f64, count: usize| Bin { lo, hi, count };
         assert_eq!(
             c.histogram(2),
-            vec![
-                Bin {
-                    lo: -18.0,
-                    hi: 1.0,
-                    count: 1
-                },
-                Bin {
-                    lo: 1.0,
-                    hi: 20.0,
-                    count: 1
-                }
-            ]
+            vec![bar(-19.0, 0.0, 1), bar(0.0, 19.0, 0), bar(19.0, 38.0, 1)]
         );
+        // One shift only: a bar of 1 / bins of it (or of 1 s) from its multiple.
+        let one = RunComparison {
+            jobs: c.jobs.iter().filter(|j| j.shift == 20.0).cloned().collect(),
+            ..c.clone()
+        };
+        assert_eq!(one.histogram(4), vec![bar(20.0, 25.0, 1)]);
         assert_eq!(
             c.csv(),
             "job,procs,submit,start_a,start_b,shift\n1,2,0,0,0,0\n2,2,1,10,30,20\n3,2,2,20,2,-18\n"
         );
+    }
+
+    /// On shifts of every kind — at a bar's edge, tiny, one sign only — every job that moved
+    /// is in exactly one bar, that bar holds it, and no bar holds both signs.
+    #[test]
+    fn histogram_bars_hold_one_sign_and_every_moved_job() {
+        let sets: [&[f64]; 6] = [
+            &[-18.0, 20.0, 0.0],
+            &[-3.0, -2.0, -1.0, 1.0, 2.0, 3.0],
+            &[-1e-9, 1e-9, 7200.0, -7200.0, 3600.0],
+            &[-50.0, -40.0, -0.5],
+            &[0.25, 0.5, 100.0, 99.75],
+            &[-86_400.0 * 11.0, -0.1, 0.1, 86_400.0 * 0.3],
+        ];
+        let delta = |shift: f64| JobDelta {
+            id: 0,
+            procs: 1,
+            submit: 0.0,
+            start_a: 0.0,
+            start_b: shift,
+            shift,
+        };
+        for shifts in sets {
+            for bins in [1, 2, 3, 7, 40] {
+                let c = RunComparison {
+                    jobs: shifts.iter().map(|&s| delta(s)).collect(),
+                    earlier: 0,
+                    later: 0,
+                    same: 0,
+                    metrics: Vec::new(),
+                };
+                let h = c.histogram(bins);
+                let moved: Vec<f64> = shifts.iter().copied().filter(|s| *s != 0.0).collect();
+                assert_eq!(h.iter().map(|b| b.count).sum::<usize>(), moved.len());
+                assert!(h.len() <= bins + 2, "{shifts:?} {bins}: {} bars", h.len());
+                for b in &h {
+                    assert!(b.hi <= 0.0 || b.lo >= 0.0, "{shifts:?} {bins}: bar {b:?}");
+                }
+                for s in moved {
+                    let last = h.len() - 1;
+                    let within = h
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, b)| b.lo <= s && (s < b.hi || (*i == last && s <= b.hi)));
+                    assert_eq!(within.count(), 1, "{shifts:?} {bins}: {s}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -997,7 +997,10 @@ fn plot_shift_histogram<DB: DrawingBackend>(
     let top = bins.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64 * 1.1;
     let mut chart = ChartBuilder::on(root)
         .caption(
-            format!("Start of each job: {b} minus {a}"),
+            format!(
+                "Start shift of the {} jobs that moved: {b} minus {a}",
+                crate::form::format::count(bins.iter().map(|bin| bin.count as u64).sum())
+            ),
             (FONT, 18).into_font(),
         )
         .margin(12)
