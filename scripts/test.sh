@@ -52,13 +52,16 @@ trunk build --release
 ls -l dist/*.wasm
 
 section "end-to-end tests (headless Chromium)"
-# run.mjs (flat machine, uploads, share links) first, then every other suite in tests/e2e/.
+# Every suite in tests/e2e/, two at a time (each has its own browser, server and temporary
+# files; their checks on task lengths read CPU time, which another suite's load leaves
+# alone): run.mjs (flat machine, uploads, share links) first, then the others by name.
+# Each suite's output is printed whole, in that order, as it ends.
 e2e_log=$(mktemp)
 trap 'rm -f "$e2e_log"' EXIT
 status=0
-for suite in tests/e2e/run.mjs $(ls tests/e2e/*.mjs | grep -v -e '/run.mjs$' -e '/harness.mjs$' | sort); do
-  SCHEDLAB_BIN="${CARGO_TARGET_DIR:-target}/debug/schedlab" node "$suite" 2>&1 | tee -a "$e2e_log" || status=$?
-done
+{ echo tests/e2e/run.mjs; ls tests/e2e/*.mjs | grep -v -e '/run.mjs$' -e '/harness.mjs$' | sort; } \
+  | SCHEDLAB_BIN="${CARGO_TARGET_DIR:-target}/debug/schedlab" \
+    parallel --will-cite --jobs 2 --keep-order --group --halt never node {} 2>&1 | tee "$e2e_log" || status=$?
 
 print_timings
 # The tallies of every suite, then every failed check: the end of the log is what a CI
