@@ -60,10 +60,11 @@ fn comparison(a: u32, b: u32) -> Result<Rc<RunComparison>, String> {
         Some(rebuild(&rb)?)
     };
     let jobs_b = pb.as_ref().unwrap_or(&pa);
+    let (oa, ob) = (ra.outcomes.wide(), rb.outcomes.wide());
     let c = compare_outcomes(
         pa.procs,
-        (&pa.workload.jobs, &ra.outcomes),
-        (&jobs_b.workload.jobs, &rb.outcomes),
+        (&pa.workload.jobs, &oa),
+        (&jobs_b.workload.jobs, &ob),
     )
     .map_err(|e| format!("These runs cannot be compared: {e}."))?;
     let c = Rc::new(c);
