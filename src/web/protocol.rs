@@ -46,8 +46,6 @@ pub const WAIT_QUANTILES: usize = 201;
 pub struct Beside {
     len: usize,
     read: Option<std::rc::Rc<ReadAt>>,
-    /// Lets the bytes go ([`Beside::release`]).
-    free: Option<std::rc::Rc<dyn Fn()>>,
 }
 
 /// Fills a buffer with the bytes from an offset.
@@ -59,21 +57,6 @@ impl Beside {
         Beside {
             len,
             read: Some(std::rc::Rc::new(read)),
-            free: None,
-        }
-    }
-
-    /// The same bytes, `free` letting them go when [`Beside::release`] is called.
-    pub fn with_release(mut self, free: impl Fn() + 'static) -> Beside {
-        self.free = Some(std::rc::Rc::new(free));
-        self
-    }
-
-    /// Lets the bytes go at once, the reader having read what it needs (a big schedule's
-    /// memory then does not wait for a garbage collection); later reads give zeros.
-    pub fn release(&self) {
-        if let Some(free) = &self.free {
-            free();
         }
     }
 

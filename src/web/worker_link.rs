@@ -66,30 +66,12 @@ pub fn start_worker(
 }
 
 /// A message's bytes left in their JavaScript array, read a piece at a time (each piece copied
-/// from a view on the array straight into the reader's buffer). Released, the array's buffer
-/// is detached (`ArrayBuffer.prototype.transfer(0)`), which frees its bytes at once whatever
-/// still refers to it (the message event); reads then give zeros.
+/// from a view on the array straight into the reader's buffer).
 fn beside(a: Uint8Array) -> Beside {
     let len = a.length() as usize;
-    let buffer = a.buffer();
     Beside::new(len, move |at, dst| {
-        // A detached array has no bytes left.
-        if at + dst.len() <= a.length() as usize {
-            a.subarray(at as u32, (at + dst.len()) as u32).copy_to(dst)
-        } else {
-            dst.fill(0)
-        }
+        a.subarray(at as u32, (at + dst.len()) as u32).copy_to(dst)
     })
-    .with_release(move || detach(&buffer))
-}
-
-/// Detaches `buffer`, freeing its bytes, where the browser can (`transfer`); otherwise leaves
-/// them to the garbage collector.
-fn detach(buffer: &js_sys::ArrayBuffer) {
-    let transfer = js_sys::Reflect::get(buffer, &JsValue::from_str("transfer"));
-    if let Ok(f) = transfer.and_then(|f| f.dyn_into::<js_sys::Function>()) {
-        let _ = f.call1(buffer, &JsValue::from(0));
-    }
 }
 
 /// Posts `msg` as JSON.

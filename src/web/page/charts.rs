@@ -209,11 +209,9 @@ pub(super) fn show_schedule(app: &Rc<App>, id: u32, bytes: &Beside) {
     // (`defer`), each short enough for the page to take input between them; a schedule asked
     // for since is drawn instead. The worker laid the jobs out; the columns and the layout are
     // read straight from the message's bytes, a piece at a time.
-    let decoded =
-        crate::metrics::gantt::Schedule::decode_with(bytes.len(), |at, dst| bytes.read(at, dst));
-    // Read: the message's bytes (9 MB on SDSC-BLUE) go at once.
-    bytes.release();
-    let s = match decoded {
+    let s = match crate::metrics::gantt::Schedule::decode_with(bytes.len(), |at, dst| {
+        bytes.read(at, dst)
+    }) {
         Ok(s) => s,
         Err(e) => {
             show_error(&format!("The Gantt chart could not be drawn: {e}"));
