@@ -16,8 +16,9 @@
 //! that time leaves the window loaded, says it is loading meanwhile (a playback pauses and
 //! goes on once the window is in), and replays the window ([`ReplayPanel::window_loaded`])
 //! with the same [`Replay`]. The slider spans the whole run. The first window of a run is
-//! asked only once the card has been in view since its runs were shown (or the user picked a
-//! run): a batch that ends with the card below the fold costs the worker no replay.
+//! asked only once the card has been in view since its runs were shown (or took the focus, or
+//! the user picked a run): a batch that ends with the card below the fold costs the worker no
+//! replay.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -338,6 +339,13 @@ impl ReplayPanel {
                 }
             });
             panel.observed.set(observed);
+            // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
+            let weak = Rc::downgrade(&panel);
+            listen(&panel.root, "focusin", move |_: Event| {
+                if let Some(p) = weak.upgrade() {
+                    p.wake();
+                }
+            });
         }
         let weak = Rc::downgrade(&panel);
         panel.playback.on_change(move || {
@@ -498,7 +506,8 @@ impl ReplayPanel {
         }
     }
 
-    /// The card is seen (in view, or a run picked): the window held until then is asked for.
+    /// The card is seen (in view, focused, or a run picked): the window held until then is asked
+    /// for.
     fn wake(&self) {
         self.seen.set(true);
         if self.held.replace(false) {

@@ -406,8 +406,8 @@ fn signed_duration(d: f64) -> String {
     }
 }
 
-/// The card is seen (in view, or the user picked runs or an order): the comparison held until
-/// then is asked for.
+/// The card is seen (in view, focused, or the user picked runs or an order): the comparison held
+/// until then is asked for.
 fn wake(app: &App) {
     let ui = &app.ui.compare;
     ui.seen.set(true);
@@ -417,7 +417,7 @@ fn wake(app: &App) {
 }
 
 /// Redraws on a change of either run; sorts on a click in the table's head; asks a comparison
-/// held when the card comes into view.
+/// held when the card comes into view or takes the focus.
 pub(super) fn wire(app: &Rc<App>) {
     let ui = &app.ui.compare;
     for select in [&ui.a, &ui.b] {
@@ -439,6 +439,13 @@ pub(super) fn wire(app: &Rc<App>) {
         });
         ui.observed.set(observed);
         ui.seen.set(!observed);
+        // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
+        let weak = Rc::downgrade(app);
+        listen(ui.section.as_ref(), "focusin", move |_: Event| {
+            if let Some(app) = weak.upgrade() {
+                wake(&app);
+            }
+        });
     }
     let app2 = Rc::clone(app);
     listen(ui.head.as_ref(), "click", move |ev: Event| {
