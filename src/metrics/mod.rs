@@ -13,6 +13,6 @@ pub use category::{
     category_of, category_stats, category_stats_by, category_stats_iter, CategoryStat,
     CATEGORY_COUNT,
 };
-pub use compare::{compare, compare_outcomes, RunComparison};
+pub use compare::{compare, compare_outcomes, compare_outcomes_with, RunComparison};
 pub use job_record::{job_records, records_iter, records_of, JobRecord, BOUNDED_SLOWDOWN_TAU};
 pub use summary::Summary;

@@ -1,7 +1,7 @@
 //! The worker's half of the job-by-job comparison of runs of any size ([`ToWorker::Compare`],
 //! [`ToWorker::CompareCsv`]): the two runs' jobs are prepared again from their experiments
 //! (deterministic: the jobs they simulated) and paired with the kept outcomes
-//! ([`crate::metrics::compare_outcomes`], no vector of records); only the view — counts,
+//! ([`crate::metrics::compare_outcomes_with`], no vector of records nor of outcomes); only the view — counts,
 //! metrics, histogram, the first rows in the order asked — crosses to the page. The last
 //! comparison is kept (its per-job shifts, 48 bytes a job) so that sorting another column or
 //! asking for the CSV does not compute it again.
@@ -15,7 +15,7 @@ use std::rc::Rc;
 use super::protocol::{COMPARE_BINS, COMPARE_ROWS};
 use super::worker_core::{kept_run, FinishedRun};
 use crate::metrics::compare_view::{ComparisonView, SortOrder};
-use crate::metrics::{compare_outcomes, RunComparison};
+use crate::metrics::{compare_outcomes_with, RunComparison};
 use crate::modes::flat::run::{self, Prepared};
 use crate::modes::flat::spec::Experiment;
 
@@ -60,10 +60,11 @@ fn comparison(a: u32, b: u32) -> Result<Rc<RunComparison>, String> {
         Some(rebuild(&rb)?)
     };
     let jobs_b = pb.as_ref().unwrap_or(&pa);
-    let c = compare_outcomes(
+    // The kept outcomes are read as kept, one at a time: no vector of them is made.
+    let c = compare_outcomes_with(
         pa.procs,
-        (&pa.workload.jobs, &ra.outcomes),
-        (&jobs_b.workload.jobs, &rb.outcomes),
+        (&pa.workload.jobs, || ra.outcomes.iter()),
+        (&jobs_b.workload.jobs, || rb.outcomes.iter()),
     )
     .map_err(|e| format!("These runs cannot be compared: {e}."))?;
     let c = Rc::new(c);

@@ -1,6 +1,6 @@
 //! Small DOM helpers shared by the three modes' pages: event listeners that live as long as
-//! the page, work deferred to a later main-thread task, HTML escaping for text put into
-//! markup, and object URLs for downloads.
+//! the page, work deferred to a later main-thread task, an element's coming into and leaving
+//! the viewport, HTML escaping for text put into markup, and object URLs for downloads.
 
 use js_sys::Array;
 use wasm_bindgen::convert::FromWasmAbi;
@@ -29,6 +29,30 @@ where
     let c = Closure::<dyn FnMut(E)>::new(f);
     let _ = target.add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
     c.forget();
+}
+
+/// Calls `f(true)` each time `el` comes into the viewport (any part of it) and `f(false)` each
+/// time it leaves it, for as long as the page lives; an element `hidden` is out of it. The
+/// first call, with where `el` is, comes shortly after this one. `false` when the browser has
+/// no `IntersectionObserver` (`f` is then never called).
+pub fn on_visibility(el: &web_sys::Element, mut f: impl FnMut(bool) + 'static) -> bool {
+    let c = Closure::<dyn FnMut(Array)>::new(move |entries: Array| {
+        // Entries come oldest first: the last one says where the element is now.
+        let last = entries.get(entries.length().saturating_sub(1));
+        if let Ok(e) = last.dyn_into::<web_sys::IntersectionObserverEntry>() {
+            f(e.is_intersecting());
+        }
+    });
+    match web_sys::IntersectionObserver::new(c.as_ref().unchecked_ref()) {
+        Ok(observer) => {
+            observer.observe(el);
+            c.forget();
+            // Both live as long as the page.
+            std::mem::forget(observer);
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 /// `s` escaped for HTML text and attribute values.

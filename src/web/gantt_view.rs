@@ -83,6 +83,9 @@ struct View {
     drag: Option<(f64, f64, f64)>,
     /// The raster's pixels, reused between redraws.
     pixels: Vec<u8>,
+    /// The image they are copied into for the canvas, reused while the plot keeps its size (a
+    /// new one per redraw would leave its bytes to the garbage collector).
+    image: Option<ImageData>,
 }
 
 /// The Gantt chart's elements and what it shows.
@@ -211,6 +214,7 @@ impl GanttView {
             top_users: users.into_iter().take(TOP_USERS).map(|(u, _)| u).collect(),
             drag: None,
             pixels: Vec::new(),
+            image: None,
         });
         self.tip.set_hidden(true);
         self.draw();
@@ -399,10 +403,26 @@ impl GanttView {
         };
         let mut pixels = std::mem::take(&mut v.pixels);
         let drawn = s.raster(v.t0, v.t1, iw, ih, &colour, &mut pixels);
-        if let Ok(img) =
-            ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels[..]), iw as u32, ih as u32)
-        {
-            let _ = ctx.put_image_data(&img, MARGIN.0, MARGIN.1);
+        let (w32, h32) = (iw as u32, ih as u32);
+        let reused = v
+            .image
+            .take()
+            .filter(|img| img.width() == w32 && img.height() == h32)
+            .and_then(|img| {
+                // Its pixels are copied in place, through a view on them.
+                let data = js_sys::Reflect::get(&img, &"data".into()).ok()?;
+                let data = data.dyn_into::<js_sys::Uint8ClampedArray>().ok()?;
+                if data.length() as usize != pixels.len() {
+                    return None;
+                }
+                data.copy_from(&pixels);
+                Some(img)
+            });
+        v.image = reused.or_else(|| {
+            ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels[..]), w32, h32).ok()
+        });
+        if let Some(img) = &v.image {
+            let _ = ctx.put_image_data(img, MARGIN.0, MARGIN.1);
         }
         v.pixels = pixels;
         // Axes.

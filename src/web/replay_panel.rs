@@ -15,7 +15,10 @@
 //! replay's time ([`ReplayPanel::on_window_request`]; the flat page asks the worker) whenever
 //! that time leaves the window loaded, says it is loading meanwhile (a playback pauses and
 //! goes on once the window is in), and replays the window ([`ReplayPanel::window_loaded`])
-//! with the same [`Replay`]. The slider spans the whole run.
+//! with the same [`Replay`]. The slider spans the whole run. The first window of a run is
+//! asked only once the card has been in view since its runs were shown (or took the focus, or
+//! the user picked a run): a batch that ends with the card below the fold costs the worker no
+//! replay.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -244,6 +247,15 @@ pub struct ReplayPanel {
     pending: Cell<Option<(u32, Option<f64>)>>,
     /// Play again once the window asked for is in.
     resume: Cell<bool>,
+    /// Whether the card is in the viewport (as the browser last said).
+    in_view: Cell<bool>,
+    /// Whether windows may be asked for: the card has been in view, or a run picked, since its
+    /// runs were shown — or the browser cannot say when it comes into view.
+    seen: Cell<bool>,
+    /// The window `pending` names waits for the card to be seen before it is asked for.
+    held: Cell<bool>,
+    /// Whether the browser says when the card comes into view (`in_view` is then kept).
+    observed: Cell<bool>,
 }
 
 /// The Gantt chart's legend (every job drawn where it runs).
@@ -311,7 +323,30 @@ impl ReplayPanel {
             request: RefCell::new(None),
             pending: Cell::new(None),
             resume: Cell::new(false),
+            in_view: Cell::new(false),
+            seen: Cell::new(true),
+            held: Cell::new(false),
+            observed: Cell::new(false),
         });
+        {
+            let weak = Rc::downgrade(&panel);
+            let observed = super::dom::on_visibility(&panel.root, move |v| {
+                if let Some(p) = weak.upgrade() {
+                    p.in_view.set(v);
+                    if v {
+                        p.wake();
+                    }
+                }
+            });
+            panel.observed.set(observed);
+            // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
+            let weak = Rc::downgrade(&panel);
+            listen(&panel.root, "focusin", move |_: Event| {
+                if let Some(p) = weak.upgrade() {
+                    p.wake();
+                }
+            });
+        }
         let weak = Rc::downgrade(&panel);
         panel.playback.on_change(move || {
             if let Some(p) = weak.upgrade() {
@@ -322,6 +357,7 @@ impl ReplayPanel {
             let weak = Rc::downgrade(&panel);
             listen(&panel.pick, "change", move |_: Event| {
                 if let Some(p) = weak.upgrade() {
+                    p.wake();
                     p.reset();
                 }
             });
@@ -355,6 +391,9 @@ impl ReplayPanel {
         self.pick.set_value("0");
         self.pending.set(None);
         self.resume.set(false);
+        self.held.set(false);
+        // Seen at once if the card is already in view; otherwise when it comes into view.
+        self.seen.set(!self.observed.get() || self.in_view.get());
         let empty = runs.is_empty();
         *self.runs.borrow_mut() = runs;
         self.root.set_hidden(empty);
@@ -450,9 +489,31 @@ impl ReplayPanel {
             return;
         }
         self.pending.set(Some((run, t)));
+        if !self.seen.get() {
+            // Asked once the card is seen ([`ReplayPanel::wake`]).
+            self.held.set(true);
+            return;
+        }
+        self.held.set(false);
+        self.ask(run, t);
+    }
+
+    /// Passes the request for the window of run `run` around `t` to the owner.
+    fn ask(&self, run: u32, t: Option<f64>) {
         let request = self.request.borrow().clone();
         if let Some(f) = request {
             f(run, t);
+        }
+    }
+
+    /// The card is seen (in view, focused, or a run picked): the window held until then is asked
+    /// for.
+    fn wake(&self) {
+        self.seen.set(true);
+        if self.held.replace(false) {
+            if let Some((run, t)) = self.pending.get() {
+                self.ask(run, t);
+            }
         }
     }
 

@@ -23,8 +23,9 @@ pub fn window(id: u32, t: Option<f64>) -> Result<ReplayWindow, String> {
     let t = t
         .filter(|t| t.is_finite())
         .unwrap_or_else(|| jobs.first().map_or(0.0, |j| j.submit));
-    let bounds = replay_window::bounds(jobs, &r.outcomes, t);
+    let outcomes = r.outcomes.wide();
+    let bounds = replay_window::bounds(jobs, &outcomes, t);
     // The simulation takes the one copy of the jobs and gives them back to the window.
     let sim = run::simulation_taking(&r.experiment, &mut prepared, false);
-    replay_window::window(sim, &r.outcomes, prepared.procs, bounds).map_err(|e| e.to_string())
+    replay_window::window(sim, &outcomes, prepared.procs, bounds).map_err(|e| e.to_string())
 }

@@ -8,9 +8,9 @@
 //!
 //! Memory: a wasm memory never shrinks, so the worker's peak stays for its lifetime. A flat
 //! run holds one copy of its jobs, read without their SWF records; a finished run is kept for
-//! exports in a compact form — its outcomes, its experiment and its trace's bytes — and its
-//! jobs are prepared again when a file is asked for (BENCHMARKS.md, "Memory in the browser
-//! tab").
+//! exports in a compact form — its outcomes (8 bytes a job when its times are whole seconds,
+//! [`KeptOutcomes`]), its experiment and its trace's bytes — and its jobs are prepared again
+//! when a file is asked for (BENCHMARKS.md, "Memory in the browser tab").
 
 use crate::modes::{ModeRun, SimOptions, Stepper, Traces};
 use std::cell::{Cell, RefCell};
@@ -82,7 +82,66 @@ pub(super) struct FinishedRun {
     pub(super) id: u32,
     pub(super) experiment: Experiment,
     pub(super) trace: Option<NamedTrace>,
-    pub(super) outcomes: Vec<JobOutcome>,
+    pub(super) outcomes: KeptOutcomes,
+}
+
+/// A finished run's outcomes as kept: each job's start and end as whole seconds after the
+/// run's earliest time (8 bytes a job instead of 16) when every one of them reads back as the
+/// very `f64` it was — SWF times do — else as they were.
+pub(super) enum KeptOutcomes {
+    Secs { base: f64, secs: Vec<[u32; 2]> },
+    Exact(Vec<JobOutcome>),
+}
+
+impl KeptOutcomes {
+    /// `outcomes` in the narrowest form that gives them back bit for bit.
+    pub(super) fn new(outcomes: Vec<JobOutcome>) -> KeptOutcomes {
+        let base = outcomes
+            .iter()
+            .flat_map(|o| [o.start, o.end])
+            .fold(f64::INFINITY, f64::min);
+        // A time not a whole second after `base` within u32 (or NaN) has no narrow form.
+        let secs = |t: f64| {
+            let d = t - base;
+            (d >= 0.0 && d <= f64::from(u32::MAX))
+                .then_some(d as u32)
+                .filter(|&s| (base + f64::from(s)).to_bits() == t.to_bits())
+        };
+        let mut narrow = Vec::with_capacity(outcomes.len());
+        for o in &outcomes {
+            match (secs(o.start), secs(o.end)) {
+                (Some(s), Some(e)) => narrow.push([s, e]),
+                _ => return KeptOutcomes::Exact(outcomes),
+            }
+        }
+        KeptOutcomes::Secs { base, secs: narrow }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            KeptOutcomes::Secs { secs, .. } => secs.len(),
+            KeptOutcomes::Exact(v) => v.len(),
+        }
+    }
+
+    /// Each job's outcome, in arrival order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = JobOutcome> + '_ {
+        (0..self.len()).map(|i| match self {
+            KeptOutcomes::Secs { base, secs } => JobOutcome {
+                start: base + f64::from(secs[i][0]),
+                end: base + f64::from(secs[i][1]),
+            },
+            KeptOutcomes::Exact(v) => v[i],
+        })
+    }
+
+    /// The outcomes as the simulation gave them (made for the caller when kept narrow).
+    pub(super) fn wide(&self) -> std::borrow::Cow<'_, [JobOutcome]> {
+        match self {
+            KeptOutcomes::Secs { .. } => std::borrow::Cow::Owned(self.iter().collect()),
+            KeptOutcomes::Exact(v) => std::borrow::Cow::Borrowed(v),
+        }
+    }
 }
 
 /// Finished run `id`, if the worker still keeps it (the comparison and the replay of runs of
@@ -169,12 +228,13 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
             finished.outcomes.len()
         ));
     }
+    let outcomes = finished.outcomes.wide();
     Ok(match format {
         ExportFormat::JobsCsv => {
             let mut out = String::with_capacity(jobs.len() * 80 + 100);
             out.push_str(JobRecord::CSV_HEADER);
             out.push('\n');
-            for r in records_iter(jobs, &finished.outcomes) {
+            for r in records_iter(jobs, &outcomes) {
                 out.push_str(&r.csv_line());
                 out.push('\n');
             }
@@ -182,7 +242,7 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
         }
         ExportFormat::Swf => write_swf_string(
             &prepared.workload.header,
-            run::schedule_records_iter(jobs, &finished.outcomes),
+            run::schedule_records_iter(jobs, &outcomes),
         ),
     })
 }
@@ -223,9 +283,9 @@ pub fn schedule(id: u32) -> Result<js_sys::Uint8Array, String> {
     }
     let rows = || {
         jobs.iter()
-            .zip(&finished.outcomes)
+            .zip(finished.outcomes.iter())
             .filter(|(_, o)| !o.start.is_nan())
-            .map(|(j, o)| Row::from(&JobRecord::of(j, o)))
+            .map(|(j, o)| Row::from(&JobRecord::of(j, &o)))
     };
     let user_of = |id: u64| {
         users
@@ -618,13 +678,14 @@ pub async fn run_bounded(
     };
     output.timeline = timeline;
     let mut report = page_report(&result, output, explain);
+    let outcomes = std::mem::take(&mut result.outcomes);
+    drop(result);
     let finished = FinishedRun {
         id,
         experiment: exp.clone(),
         trace,
-        outcomes: std::mem::take(&mut result.outcomes),
+        outcomes: KeptOutcomes::new(outcomes),
     };
-    drop(result);
     FINISHED.with(|f| {
         let mut f = f.borrow_mut();
         f.push_back(Rc::new(finished));

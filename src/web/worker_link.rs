@@ -79,19 +79,21 @@ pub fn post_to(w: &Worker, msg: &ToWorker) {
     let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
 }
 
-/// Posts a trace upload: `[ToWorker::Trace JSON, bytes]`.
+/// Posts a trace upload: `[ToWorker::Trace JSON, bytes]`, the array's buffer transferred to
+/// the worker, not cloned (the array is empty after): the page keeps no second copy of the
+/// file, not even one waiting for the garbage collector.
 pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
-    let _ = w.post_message(&trace_message(name, bytes));
-}
-
-/// Posts a trace upload from bytes in memory. The JavaScript copy of the bytes is transferred
-/// to the worker, not cloned: the page keeps no second copy of the file.
-pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
-    let arr = trace_message(name, &Uint8Array::from(bytes));
-    let transfer = Array::of1(&arr.get(1).unchecked_into::<Uint8Array>().buffer());
+    let arr = trace_message(name, bytes);
+    let transfer = Array::of1(&bytes.buffer());
     if w.post_message_with_transfer(&arr, &transfer).is_err() {
         let _ = w.post_message(&arr);
     }
+}
+
+/// Posts a trace upload from bytes in memory: a JavaScript copy of them, transferred
+/// ([`post_trace_array`]).
+pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
+    post_trace_array(w, name, &Uint8Array::from(bytes));
 }
 
 /// `[ToWorker::Trace JSON, bytes]`.
@@ -166,7 +168,7 @@ impl ModeWorker {
         }
     }
 
-    /// Posts a trace upload as read from the file.
+    /// Posts a trace upload as read from the file (the array is empty after).
     pub fn post_trace_array(&self, name: &str, bytes: &Uint8Array) {
         if let Some(w) = self.worker.borrow().as_ref() {
             post_trace_array(w, name, bytes);

@@ -2,7 +2,8 @@
 // (run by scripts/test.sh after `trunk build --release`): uploads KTH-SP2 (28,475 jobs, more
 // than the 5,000 of the per-job records the page receives; its queue is long at times), runs
 // FCFS and EASY, and checks that
-// the job-by-job comparison made by the worker appears with the rows of `schedlab run
+// the comparison and the replay wait, saying so, until their cards are scrolled into view; that
+// the job-by-job comparison made by the worker then appears with the rows of `schedlab run
 // --jobs-csv` of both policies (the shift computed here), sorted by shift and, after a click,
 // by job number; that its CSV has every job; and that the step-by-step replay, fed window by
 // window, opens, shows the queue and the running jobs at a time deep into the run exactly as
@@ -92,7 +93,25 @@ await runSuite('anysize', BUDGET_MS, async () => {
     const note = await page.textContent('#per-job-note');
     check(note.includes(JOBS.toLocaleString('en-US')) && /keeps the last 3 runs/.test(note), 'the page says how the views of a large run are made', note);
 
+    // Below the fold, the comparison and the replay are not asked of the worker: their cards
+    // say they are on their way and stay so until they are scrolled into view.
+    await page.waitForTimeout(1500);
+    const waiting = await page.evaluate(() => {
+      const c = document.querySelector('#compare');
+      const r = document.querySelector('#replay');
+      const out = (e) => e.getBoundingClientRect().top >= window.innerHeight;
+      return {
+        compare: !c.hidden && out(c) && c.hasAttribute('aria-busy')
+          && document.querySelectorAll('#compare-body tr').length === 0,
+        replay: !r.hidden && out(r) && r.hasAttribute('aria-busy')
+          && r.querySelector('[data-testid="replay-loading"]') !== null,
+      };
+    });
+    check(waiting.compare && waiting.replay, 'out of view, the comparison and the replay wait, saying so',
+      JSON.stringify(waiting));
+
     // The comparison: B = EASY against A = FCFS, sorted by shift (ties by job number).
+    await page.locator('#compare').scrollIntoViewIfNeeded();
     const deltas = fcfs.map((a, i) => ({ id: a.id, a: a.start, b: easy[i].start, shift: easy[i].start - a.start }));
     const byShift = [...deltas].sort((x, y) => x.shift - y.shift || x.id - y.id);
     const rows = await compareRows(page);

@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use schedlab::metrics::compare_view::{first_rows, SortOrder};
-use schedlab::metrics::{compare, compare_outcomes, job_records, Summary};
+use schedlab::metrics::{compare, compare_outcomes, compare_outcomes_with, job_records, Summary};
 use schedlab::policy::PolicyKind;
 use schedlab::sim::replay::{Replay, ReplayState};
 use schedlab::sim::replay_window::{bounds, window};
@@ -121,6 +121,14 @@ fn the_comparison_from_outcomes_is_that_of_the_records() {
         compare_outcomes(PROCS, (&a.jobs, &a.outcomes), (&b.jobs, &b.outcomes)).expect("same jobs");
     assert_eq!(got, expected);
     assert!(got.earlier > 0 && got.later > 0);
+    // Outcomes given one at a time, as a run that keeps them in another form gives them.
+    let again = compare_outcomes_with(
+        PROCS,
+        (&a.jobs, || a.outcomes.iter().copied()),
+        (&b.jobs, || b.outcomes.iter().copied()),
+    )
+    .expect("same jobs");
+    assert_eq!(again, expected);
     for column in 0..6 {
         for ascending in [true, false] {
             let order = SortOrder { column, ascending };

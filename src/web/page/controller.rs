@@ -138,7 +138,8 @@ pub(super) fn upload(app: &Rc<App>, file: File) {
     let reading = read_upload(file, move |read| match read {
         Ok(buf) => {
             let bytes = Rc::new(buf.to_vec());
-            a.tab.worker.post_trace(&n, &bytes);
+            // The file's array itself goes to the worker: no second JavaScript copy of it.
+            a.tab.worker.post_trace_array(&n, &buf);
             a.state.borrow_mut().pending_trace = Some((n, bytes, false));
             update_controls(&a);
         }
