@@ -107,6 +107,13 @@ impl Ids {
     }
 }
 
+/// A column of whole numbers as kept: each value in 2 bytes (`N`) or as it is (`W`).
+#[derive(Clone, Copy, Debug)]
+pub enum Values<'a, N, W> {
+    Narrow(&'a [N]),
+    Wide(&'a [W]),
+}
+
 /// A column of whole numbers: `N` (2 bytes) when every value fits, else `W` itself.
 #[derive(Clone, Debug, PartialEq)]
 enum Column<N, W> {
@@ -135,6 +142,13 @@ impl<N: Copy + TryFrom<W>, W: Copy + From<N>> Column<N, W> {
         match self {
             Column::Narrow(v) => W::from(v[j]),
             Column::Wide(v) => v[j],
+        }
+    }
+
+    fn values(&self) -> Values<'_, N, W> {
+        match self {
+            Column::Narrow(v) => Values::Narrow(v),
+            Column::Wide(v) => Values::Wide(v),
         }
     }
 
@@ -306,13 +320,25 @@ impl Schedule {
     }
 
     /// Job `j`'s processors.
+    #[inline]
     pub fn size(&self, j: usize) -> u32 {
         self.size.get(j)
     }
 
     /// Job `j`'s SWF user id (−1: unknown).
+    #[inline]
     pub fn user(&self, j: usize) -> i32 {
         self.user.get(j)
+    }
+
+    /// Every job's processors as kept (for a loop that reads many: the kind chosen once).
+    pub fn sizes(&self) -> Values<'_, u16, u32> {
+        self.size.values()
+    }
+
+    /// Every job's SWF user id as kept (see [`Schedule::sizes`]).
+    pub fn user_ids(&self) -> Values<'_, i16, i32> {
+        self.user.values()
     }
 
     /// Every job's SWF user id, in order.

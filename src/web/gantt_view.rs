@@ -24,7 +24,7 @@ use super::dom::listen;
 use super::format;
 use super::kit::by_id;
 use crate::form::format::AxisFormat;
-use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule, SizeClass};
+use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule, SizeClass, Values};
 
 /// Plotting area inside the canvas: left, top, right and bottom margins (canvas pixels).
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
@@ -397,12 +397,22 @@ impl GanttView {
         }
         let s = Rc::clone(&v.schedule);
         let top = v.top_users.clone();
-        let colour = |j: usize| match by {
-            ColourBy::Size => size_colour(s.size(j)),
-            ColourBy::User => user_colour(s.user(j), &top),
-        };
         let mut pixels = std::mem::take(&mut v.pixels);
-        let drawn = s.raster(v.t0, v.t1, iw, ih, &colour, &mut pixels);
+        // The column's kind chosen once, not per job.
+        let window = (v.t0, v.t1, iw, ih);
+        let draw = |colour: &dyn Fn(usize) -> [u8; 3], pixels: &mut Vec<u8>| {
+            s.raster(window.0, window.1, window.2, window.3, colour, pixels)
+        };
+        let drawn = match (by, s.sizes(), s.user_ids()) {
+            (ColourBy::Size, Values::Narrow(c), _) => {
+                draw(&|j| size_colour(u32::from(c[j])), &mut pixels)
+            }
+            (ColourBy::Size, Values::Wide(c), _) => draw(&|j| size_colour(c[j]), &mut pixels),
+            (ColourBy::User, _, Values::Narrow(c)) => {
+                draw(&|j| user_colour(i32::from(c[j]), &top), &mut pixels)
+            }
+            (ColourBy::User, _, Values::Wide(c)) => draw(&|j| user_colour(c[j], &top), &mut pixels),
+        };
         let (w32, h32) = (iw as u32, ih as u32);
         let reused = v
             .image
