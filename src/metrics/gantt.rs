@@ -6,10 +6,12 @@
 //! the bands of a time window (culled with a binary search), an RGBA raster of a window in
 //! which sub-pixel jobs share their pixel, the job under a point, and axis ticks.
 //!
-//! The columns are as narrow as is exact: ids in 4 bytes when every id fits, and the times
-//! as whole seconds (4 bytes) after the run's earliest time when every time is a whole second
-//! within 2³² s of it (SWF times are), else as `f64`. Either way a time reads back as the very
-//! `f64` it was (the tooltip shows the per-job CSV's numbers). The byte encoding is the
+//! The columns are as narrow as is exact: ids as nothing when they are consecutive (job `j`'s
+//! id is the first one plus `j`), else in 4 bytes when every id fits; processors and users in
+//! 2 bytes when every value fits; and the times as whole seconds (4 bytes) after the run's
+//! earliest time when every time is a whole second within 2³² s of it (SWF times are), else as
+//! `f64`. Either way a value reads back as the very one it was (the tooltip shows the per-job
+//! CSV's numbers). The byte encoding is the
 //! columns and bands as they are kept, so the page decodes each straight into its vector, a
 //! piece of the bytes at a time ([`Schedule::decode_with`]).
 //!
@@ -41,10 +43,10 @@ pub struct Schedule {
     submit: Times,
     start: Times,
     end: Times,
-    /// Each job's processors.
-    pub size: Vec<u32>,
-    /// The SWF user id (−1: unknown).
-    pub user: Vec<i32>,
+    /// Each job's processors ([`Schedule::size`]).
+    size: Column<u16, u32>,
+    /// Each job's SWF user id, −1 unknown ([`Schedule::user`]).
+    user: Column<i16, i32>,
     /// The layout: rows of processors and the bands, in order of start.
     pub layout: Layout,
 }
@@ -71,9 +73,11 @@ impl From<&JobRecord> for Row {
     }
 }
 
-/// Job ids: 4 bytes each when every id fits.
+/// Job ids: none kept when they are consecutive (`first + j`), else 4 bytes each when every
+/// id fits.
 #[derive(Clone, Debug, PartialEq)]
 enum Ids {
+    Consecutive { first: u64, n: usize },
     Narrow(Vec<u32>),
     Wide(Vec<u64>),
 }
@@ -88,6 +92,7 @@ impl Ids {
     #[inline]
     fn get(&self, j: usize) -> u64 {
         match self {
+            Ids::Consecutive { first, .. } => first + j as u64,
             Ids::Narrow(v) => u64::from(v[j]),
             Ids::Wide(v) => v[j],
         }
@@ -95,9 +100,69 @@ impl Ids {
 
     fn len(&self) -> usize {
         match self {
+            Ids::Consecutive { n, .. } => *n,
             Ids::Narrow(v) => v.len(),
             Ids::Wide(v) => v.len(),
         }
+    }
+}
+
+/// A column of whole numbers as kept: each value in 2 bytes (`N`) or as it is (`W`).
+#[derive(Clone, Copy, Debug)]
+pub enum Values<'a, N, W> {
+    Narrow(&'a [N]),
+    Wide(&'a [W]),
+}
+
+/// A column of whole numbers: `N` (2 bytes) when every value fits, else `W` itself.
+#[derive(Clone, Debug, PartialEq)]
+enum Column<N, W> {
+    Narrow(Vec<N>),
+    Wide(Vec<W>),
+}
+
+impl<N, W> Default for Column<N, W> {
+    fn default() -> Self {
+        Column::Narrow(Vec::new())
+    }
+}
+
+impl<N: Copy + TryFrom<W>, W: Copy + From<N>> Column<N, W> {
+    /// `values` narrow when every one fits (their order and values kept), else as they are.
+    fn of(values: Vec<W>) -> Self {
+        if values.iter().all(|&v| N::try_from(v).is_ok()) {
+            Column::Narrow(values.iter().filter_map(|&v| N::try_from(v).ok()).collect())
+        } else {
+            Column::Wide(values)
+        }
+    }
+
+    #[inline]
+    fn get(&self, j: usize) -> W {
+        match self {
+            Column::Narrow(v) => W::from(v[j]),
+            Column::Wide(v) => v[j],
+        }
+    }
+
+    fn values(&self) -> Values<'_, N, W> {
+        match self {
+            Column::Narrow(v) => Values::Narrow(v),
+            Column::Wide(v) => Values::Wide(v),
+        }
+    }
+
+    fn is_narrow(&self) -> bool {
+        matches!(self, Column::Narrow(_))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = W> + '_ {
+        let (narrow, wide) = match self {
+            Column::Narrow(v) => (Some(v), None),
+            Column::Wide(v) => (None, Some(v)),
+        };
+        let narrow = narrow.into_iter().flatten().map(|&v| W::from(v));
+        narrow.chain(wide.into_iter().flatten().copied())
     }
 }
 
@@ -191,10 +256,10 @@ impl Schedule {
         I: Iterator<Item = Row>,
     {
         let (enc, n) = Encoding::of(rows());
-        let mut id = if enc.narrow_ids {
-            Ids::Narrow(Vec::with_capacity(n))
-        } else {
-            Ids::Wide(Vec::with_capacity(n))
+        let mut id = match enc.first_id {
+            Some(first) => Ids::Consecutive { first, n },
+            None if enc.narrow_ids => Ids::Narrow(Vec::with_capacity(n)),
+            None => Ids::Wide(Vec::with_capacity(n)),
         };
         let mut submit = Times::with_capacity(&enc, n);
         let mut start = Times::with_capacity(&enc, n);
@@ -202,6 +267,7 @@ impl Schedule {
         let mut size = Vec::with_capacity(n);
         for r in rows() {
             match &mut id {
+                Ids::Consecutive { .. } => {}
                 Ids::Narrow(v) => v.push(r.id as u32),
                 Ids::Wide(v) => v.push(r.id),
             }
@@ -219,16 +285,22 @@ impl Schedule {
             submit,
             start,
             end,
-            size,
-            user,
+            size: Column::of(size),
+            user: Column::of(user),
             layout: Layout::default(),
         }
     }
 
     /// This schedule with its layout computed.
     pub fn laid_out(mut self) -> Schedule {
-        let (start, end) = (&self.start, &self.end);
-        let layout = Layout::of(self.procs, &self.size, |j| start.get(j), |j| end.get(j));
+        let (start, end, size) = (&self.start, &self.end, &self.size);
+        let layout = Layout::of(
+            self.procs,
+            self.len(),
+            |j| size.get(j),
+            |j| start.get(j),
+            |j| end.get(j),
+        );
         self.layout = layout;
         self
     }
@@ -245,6 +317,33 @@ impl Schedule {
     /// Job `j`'s number.
     pub fn id(&self, j: usize) -> u64 {
         self.id.get(j)
+    }
+
+    /// Job `j`'s processors.
+    #[inline]
+    pub fn size(&self, j: usize) -> u32 {
+        self.size.get(j)
+    }
+
+    /// Job `j`'s SWF user id (−1: unknown).
+    #[inline]
+    pub fn user(&self, j: usize) -> i32 {
+        self.user.get(j)
+    }
+
+    /// Every job's processors as kept (for a loop that reads many: the kind chosen once).
+    pub fn sizes(&self) -> Values<'_, u16, u32> {
+        self.size.values()
+    }
+
+    /// Every job's SWF user id as kept (see [`Schedule::sizes`]).
+    pub fn user_ids(&self) -> Values<'_, i16, i32> {
+        self.user.values()
+    }
+
+    /// Every job's SWF user id, in order.
+    pub fn users(&self) -> impl Iterator<Item = i32> + '_ {
+        self.user.iter()
     }
 
     /// Job `j`'s submit time, seconds.
@@ -269,7 +368,7 @@ impl Schedule {
             submit: self.submit(j),
             start: self.start(j),
             end: self.end(j),
-            size: self.size[j],
+            size: self.size(j),
         }
     }
 
@@ -461,15 +560,15 @@ impl FreeRows {
 
 impl Layout {
     /// Processors given greedily (lowest free row first) in order of start time, as bands of
-    /// consecutive rows: `size[j]` processors for job `j` from `start(j)` to `end(j)`.
+    /// consecutive rows: `size(j)` processors for job `j` (of `n`) from `start(j)` to `end(j)`.
     pub fn of(
         procs: u32,
-        size: &[u32],
+        n: usize,
+        size: impl Fn(usize) -> u32,
         start: impl Fn(usize) -> f64,
         end: impl Fn(usize) -> f64,
     ) -> Layout {
         let (per_row, rows) = Layout::rows(procs);
-        let n = size.len();
         // Start, then arrival: a total order, so the unstable sort (no buffer) is exact.
         let mut order: Vec<u32> = (0..n as u32).collect();
         order.sort_unstable_by(|&a, &b| {
@@ -495,7 +594,7 @@ impl Layout {
                     free.give_back(u32::from(b.row), u32::from(b.rows));
                 }
             }
-            let need = size[j].div_ceil(per_row).min(rows);
+            let need = size(j).div_ceil(per_row).min(rows);
             let first = bands.len();
             // Rows and counts are below MAX_LAYOUT_ROWS (8,192): exact in u16.
             free.take_lowest(need, |row, rows| {

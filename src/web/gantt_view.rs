@@ -24,7 +24,7 @@ use super::dom::listen;
 use super::format;
 use super::kit::by_id;
 use crate::form::format::AxisFormat;
-use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule, SizeClass};
+use crate::metrics::gantt::{size_class, size_classes, ticks, Schedule, SizeClass, Values};
 
 /// Plotting area inside the canvas: left, top, right and bottom margins (canvas pixels).
 const MARGIN: (f64, f64, f64, f64) = (64.0, 40.0, 14.0, 44.0);
@@ -195,13 +195,13 @@ impl GanttView {
     pub fn show(&self, schedule: Rc<Schedule>, title: String, why: Option<Rc<Vec<Vec<String>>>>) {
         let mut area: std::collections::HashMap<i32, f64> = std::collections::HashMap::new();
         for j in 0..schedule.len() {
-            *area.entry(schedule.user[j]).or_default() +=
-                f64::from(schedule.size[j]) * (schedule.end(j) - schedule.start(j));
+            *area.entry(schedule.user(j)).or_default() +=
+                f64::from(schedule.size(j)) * (schedule.end(j) - schedule.start(j));
         }
         let mut users: Vec<(i32, f64)> = area.into_iter().collect();
         users.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         // A workload without users (the synthetic model) is coloured by job size.
-        if schedule.user.iter().all(|&u| u < 0) {
+        if schedule.users().all(|u| u < 0) {
             self.colour_by.set_value("size");
         }
         let (t0, t1) = (schedule.layout.t0, schedule.layout.t1);
@@ -342,8 +342,8 @@ impl GanttView {
         let _ = self.tip.set_attribute("data-job", &s.id(j).to_string());
         let _ = self.tip.set_attribute("data-start", &start.to_string());
         let _ = self.tip.set_attribute("data-end", &end.to_string());
-        let user = if s.user[j] >= 0 {
-            format!(" · user {}", s.user[j])
+        let user = if s.user(j) >= 0 {
+            format!(" · user {}", s.user(j))
         } else {
             String::new()
         };
@@ -351,8 +351,8 @@ impl GanttView {
             "Job {} · {} processor{}{user}\nsubmit {submit} s · start {start} s · end {end} s\n\
              waited {} · ran {}",
             s.id(j),
-            format::count(u64::from(s.size[j])),
-            if s.size[j] == 1 { "" } else { "s" },
+            format::count(u64::from(s.size(j))),
+            if s.size(j) == 1 { "" } else { "s" },
             format::duration(start - submit),
             format::duration(end - start),
         );
@@ -397,12 +397,22 @@ impl GanttView {
         }
         let s = Rc::clone(&v.schedule);
         let top = v.top_users.clone();
-        let colour = |j: usize| match by {
-            ColourBy::Size => size_colour(s.size[j]),
-            ColourBy::User => user_colour(s.user[j], &top),
-        };
         let mut pixels = std::mem::take(&mut v.pixels);
-        let drawn = s.raster(v.t0, v.t1, iw, ih, &colour, &mut pixels);
+        // The column's kind chosen once, not per job.
+        let window = (v.t0, v.t1, iw, ih);
+        let draw = |colour: &dyn Fn(usize) -> [u8; 3], pixels: &mut Vec<u8>| {
+            s.raster(window.0, window.1, window.2, window.3, colour, pixels)
+        };
+        let drawn = match (by, s.sizes(), s.user_ids()) {
+            (ColourBy::Size, Values::Narrow(c), _) => {
+                draw(&|j| size_colour(u32::from(c[j])), &mut pixels)
+            }
+            (ColourBy::Size, Values::Wide(c), _) => draw(&|j| size_colour(c[j]), &mut pixels),
+            (ColourBy::User, _, Values::Narrow(c)) => {
+                draw(&|j| user_colour(i32::from(c[j]), &top), &mut pixels)
+            }
+            (ColourBy::User, _, Values::Wide(c)) => draw(&|j| user_colour(c[j], &top), &mut pixels),
+        };
         let (w32, h32) = (iw as u32, ih as u32);
         let reused = v
             .image

@@ -1,9 +1,10 @@
 //! Messages between the page and the simulation worker, as serde JSON.
 //!
 //! Every message travels as a JSON string in `postMessage`, except a trace upload: the page
-//! posts a two-element array `[json, Uint8Array]` whose JSON is a [`ToWorker::Trace`] and whose
-//! second element holds the file's bytes (kept by the worker and referred to by name in later
-//! [`ToWorker::Run`] messages, so one upload serves every policy of a comparison).
+//! posts a two-element array `[json, File]` whose JSON is a [`ToWorker::Trace`] and whose
+//! second element is the uploaded file (a handle, not its bytes: the worker reads it, keeps the
+//! bytes and refers to them by name in later [`ToWorker::Run`] messages, so one upload serves
+//! every policy of a comparison).
 //!
 //! Conversation: the worker posts [`FromWorker::Ready`] once it is listening; the page sends
 //! nothing before. A run is answered by [`FromWorker::Progress`] messages (at most every
@@ -98,8 +99,8 @@ impl PartialEq for Beside {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToWorker {
-    /// A trace file whose bytes travel beside this message; the worker checks that it parses
-    /// and answers [`FromWorker::TraceLoaded`] or [`FromWorker::Error`] (with no `id`).
+    /// A trace file that travels beside this message (the browser's `File`); the worker reads
+    /// it, checks that it parses and answers [`FromWorker::TraceLoaded`] or [`FromWorker::Error`] (with no `id`).
     Trace { name: String },
     /// Run the experiment of `envelope`, any mode, in slices: answered by
     /// [`FromWorker::Progress`] messages (at most every ~100 ms), then exactly one of

@@ -8,11 +8,13 @@ use std::cell::Cell;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::MessageEvent;
+use web_sys::{Blob, FileReaderSync, MessageEvent};
 
+use super::kit::upload::unreadable_message;
 use super::protocol::{FromWorker, RunReport, ToWorker};
 pub use super::worker_core::*;
 use super::worker_core::{load_trace, scope, ACTIVE};
+use super::worker_link::js_message;
 use crate::modes::flat::spec::Experiment;
 use crate::modes::Envelope;
 
@@ -37,12 +39,12 @@ pub fn start() {
 
 fn on_message(ev: MessageEvent) {
     let data = ev.data();
-    let (text, bytes) = if let Some(s) = data.as_string() {
+    let (text, file) = if let Some(s) = data.as_string() {
         (s, None)
     } else if Array::is_array(&data) {
         let arr: Array = data.unchecked_into();
-        let bytes = arr.get(1).dyn_into::<Uint8Array>().ok().map(|a| a.to_vec());
-        (arr.get(0).as_string().unwrap_or_default(), bytes)
+        let file = arr.get(1).dyn_into::<Blob>().ok();
+        (arr.get(0).as_string().unwrap_or_default(), file)
     } else {
         (String::new(), None)
     };
@@ -58,7 +60,14 @@ fn on_message(ev: MessageEvent) {
         }
     };
     match msg {
-        ToWorker::Trace { name } => load_trace(name, bytes.unwrap_or_default()),
+        ToWorker::Trace { name } => match read_file(file.as_ref()) {
+            Ok(bytes) => load_trace(name, bytes),
+            Err(why) => post(&FromWorker::Error {
+                id: None,
+                message: unreadable_message(&name, &why),
+                fatal: false,
+            }),
+        },
         ToWorker::Run {
             id,
             envelope,
@@ -119,6 +128,45 @@ fn on_message(ev: MessageEvent) {
             },
         }),
     }
+}
+
+/// Bytes read at a time from an uploaded file ([`read_file`]).
+const READ_PIECE: f64 = (1 << 20) as f64;
+
+/// The bytes of an uploaded file (the page posts the browser's `File`, never its bytes), read
+/// synchronously a piece at a time, each piece copied into wasm memory, so no JavaScript copy of
+/// the whole file is made. `Err`: why it could not be read (none posted, too large, or the
+/// browser's reason).
+fn read_file(file: Option<&Blob>) -> Result<Vec<u8>, String> {
+    let file = file.ok_or_else(|| "no file came with the upload".to_string())?;
+    let size = file.size();
+    if size > crate::limits::MAX_UPLOAD_BYTES as f64 {
+        return Err(format!(
+            "it is larger than {} bytes",
+            crate::limits::MAX_UPLOAD_BYTES
+        ));
+    }
+    let reader = FileReaderSync::new().map_err(|e| js_message(&e))?;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(size as usize)
+        .map_err(|_| "there is not enough memory to read it".to_string())?;
+    bytes.resize(size as usize, 0);
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let end = (at + READ_PIECE as usize).min(bytes.len());
+        let piece = file
+            .slice_with_f64_and_f64(at as f64, end as f64)
+            .and_then(|b| reader.read_as_array_buffer(&b))
+            .map_err(|e| js_message(&e))?;
+        let piece = Uint8Array::new(&piece);
+        if piece.length() as usize != end - at {
+            return Err("the file changed while it was read".to_string());
+        }
+        piece.copy_to(&mut bytes[at..end]);
+        at = end;
+    }
+    Ok(bytes)
 }
 
 /// Starts a flat [`ToWorker::Run`]: makes `id` the active run (replacing any other), holds it

@@ -1,12 +1,13 @@
 //! How a page talks to a simulation worker ([`super::worker`]): start one from Trunk's loader
 //! shim with its `message` and `error` handlers, post JSON messages ([`super::protocol`]) and
-//! trace uploads. Shared by the three modes ([`super::page`], [`super::mesh_page`],
-//! [`super::grid_page`]), each of which runs its own worker.
+//! trace uploads (the file itself, which the worker reads). Shared by the modes
+//! ([`super::page`], [`super::mesh_page`], [`super::grid_page`], [`super::moldable_page`]),
+//! each of which runs its own worker.
 
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{Blob, ErrorEvent, MessageEvent, Worker};
 
 use super::protocol::{Beside, FromWorker, ToWorker};
 
@@ -79,25 +80,9 @@ pub fn post_to(w: &Worker, msg: &ToWorker) {
     let _ = w.post_message(&JsValue::from_str(&msg.to_json()));
 }
 
-/// Posts a trace upload: `[ToWorker::Trace JSON, bytes]`, the array's buffer transferred to
-/// the worker, not cloned (the array is empty after): the page keeps no second copy of the
-/// file, not even one waiting for the garbage collector.
-pub fn post_trace_array(w: &Worker, name: &str, bytes: &Uint8Array) {
-    let arr = trace_message(name, bytes);
-    let transfer = Array::of1(&bytes.buffer());
-    if w.post_message_with_transfer(&arr, &transfer).is_err() {
-        let _ = w.post_message(&arr);
-    }
-}
-
-/// Posts a trace upload from bytes in memory: a JavaScript copy of them, transferred
-/// ([`post_trace_array`]).
-pub fn post_trace_to(w: &Worker, name: &str, bytes: &[u8]) {
-    post_trace_array(w, name, &Uint8Array::from(bytes));
-}
-
-/// `[ToWorker::Trace JSON, bytes]`.
-fn trace_message(name: &str, bytes: &Uint8Array) -> Array {
+/// Posts a trace upload: `[ToWorker::Trace JSON, file]`. The file travels as a handle (a
+/// structured clone of a `Blob` copies no bytes): the worker reads it, the page never does.
+pub fn post_trace_to(w: &Worker, name: &str, file: &Blob) {
     let arr = Array::new();
     arr.push(&JsValue::from_str(
         &ToWorker::Trace {
@@ -105,8 +90,8 @@ fn trace_message(name: &str, bytes: &Uint8Array) -> Array {
         }
         .to_json(),
     ));
-    arr.push(bytes);
-    arr
+    arr.push(file);
+    let _ = w.post_message(&arr);
 }
 
 /// A page mode's simulation worker: started, posted to, terminated (each mode owns one, so the
@@ -161,17 +146,10 @@ impl ModeWorker {
         }
     }
 
-    /// Posts a trace upload from bytes in memory.
-    pub fn post_trace(&self, name: &str, bytes: &[u8]) {
+    /// Posts a trace upload: the file, which the worker reads ([`post_trace_to`]).
+    pub fn post_trace(&self, name: &str, file: &Blob) {
         if let Some(w) = self.worker.borrow().as_ref() {
-            post_trace_to(w, name, bytes);
-        }
-    }
-
-    /// Posts a trace upload as read from the file (the array is empty after).
-    pub fn post_trace_array(&self, name: &str, bytes: &Uint8Array) {
-        if let Some(w) = self.worker.borrow().as_ref() {
-            post_trace_array(w, name, bytes);
+            post_trace_to(w, name, file);
         }
     }
 

@@ -40,7 +40,8 @@ fn round_trip_lays_the_jobs_out() {
     let s = Schedule::decode(&sample().encode()).expect("decodes");
     let ids: Vec<u64> = (0..s.len()).map(|j| s.id(j)).collect();
     assert_eq!(ids, vec![1, 2, 3, 4]);
-    assert_eq!(s.user, vec![7, 8, 7, -1]);
+    let users: Vec<i32> = (0..s.len()).map(|j| s.user(j)).collect();
+    assert_eq!(users, vec![7, 8, 7, -1]);
     let submits: Vec<f64> = (0..s.len()).map(|j| s.submit(j)).collect();
     assert_eq!(submits, vec![0.0, 0.0, 1.0, 2.0]);
     assert_eq!(s, sample().laid_out());
@@ -56,8 +57,9 @@ fn round_trip_lays_the_jobs_out() {
         .collect();
     // A on rows 0–1, B on 2–3, C on B's rows, D on rows 0–2.
     assert_eq!(bands, vec![(0, 0, 2), (1, 2, 2), (2, 2, 2), (3, 0, 3)]);
-    // Whole seconds and small ids: 4 bytes for each id and time, 24 bytes a job, then 8 a band.
-    assert_eq!(sample().encode().len(), 28 + 4 * 24 + 4 * 8);
+    // Consecutive ids (none kept), whole seconds (4 bytes each), processors and users in 2
+    // bytes: 16 bytes a job, then 8 a band.
+    assert_eq!(sample().encode().len(), 36 + 4 * 16 + 4 * 8);
     // Column by column from the rows: the same bytes.
     let rows = || sample_rows().into_iter().map(|(r, _)| Row::from(&r));
     let users = sample_rows().into_iter().map(|(_, u)| u);
@@ -84,28 +86,93 @@ fn columns_are_narrow_only_when_exact() {
         vec![(record(7, -100.0, 1e15, 1e15 + 3.0, 1), 0)],
         vec![(record(7, 1.0e12, 1.0e12 + 5.0, 1.0e12 + 9.0, 1), 3)],
     ];
-    let widths = [
-        4 + 8 * 3,
-        4 + 8 * 3,
-        4 + 8 * 3,
-        8 + 4 * 3,
-        4 + 8 * 3,
-        4 + 4 * 3,
-    ];
+    // One job: its id is consecutive (none kept); processors and users in 2 bytes each.
+    let widths = [8 * 3, 8 * 3, 8 * 3, 4 * 3, 8 * 3, 4 * 3];
     for (rows, width) in cases.into_iter().zip(widths) {
         let s = Schedule::from_records(1, rows.clone());
         let back = Schedule::decode(&s.encode()).expect("decodes");
-        assert_eq!(s.encode().len(), 28 + width + 8 + 8, "{rows:?}");
+        assert_eq!(s.encode().len(), 36 + width + 2 + 2 + 8, "{rows:?}");
         for (j, (r, u)) in rows.iter().enumerate() {
             assert_eq!(back.id(j), r.id);
             assert_eq!(back.submit(j).to_bits(), r.submit.to_bits());
             assert_eq!(back.start(j).to_bits(), r.start.to_bits());
             assert_eq!(back.end(j).to_bits(), r.end.to_bits());
-            assert_eq!(back.user[j], *u);
+            assert_eq!(back.user(j), *u);
         }
     }
     let empty = Schedule::decode(&Schedule::from_records(3, vec![]).encode()).expect("decodes");
     assert!(empty.is_empty());
+}
+
+/// Jobs `(id, processors, user)` one after the other, 10 s each (whole seconds).
+fn jobs(jobs: &[(u64, u32, i32)]) -> Vec<(JobRecord, i32)> {
+    jobs.iter()
+        .enumerate()
+        .map(|(k, &(id, size, user))| {
+            let t = 10.0 * k as f64;
+            (record(id, t, t, t + 10.0, size), user)
+        })
+        .collect()
+}
+
+#[test]
+fn ids_processors_and_users_are_narrow_only_when_exact() {
+    // (machine, jobs, bytes a job besides the three 4-byte times): consecutive ids keep none,
+    // ids that are not consecutive keep 4 or 8 bytes; processors and users 2 bytes when every
+    // value fits, else 4.
+    type Case = (u32, Vec<(u64, u32, i32)>, usize);
+    let cases: Vec<Case> = vec![
+        (4, vec![(1, 1, 0), (2, 4, 1), (3, 2, -1)], 2 + 2),
+        (4, vec![(u64::MAX - 1, 1, 0), (u64::MAX, 1, 0)], 2 + 2),
+        (4, vec![(1, 1, 0), (3, 1, 0)], 4 + 2 + 2),
+        (4, vec![(2, 1, 0), (1, 1, 0)], 4 + 2 + 2),
+        (4, vec![(1, 1, 0), (u64::MAX, 1, 0)], 8 + 2 + 2),
+        (70_000, vec![(1, 65_535, 0), (2, 3, 0)], 2 + 2),
+        (70_000, vec![(1, 65_536, 0), (2, 3, 0)], 4 + 2),
+        (4, vec![(1, 1, 32_767), (2, 1, -32_768)], 2 + 2),
+        (4, vec![(1, 1, 32_768), (2, 1, -1)], 2 + 4),
+        (4, vec![(1, 1, -32_769), (2, 1, 5)], 2 + 4),
+    ];
+    for (procs, list, width) in cases {
+        let rows = jobs(&list);
+        let s = Schedule::from_records(procs, rows.clone());
+        let bytes = s.encode();
+        let bands = s.layout.bands.len();
+        assert_eq!(
+            bytes.len(),
+            36 + list.len() * (12 + width) + bands * 8,
+            "{list:?}"
+        );
+        assert_eq!(s.encoded_len(), bytes.len());
+        let back = Schedule::decode(&bytes).expect("decodes");
+        assert_eq!(back, s, "{list:?}");
+        // Bit for bit: the bytes of the decoded schedule are the bytes it came from.
+        assert_eq!(back.encode(), bytes);
+        for (j, (r, u)) in rows.iter().enumerate() {
+            assert_eq!(back.id(j), r.id);
+            assert_eq!(back.size(j), r.procs);
+            assert_eq!(back.user(j), *u);
+            assert_eq!(back.row(j), Row::from(r));
+        }
+        let users: Vec<i32> = back.users().collect();
+        assert_eq!(users, list.iter().map(|&(_, _, u)| u).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn consecutive_ids_that_would_pass_u64_are_refused() {
+    // Two consecutive ids from u64::MAX - 1, then the header's first id moved up by one: the
+    // last id would not fit.
+    let s = Schedule::from_records(4, jobs(&[(u64::MAX - 1, 1, 0), (u64::MAX, 1, 0)]));
+    let mut b = s.encode();
+    b[28..36].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert_eq!(
+        Schedule::decode(&b),
+        Err(DecodeError::Field {
+            job: 0,
+            field: "id"
+        })
+    );
 }
 
 #[test]
@@ -122,7 +189,7 @@ fn bad_bytes_are_refused_with_the_reason() {
         })
     );
     let mut b = sample().encode();
-    let first_band = 28 + 4 * 24;
+    let first_band = 36 + 4 * 16;
     b[first_band..first_band + 4].copy_from_slice(&9u32.to_le_bytes());
     assert_eq!(
         Schedule::decode(&b),
@@ -136,8 +203,8 @@ fn bad_bytes_are_refused_with_the_reason() {
     assert_eq!(
         Schedule::decode(&b),
         Err(DecodeError::Length {
-            expected: 156,
-            got: 155
+            expected: 132,
+            got: 131
         })
     );
     let mut rows = sample_rows();
@@ -273,8 +340,13 @@ proptest::proptest! {
         let start: Vec<f64> = jobs.iter().map(|j| j.0 as f64).collect();
         let end: Vec<f64> = jobs.iter().map(|j| (j.0 + j.1) as f64).collect();
         let size: Vec<u32> = jobs.iter().map(|j| j.2 * (1 + procs / 100)).collect();
-        let layout =
-            schedlab::metrics::gantt::Layout::of(procs, &size, |j| start[j], |j| end[j]);
+        let layout = schedlab::metrics::gantt::Layout::of(
+            procs,
+            size.len(),
+            |j| size[j],
+            |j| start[j],
+            |j| end[j],
+        );
         let ours: Vec<(u32, u32, u32)> = layout
             .bands
             .iter()

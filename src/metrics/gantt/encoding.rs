@@ -1,9 +1,10 @@
 //! The byte encoding of a [`Schedule`]: a header (magic, processors, jobs, bands, which
-//! columns are narrow, the times' base), the columns as kept (id, submit, start, end,
-//! processors, user), then the layout's bands (job, first row, rows), all little-endian,
-//! written and read a piece of at most 64 KiB at a time.
+//! columns are narrow, the times' base, the first id), the columns as kept (id — absent when
+//! the ids are consecutive —, submit, start, end, processors, user), then the layout's bands
+//! (job, first row, rows), all little-endian, written and read a piece of at most 64 KiB at a
+//! time.
 
-use super::{Band, Ids, Layout, Row, Schedule, Times};
+use super::{Band, Column, Ids, Layout, Row, Schedule, Times};
 
 /// Why a byte encoding of a schedule was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,13 +29,20 @@ impl std::fmt::Display for DecodeError {
     }
 }
 
-const MAGIC: &[u8; 4] = b"SLG2";
-/// Magic, processors, jobs, bands, flags ([`NARROW_IDS`], [`SECS`]), the times' base (f64).
-const HEADER_BYTES: usize = 4 + 4 + 4 + 4 + 4 + 8;
+const MAGIC: &[u8; 4] = b"SLG3";
+/// Magic, processors, jobs, bands, flags ([`NARROW_IDS`], [`SECS`], [`CONSECUTIVE_IDS`],
+/// [`NARROW_SIZES`], [`NARROW_USERS`]), the times' base (f64), the first id (u64).
+const HEADER_BYTES: usize = 4 + 4 + 4 + 4 + 4 + 8 + 8;
 /// Flag: ids as u32.
 const NARROW_IDS: u32 = 1;
 /// Flag: times as u32 seconds after the header's base.
 const SECS: u32 = 2;
+/// Flag: no id column, job `j`'s id is the header's first id plus `j`.
+const CONSECUTIVE_IDS: u32 = 4;
+/// Flag: processors as u16.
+const NARROW_SIZES: u32 = 8;
+/// Flag: users as i16.
+const NARROW_USERS: u32 = 16;
 /// Bytes written or read at a time.
 const CHUNK: usize = 1 << 16;
 /// Bytes per band: job u32, first row u16, rows u16.
@@ -47,17 +55,28 @@ type ReadColumn<'a> = dyn FnMut(usize, &mut dyn FnMut(&[u8])) + 'a;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Encoding {
     pub(super) narrow_ids: bool,
+    /// The first id, when job `j`'s id is it plus `j` for every job.
+    pub(super) first_id: Option<u64>,
     /// The earliest time, when every time is a whole number of seconds after it within u32.
     pub(super) base: Option<f64>,
+    /// Processors as u16 (chosen from the column, [`Column::of`]; `false` from [`Encoding::of`]).
+    pub(super) narrow_sizes: bool,
+    /// Users as i16 (chosen from the column; `false` from [`Encoding::of`]).
+    pub(super) narrow_users: bool,
 }
 
 impl Encoding {
-    /// The narrowest exact encoding of `rows` (one pass), and their number.
+    /// The narrowest exact encoding of the ids and times of `rows` (one pass), and their
+    /// number.
     pub(super) fn of(rows: impl Iterator<Item = Row>) -> (Encoding, usize) {
         const EXACT: f64 = 9_007_199_254_740_992.0; // 2⁵³
         let (mut n, mut narrow_ids, mut whole) = (0, true, true);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut first_id: Option<u64> = None;
+        let mut consecutive = true;
         for r in rows {
+            let first = *first_id.get_or_insert(r.id);
+            consecutive &= first.checked_add(n as u64) == Some(r.id);
             n += 1;
             narrow_ids &= r.id <= u64::from(u32::MAX);
             for t in [r.submit, r.start, r.end] {
@@ -73,14 +92,37 @@ impl Encoding {
         } else {
             None
         };
-        (Encoding { narrow_ids, base }, n)
+        let encoding = Encoding {
+            narrow_ids,
+            first_id: first_id.filter(|_| consecutive),
+            base,
+            narrow_sizes: false,
+            narrow_users: false,
+        };
+        (encoding, n)
     }
 
     /// Bytes per job: id, three times, processors, user.
     fn job_bytes(&self) -> usize {
-        let id = if self.narrow_ids { 4 } else { 8 };
+        let id = match (self.first_id, self.narrow_ids) {
+            (Some(_), _) => 0,
+            (None, true) => 4,
+            (None, false) => 8,
+        };
         let time = if self.base.is_some() { 4 } else { 8 };
-        id + 3 * time + 4 + 4
+        let size = if self.narrow_sizes { 2 } else { 4 };
+        let user = if self.narrow_users { 2 } else { 4 };
+        id + 3 * time + size + user
+    }
+
+    /// The header's flags.
+    fn flags(&self) -> u32 {
+        let flag = |on: bool, f: u32| if on { f } else { 0 };
+        flag(self.narrow_ids, NARROW_IDS)
+            | flag(self.base.is_some(), SECS)
+            | flag(self.first_id.is_some(), CONSECUTIVE_IDS)
+            | flag(self.narrow_sizes, NARROW_SIZES)
+            | flag(self.narrow_users, NARROW_USERS)
     }
 }
 
@@ -114,7 +156,13 @@ impl Schedule {
         };
         Encoding {
             narrow_ids: matches!(self.id, Ids::Narrow(_)),
+            first_id: match self.id {
+                Ids::Consecutive { first, .. } => Some(first),
+                _ => None,
+            },
             base,
+            narrow_sizes: self.size.is_narrow(),
+            narrow_users: self.user.is_narrow(),
         }
     }
 
@@ -133,13 +181,13 @@ impl Schedule {
     }
 
     /// Writes [`Schedule::encoded_len`] bytes to `out` in pieces of at most 64 KiB: the header
-    /// (magic, processors, jobs, bands, which columns are narrow, the times' base), the
-    /// columns as kept (id, submit, start, end, processors, user), then the bands (job, first
-    /// row, rows), all little-endian. The page reads the layout instead of computing it.
+    /// (magic, processors, jobs, bands, which columns are narrow, the times' base, the first
+    /// id), the columns as kept (id unless consecutive, submit, start, end, processors, user),
+    /// then the bands (job, first row, rows), all little-endian. The page reads the layout
+    /// instead of computing it.
     pub fn write(&self, out: &mut dyn FnMut(&[u8])) {
         let enc = self.encoding();
-        let flags =
-            if enc.narrow_ids { NARROW_IDS } else { 0 } | if enc.base.is_some() { SECS } else { 0 };
+        let flags = enc.flags();
         let mut p = Pieces {
             buf: Vec::with_capacity(CHUNK),
             out,
@@ -150,7 +198,9 @@ impl Schedule {
         p.put(&(self.layout.bands.len() as u32).to_le_bytes());
         p.put(&flags.to_le_bytes());
         p.put(&enc.base.unwrap_or(0.0).to_le_bytes());
+        p.put(&enc.first_id.unwrap_or(0).to_le_bytes());
         match &self.id {
+            Ids::Consecutive { .. } => {}
             Ids::Narrow(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
             Ids::Wide(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
         }
@@ -160,8 +210,14 @@ impl Schedule {
                 Times::Exact(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
             }
         }
-        self.size.iter().for_each(|x| p.put(&x.to_le_bytes()));
-        self.user.iter().for_each(|x| p.put(&x.to_le_bytes()));
+        match &self.size {
+            Column::Narrow(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
+            Column::Wide(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
+        }
+        match &self.user {
+            Column::Narrow(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
+            Column::Wide(v) => v.iter().for_each(|x| p.put(&x.to_le_bytes())),
+        }
         let bands = &self.layout.bands;
         bands.iter().for_each(|b| p.put(&b.job.to_le_bytes()));
         bands.iter().for_each(|b| p.put(&b.row.to_le_bytes()));
@@ -201,9 +257,14 @@ impl Schedule {
         let mut b8 = [0u8; 8];
         b8.copy_from_slice(&head[20..28]);
         let base = f64::from_le_bytes(b8);
+        b8.copy_from_slice(&head[28..36]);
+        let first_id = u64::from_le_bytes(b8);
         let enc = Encoding {
             narrow_ids: flags & NARROW_IDS != 0,
+            first_id: (flags & CONSECUTIVE_IDS != 0).then_some(first_id),
             base: (flags & SECS != 0).then_some(base),
+            narrow_sizes: flags & NARROW_SIZES != 0,
+            narrow_users: flags & NARROW_USERS != 0,
         };
         let expected = n
             .checked_mul(enc.job_bytes())
@@ -217,6 +278,15 @@ impl Schedule {
             return Err(DecodeError::Field {
                 job: 0,
                 field: "time base",
+            });
+        }
+        if enc
+            .first_id
+            .is_some_and(|f| f.checked_add((n as u64).saturating_sub(1)).is_none())
+        {
+            return Err(DecodeError::Field {
+                job: 0,
+                field: "id",
             });
         }
         // Each column straight from its bytes, a chunk at a time.
@@ -238,7 +308,9 @@ impl Schedule {
         let le2 = |b: &[u8]| [b[0], b[1]];
         let le4 = |b: &[u8]| [b[0], b[1], b[2], b[3]];
         let le8 = |b: &[u8]| [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]];
-        let id = if enc.narrow_ids {
+        let id = if let Some(first) = enc.first_id {
+            Ids::Consecutive { first, n }
+        } else if enc.narrow_ids {
             let mut v = Vec::with_capacity(n);
             column(n, 4, &mut |b| v.push(u32::from_le_bytes(le4(b))));
             Ids::Narrow(v)
@@ -263,10 +335,24 @@ impl Schedule {
         let submit = times(&mut of_n);
         let start = times(&mut of_n);
         let end = times(&mut of_n);
-        let mut size = Vec::with_capacity(n);
-        of_n(4, &mut |b| size.push(u32::from_le_bytes(le4(b))));
-        let mut user = Vec::with_capacity(n);
-        of_n(4, &mut |b| user.push(i32::from_le_bytes(le4(b))));
+        let size = if enc.narrow_sizes {
+            let mut v = Vec::with_capacity(n);
+            of_n(2, &mut |b| v.push(u16::from_le_bytes(le2(b))));
+            Column::Narrow(v)
+        } else {
+            let mut v = Vec::with_capacity(n);
+            of_n(4, &mut |b| v.push(u32::from_le_bytes(le4(b))));
+            Column::Wide(v)
+        };
+        let user = if enc.narrow_users {
+            let mut v = Vec::with_capacity(n);
+            of_n(2, &mut |b| v.push(i16::from_le_bytes(le2(b))));
+            Column::Narrow(v)
+        } else {
+            let mut v = Vec::with_capacity(n);
+            of_n(4, &mut |b| v.push(i32::from_le_bytes(le4(b))));
+            Column::Wide(v)
+        };
         let mut bands = vec![
             Band {
                 job: 0,
@@ -314,7 +400,7 @@ impl Schedule {
                     field: "end",
                 });
             }
-            if s.size[j] == 0 || s.size[j] > procs {
+            if s.size(j) == 0 || s.size(j) > procs {
                 return Err(DecodeError::Field {
                     job: j,
                     field: "processors",

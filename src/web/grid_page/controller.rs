@@ -3,21 +3,19 @@
 
 use super::*;
 use crate::web::kit::tab::{Batch, ModeTab, RunProgress, RunUi};
-use crate::web::kit::upload::read_upload;
+use crate::web::kit::upload::check_upload;
 
 pub(super) fn upload(app: &Rc<GridApp>, site: usize, file: File) {
     app.ui.errors.hide();
     let name = file.name();
-    let app = Rc::clone(app);
-    read_upload(file, move |read| match read {
-        Ok(buf) => {
-            let bytes = Rc::new(buf.to_vec());
-            app.tab.worker.post_trace(&name, &bytes);
-            app.state.borrow_mut().pending_upload = Some((site, name, bytes));
-            render_sites(&app);
+    match check_upload(file) {
+        Ok(file) => {
+            app.tab.worker.post_trace(&name, &file);
+            app.state.borrow_mut().pending_upload = Some((site, name, file));
+            render_sites(app);
         }
         Err(e) => app.ui.errors.show(&e.message(&name, "schedlab grid")),
-    });
+    }
 }
 
 pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
@@ -29,7 +27,7 @@ pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
         }
     };
     // A trace sent again to a replacement worker: nothing to do.
-    let Some((i, name, bytes)) = pending else {
+    let Some((i, name, file)) = pending else {
         return;
     };
     {
@@ -47,7 +45,7 @@ pub(super) fn on_trace_loaded(app: &Rc<GridApp>, info: TraceInfo) {
             }
         }
         st.traces.retain(|l| l.info.name != info.name);
-        st.traces.push(LoadedTrace { info, bytes });
+        st.traces.push(LoadedTrace { info, file });
         if let Some(r) = st.sites.get_mut(i) {
             r.trace = Some(name);
             r.want = None;
@@ -242,7 +240,7 @@ impl ModeTab for GridApp {
         set_controls(self);
     }
 
-    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+    fn loaded_traces(&self) -> Vec<(String, web_sys::Blob)> {
         self.state
             .borrow()
             .traces

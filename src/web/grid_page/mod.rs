@@ -65,7 +65,7 @@ struct State {
     sites: Vec<SiteRow>,
     traces: Vec<LoadedTrace>,
     /// Upload in progress: site index, file name, bytes.
-    pending_upload: Option<(usize, String, Rc<Vec<u8>>)>,
+    pending_upload: Option<(usize, String, web_sys::Blob)>,
     result: Option<GridComparison>,
     /// Grid time of the last progress message.
     last_time: f64,

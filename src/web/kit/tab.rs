@@ -148,7 +148,7 @@ pub trait ModeTab: Sized + 'static {
     /// `data-state` and `data-worker` before).
     fn update_controls(&self);
     /// The traces the tab holds, sent again to a replacement worker.
-    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+    fn loaded_traces(&self) -> Vec<(String, web_sys::Blob)> {
         Vec::new()
     }
     /// Forgets the upload in flight; `true` when there was one.
@@ -367,8 +367,8 @@ pub fn on_message<T: ModeTab>(app: &Rc<T>, msg: FromWorker) {
 fn on_ready<T: ModeTab>(app: &Rc<T>) {
     let c = app.controller();
     c.state.borrow_mut().ready = true;
-    for (name, bytes) in app.loaded_traces() {
-        c.worker.post_trace(&name, &bytes);
+    for (name, file) in app.loaded_traces() {
+        c.worker.post_trace(&name, &file);
     }
     if !c.busy() {
         app.run_ui().label.set_text_content(Some("Ready."));

@@ -1,26 +1,37 @@
-//! Reading an uploaded trace into memory: files above [`MAX_TRACE_BYTES`] are refused at once,
-//! others are read asynchronously; the page is told the bytes or why they could not be read.
+//! Uploads: a trace file is checked against [`MAX_TRACE_BYTES`] ([`check_upload`]) and posted
+//! to the worker as the browser's `File` (a handle: the page never reads a trace's bytes, the
+//! worker does); other files (a sweep's results) are read into memory asynchronously
+//! ([`read_upload`]), the page told the bytes or why they could not be read.
 
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{File, HtmlInputElement};
+use web_sys::{Blob, File, HtmlInputElement};
 
 use super::super::protocol::TraceInfo;
 use super::super::worker_link::js_message;
-use std::rc::Rc;
 
-/// A trace the worker accepted, its bytes kept by the tab to send again to a replacement
-/// worker.
+/// A trace the worker accepted, its file kept by the tab (a handle on the browser's copy, not
+/// its bytes) to send again to a replacement worker.
 pub struct LoadedTrace {
     pub info: TraceInfo,
-    pub bytes: Rc<Vec<u8>>,
+    pub file: Blob,
 }
 
 impl LoadedTrace {
-    /// Its name and bytes, to post again.
-    pub fn resend(&self) -> (String, Rc<Vec<u8>>) {
-        (self.info.name.clone(), Rc::clone(&self.bytes))
+    /// Its name and file, to post again.
+    pub fn resend(&self) -> (String, Blob) {
+        (self.info.name.clone(), self.file.clone())
     }
+}
+
+/// `file` as a trace upload: `Err(`[`UploadError::TooLarge`]`)` above [`MAX_TRACE_BYTES`],
+/// else the file to post to the worker, which reads it.
+pub fn check_upload(file: File) -> Result<Blob, UploadError> {
+    let size = file.size();
+    if size > MAX_TRACE_BYTES {
+        return Err(UploadError::TooLarge(size));
+    }
+    Ok(file.into())
 }
 
 /// Largest trace file the page reads into memory.
@@ -46,9 +57,15 @@ impl UploadError {
                 format::bytes(*size as usize),
                 format::bytes(MAX_TRACE_BYTES as usize)
             ),
-            UploadError::Unreadable(m) => format!("{name}: cannot read the file: {m}"),
+            UploadError::Unreadable(m) => unreadable_message(name, m),
         }
     }
+}
+
+/// What is said of the file `name` the browser could not read (`why`: its reason); the worker
+/// says it of a trace upload it cannot read.
+pub fn unreadable_message(name: &str, why: &str) -> String {
+    format!("{name}: cannot read the file: {why}")
 }
 
 /// Reads `file` and calls `done` with its bytes or the reason they could not be read. Returns

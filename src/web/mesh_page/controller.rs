@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::web::kit::tab::{self, Batch, ModeTab, RunProgress, RunUi};
-use crate::web::kit::upload::read_upload;
+use crate::web::kit::upload::check_upload;
 
 pub(super) fn set_progress(app: &App, text: &str) {
     app.ui.progress_label.set_text_content(Some(text));
@@ -59,20 +59,16 @@ pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
 pub(super) fn upload(app: &Rc<App>, file: File) {
     app.ui.errors.hide();
     let name = file.name();
-    let a = Rc::clone(app);
-    let n = name.clone();
-    let reading = read_upload(file, move |read| match read {
-        Ok(buf) => {
-            a.tab.worker.post_trace_array(&n, &buf);
-            a.state.borrow_mut().pending_trace = Some(n);
-            update_controls(&a);
+    match check_upload(file) {
+        Ok(file) => {
+            app.tab.worker.post_trace(&name, &file);
+            app.state.borrow_mut().pending_trace = Some(name.clone());
+            update_controls(app);
+            app.ui
+                .trace_label
+                .set_text_content(Some(&format!("Reading {name}…")));
         }
-        Err(e) => a.ui.errors.show(&e.message(&n, "schedlab mesh")),
-    });
-    if reading {
-        app.ui
-            .trace_label
-            .set_text_content(Some(&format!("Reading {name}…")));
+        Err(e) => app.ui.errors.show(&e.message(&name, "schedlab mesh")),
     }
 }
 

@@ -5,22 +5,20 @@ use super::*;
 use crate::form::TraceFacts;
 use crate::web::format;
 use crate::web::kit::tab::{self, Batch, ModeTab, RunProgress, RunUi, TabController};
-use crate::web::kit::upload::read_upload;
+use crate::web::kit::upload::check_upload;
 
 pub(super) fn upload(app: &Rc<App>, file: web_sys::File) {
     app.ui.errors.hide();
     let name = file.name();
-    let app = Rc::clone(app);
-    read_upload(file, move |read| match read {
-        Ok(buf) => {
-            let bytes = Rc::new(buf.to_vec());
-            app.tab.worker.post_trace(&name, &bytes);
-            app.state.borrow_mut().pending_upload = Some((name, bytes));
-            render_trace_label(&app);
-            tab::refresh(&*app);
+    match check_upload(file) {
+        Ok(file) => {
+            app.tab.worker.post_trace(&name, &file);
+            app.state.borrow_mut().pending_upload = Some((name, file));
+            render_trace_label(app);
+            tab::refresh(&**app);
         }
         Err(e) => app.ui.errors.show(&e.message(&name, "schedlab moldable")),
-    });
+    }
 }
 
 pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
@@ -32,7 +30,7 @@ pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
         }
     };
     // A trace sent again to a replacement worker: nothing to do.
-    let Some((name, bytes)) = pending else {
+    let Some((name, file)) = pending else {
         return;
     };
     let want = app.state.borrow().want_trace.clone();
@@ -49,7 +47,7 @@ pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
     }
     {
         let mut st = app.state.borrow_mut();
-        st.trace = Some(LoadedTrace { info, bytes });
+        st.trace = Some(LoadedTrace { info, file });
         st.want_trace = None;
     }
     app.ui.notice.set_hidden(true);
@@ -179,7 +177,7 @@ impl ModeTab for App {
         set_controls(self);
     }
 
-    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+    fn loaded_traces(&self) -> Vec<(String, web_sys::Blob)> {
         self.state
             .borrow()
             .trace

@@ -51,7 +51,7 @@ struct State {
     base: Option<MoldableShare>,
     trace: Option<LoadedTrace>,
     /// Upload in progress: file name and bytes.
-    pending_upload: Option<(String, Rc<Vec<u8>>)>,
+    pending_upload: Option<(String, web_sys::Blob)>,
     /// A link's trace, by name and SHA-256, until it is uploaded.
     want_trace: Option<(String, Option<String>)>,
     /// The last finished run.

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::web::kit::tab::{self, Batch as TabBatch, ModeTab, RunProgress, RunUi, TabController};
-use crate::web::kit::upload::{read_upload, UploadError};
+use crate::web::kit::upload::check_upload;
 
 /// The current batch is a load-factor sweep.
 pub(super) fn is_sweep(app: &App) -> bool {
@@ -133,26 +133,17 @@ pub(super) fn update_procs_hint(app: &App) {
 pub(super) fn upload(app: &Rc<App>, file: File) {
     hide_error();
     let name = file.name();
-    let a = Rc::clone(app);
-    let n = name.clone();
-    let reading = read_upload(file, move |read| match read {
-        Ok(buf) => {
-            let bytes = Rc::new(buf.to_vec());
-            // The file's array itself goes to the worker: no second JavaScript copy of it.
-            a.tab.worker.post_trace_array(&n, &buf);
-            a.state.borrow_mut().pending_trace = Some((n, bytes, false));
-            update_controls(&a);
+    match check_upload(file) {
+        Ok(file) => {
+            // The file itself goes to the worker, which reads it: the page holds no bytes.
+            app.tab.worker.post_trace(&name, &file);
+            app.state.borrow_mut().pending_trace = Some((name.clone(), file, false));
+            update_controls(app);
+            app.ui
+                .trace_label
+                .set_text_content(Some(&format!("Reading {name}…")));
         }
-        Err(e @ UploadError::TooLarge(_)) => show_error(&e.message(&n, "schedlab run")),
-        Err(e) => {
-            show_error(&e.message(&n, "schedlab run"));
-            render_trace_label(&a);
-        }
-    });
-    if reading {
-        app.ui
-            .trace_label
-            .set_text_content(Some(&format!("Reading {name}…")));
+        Err(e) => show_error(&e.message(&name, "schedlab run")),
     }
 }
 
@@ -199,14 +190,14 @@ pub(super) fn render_trace_label(app: &App) {
 /// when it is the file the link names).
 pub(super) fn on_trace_loaded(app: &Rc<App>, info: TraceInfo) {
     let pending = app.state.borrow_mut().pending_trace.take();
-    if let Some((name, bytes, silent)) = pending {
+    if let Some((name, file, silent)) = pending {
         if name == info.name {
             if !silent && !accept_for_link(app, &info) {
                 render_trace_label(app);
                 tab::refresh(&**app);
                 return;
             }
-            app.state.borrow_mut().trace = Some(LoadedTrace { info, bytes });
+            app.state.borrow_mut().trace = Some(LoadedTrace { info, file });
             if !silent {
                 app.ui.wl_trace.set_disabled(false);
                 app.ui.wl_trace.set_checked(true);
@@ -358,7 +349,7 @@ impl ModeTab for App {
         set_controls(self);
     }
 
-    fn loaded_traces(&self) -> Vec<(String, Rc<Vec<u8>>)> {
+    fn loaded_traces(&self) -> Vec<(String, web_sys::Blob)> {
         self.state
             .borrow()
             .trace

@@ -188,9 +188,9 @@ pub(super) fn accept_for_link(app: &Rc<App>, info: &TraceInfo) -> bool {
     ));
     // The worker now holds the refused file: give it the previous trace back.
     let previous = app.state.borrow().trace.as_ref().map(LoadedTrace::resend);
-    if let Some((name, bytes)) = previous {
-        app.tab.worker.post_trace(&name, &bytes);
-        app.state.borrow_mut().pending_trace = Some((name, bytes, true));
+    if let Some((name, file)) = previous {
+        app.tab.worker.post_trace(&name, &file);
+        app.state.borrow_mut().pending_trace = Some((name, file, true));
     }
     false
 }

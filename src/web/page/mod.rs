@@ -320,7 +320,7 @@ struct State {
     next_id: u32,
     trace: Option<LoadedTrace>,
     /// A trace sent to the worker and not yet acknowledged: (name, bytes, silent reload).
-    pending_trace: Option<(String, Rc<Vec<u8>>, bool)>,
+    pending_trace: Option<(String, web_sys::Blob, bool)>,
     batch: Option<Batch>,
     /// Machine size typed for the synthetic model, restored when switching back to it.
     synthetic_procs: String,

@@ -133,13 +133,13 @@ pub(super) fn on_pool_message(app: &Rc<App>, i: usize, msg: FromWorker) {
                     st.trace
                         .as_ref()
                         .filter(|t| t.info.name == name)
-                        .map(|t| (name, Rc::clone(&t.bytes)))
+                        .map(|t| (name, t.file.clone()))
                 })
             };
             match trace {
-                Some((name, bytes)) => {
+                Some((name, file)) => {
                     if let Some(w) = app.pool.borrow().get(i) {
-                        post_trace_to(&w.worker, &name, &bytes);
+                        post_trace_to(&w.worker, &name, &file);
                     }
                 }
                 None => dispatch(app, i),
