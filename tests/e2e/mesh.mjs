@@ -268,10 +268,13 @@ async function main() {
     await page.evaluate(() => window.scrollTo(0, document.querySelector('#mesh-sweep-box').offsetTop - 10));
     await shot(page, 'mesh-07-sweep.png');
 
-    // Cancel between the runs of a comparison: the previous results stay.
+    // Cancel between the runs of a comparison: the previous results stay. Run and Cancel are
+    // pressed in one task of the page, so the six runs (well under a second) cannot end first.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.click('[data-testid="mesh-run"]');
-    await page.click('[data-testid="mesh-cancel"]');
+    await page.evaluate(() => {
+      document.querySelector('[data-testid="mesh-run"]').click();
+      document.querySelector('[data-testid="mesh-cancel"]').click();
+    });
     await page.waitForFunction(() => document.querySelector('#mesh-mode').dataset.state === 'idle', null, { timeout: 30000 });
     const cl = await page.textContent('[data-testid="mesh-progress-label"]');
     check(/Cancelled after \d of 6 runs/.test(cl) && JSON.stringify(await readTable(page)) === JSON.stringify(t000),
