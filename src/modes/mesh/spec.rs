@@ -6,7 +6,7 @@
 
 use crate::alloc::node_allocator::NODE_ALLOCATORS;
 use crate::alloc::{AllocatorKind, NodeAllocatorKind, CONTIGUOUS_ALLOCATORS};
-use crate::base::{Entry, Registered};
+use crate::base::{Entry, Registered, UnknownName};
 use crate::limits::Limits;
 use crate::modes::flat::spec::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::network::flow::PhaseConfig;
@@ -81,7 +81,7 @@ impl MeshAllocatorKind {
     }
 
     /// Parses a contiguous or non-contiguous allocator name.
-    pub fn parse(s: &str) -> Result<MeshAllocatorKind, String> {
+    pub fn parse(s: &str) -> Result<MeshAllocatorKind, UnknownName> {
         if let Some((i, p)) = CONTIGUOUS_ALLOCATORS.find(s) {
             if let Some(k) = AllocatorKind::from_key(i, p) {
                 return Ok(MeshAllocatorKind::Contiguous(k));
@@ -89,13 +89,14 @@ impl MeshAllocatorKind {
         }
         NodeAllocatorKind::lookup(s)
             .map(MeshAllocatorKind::Nodes)
-            .map_err(|_| {
-                format!(
-                    "unknown allocator {} (expected {}, or {})",
-                    crate::limits::echo_quoted(s),
+            .map_err(|_| UnknownName {
+                noun: "allocator",
+                name: s.to_string(),
+                expected: format!(
+                    "{}, or {}",
                     CONTIGUOUS_ALLOCATORS.expected().replace(" or ", ", "),
                     NODE_ALLOCATORS.expected()
-                )
+                ),
             })
     }
 
@@ -171,15 +172,14 @@ impl ContentionModel {
     }
 
     /// Parses `flow`, `separated` or `wormhole`.
-    pub fn parse(s: &str) -> Result<ContentionModel, String> {
+    pub fn parse(s: &str) -> Result<ContentionModel, UnknownName> {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown contention model {} (expected flow, separated or wormhole)",
-                    crate::limits::echo_quoted(s)
-                )
+            .ok_or_else(|| UnknownName {
+                noun: "contention model",
+                name: s.to_string(),
+                expected: "flow, separated or wormhole".into(),
             })
     }
 
