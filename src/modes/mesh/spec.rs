@@ -10,7 +10,7 @@ use crate::base::{Entry, Registered, UnknownName};
 use crate::limits::Limits;
 use crate::modes::flat::spec::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::network::flow::PhaseConfig;
-use crate::network::{IoSide, Network, NetworkConfig};
+use crate::network::{IoSide, Network, NetworkConfig, NetworkError};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::workload::shape::ShapeRule;
 use crate::workload::transform::Transforms;
@@ -447,7 +447,7 @@ impl MeshExperiment {
                 .map_err(|(key, m)| err(&format!("network.wormhole.{key}"), m))?;
         }
         self.network_model()
-            .map_err(|m| err("network.io_count", m))?;
+            .map_err(|e| err("network.io_count", e.to_string()))?;
         Ok(())
     }
 
@@ -465,13 +465,12 @@ impl MeshExperiment {
     }
 
     /// The compute mesh with its I/O line.
-    pub fn network_model(&self) -> Result<Network, String> {
+    pub fn network_model(&self) -> Result<Network, NetworkError> {
         Network::new(NetworkConfig {
             width: self.width,
             height: self.height,
             io_side: self.network.io_side,
             io_count: self.network.io_count,
         })
-        .map_err(|e| e.to_string())
     }
 }
