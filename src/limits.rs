@@ -12,7 +12,8 @@
 
 use std::fmt;
 
-use crate::base::ConfigError;
+pub use crate::base::param_error::echo_number;
+use crate::base::{ConfigError, OutOfRange, ParamError};
 
 /// Largest file the web page reads into memory (an upload, compressed or not).
 pub const MAX_UPLOAD_BYTES: u64 = 512_000_000;
@@ -331,35 +332,45 @@ impl Limits {
 }
 
 /// `Err` unless `lf` is a load factor in [[`MIN_LOAD_FACTOR`], [`MAX_LOAD_FACTOR`]].
-pub fn check_load_factor(lf: f64) -> Result<(), String> {
+pub fn check_load_factor(lf: f64) -> Result<(), OutOfRange> {
     check_load_factor_up_to(lf, MAX_LOAD_FACTOR)
 }
 
 /// [`check_load_factor`] against another maximum (`schedlab run --max-load-factor`).
-pub fn check_load_factor_up_to(lf: f64, max: f64) -> Result<(), String> {
+pub fn check_load_factor_up_to(lf: f64, max: f64) -> Result<(), OutOfRange> {
     if lf.is_finite() && lf >= MIN_LOAD_FACTOR && lf <= max {
         Ok(())
     } else {
-        Err(format!(
-            "must be a number ≥ {MIN_LOAD_FACTOR} and ≤ {} (got {})",
-            echo_number(max),
-            echo_number(lf)
-        ))
+        Err(OutOfRange {
+            min: MIN_LOAD_FACTOR,
+            max,
+            unit: "",
+            value: lf,
+        })
     }
 }
 
 /// `Err` unless `v` is a time in [[`MIN_TIME`], [`MAX_TIME`]] (a mean of a synthetic model, a
-/// tabulated run time); the message names `key`.
-pub fn check_mean_time(key: &str, v: f64) -> Result<(), String> {
+/// tabulated run time).
+pub fn check_time(v: f64) -> Result<(), OutOfRange> {
     if v.is_finite() && (MIN_TIME..=MAX_TIME).contains(&v) {
         Ok(())
     } else {
-        Err(format!(
-            "{key} must be a number ≥ {MIN_TIME} and ≤ {} seconds (got {})",
-            echo_number(MAX_TIME),
-            echo_number(v)
-        ))
+        Err(OutOfRange {
+            min: MIN_TIME,
+            max: MAX_TIME,
+            unit: " seconds",
+            value: v,
+        })
     }
+}
+
+/// [`check_time`], the error naming `key`.
+pub fn check_mean_time(key: &str, v: f64) -> Result<(), ParamError> {
+    check_time(v).map_err(|range| ParamError::OutOfRange {
+        key: key.into(),
+        range,
+    })
 }
 
 /// `text` as an error message repeats a user's value: whole when at most [`MAX_ECHO_CHARS`]
@@ -403,17 +414,6 @@ pub fn echo_backticked(message: &str) -> String {
         .join("`")
 }
 
-/// A number as an error message repeats it: Rust's shortest form (`1000`, `0.5`) when that
-/// is short, else the exponent form (`1e300`, not 301 digits).
-pub fn echo_number(v: f64) -> String {
-    let plain = format!("{v}");
-    if plain.len() <= 16 {
-        plain
-    } else {
-        format!("{v:e}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,11 +432,11 @@ mod tests {
         assert!(Limits::DEFAULT.check_jobs("k", MAX_JOBS).is_ok());
         assert!(check_load_factor(1000.0).is_ok());
         assert_eq!(
-            check_load_factor(5000.0).unwrap_err(),
+            check_load_factor(5000.0).unwrap_err().to_string(),
             "must be a number ≥ 0.001 and ≤ 1000 (got 5000)"
         );
         assert_eq!(
-            check_load_factor(1e-320).unwrap_err(),
+            check_load_factor(1e-320).unwrap_err().to_string(),
             "must be a number ≥ 0.001 and ≤ 1000 (got 1e-320)"
         );
         assert!(check_load_factor(MIN_LOAD_FACTOR).is_ok());

@@ -126,7 +126,7 @@ mod tests {
             assert_eq!(serde_json::from_str::<T>(&json).unwrap(), k);
             assert!(!k.label().is_empty() && !k.entry().description.is_empty());
         }
-        let e = T::lookup("nonsense").unwrap_err();
+        let e = T::lookup("nonsense").unwrap_err().to_string();
         assert!(
             e.contains(T::family().noun) && e.contains("nonsense"),
             "{e}"

@@ -79,7 +79,7 @@ pub struct UnknownAllocator(pub String);
 
 impl fmt::Display for UnknownAllocator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&CONTIGUOUS_ALLOCATORS.unknown(&self.0))
+        CONTIGUOUS_ALLOCATORS.unknown(&self.0).fmt(f)
     }
 }
 

@@ -54,7 +54,7 @@ pub struct UnknownNodeAllocator(pub String);
 
 impl fmt::Display for UnknownNodeAllocator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&NODE_ALLOCATORS.unknown(&self.0))
+        NODE_ALLOCATORS.unknown(&self.0).fmt(f)
     }
 }
 

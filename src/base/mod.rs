@@ -8,15 +8,19 @@ pub mod explain;
 pub mod id_map;
 pub mod nice_step;
 pub mod papers;
+pub mod param_error;
 pub mod registry;
 pub mod rng;
+pub mod unknown_name;
 
 pub use config_error::ConfigError;
 pub use event::EventQueue;
 pub use explain::{Choice, Explainer, Explanation, Reason, SiteOffer};
 pub use id_map::{id_map_with_capacity, IdMap};
+pub use param_error::{OutOfRange, ParamError};
 pub use registry::{Entry, Family, Param, Registered};
 pub use rng::SimRng;
+pub use unknown_name::UnknownName;
 
 /// Simulated time in seconds (trace time) or model time units (synthetic models).
 ///

@@ -7,7 +7,10 @@
 //! and the page pickers.
 //!
 //! Names compare case-insensitively with `-` and `_` the same; a parameter follows its name
-//! after `-` or `_` (`window-240`, `paging_0`, `oocb-8`). Imports nothing of the crate.
+//! after `-` or `_` (`window-240`, `paging_0`, `oocb-8`). Imports nothing of the crate outside
+//! the base layer.
+
+use super::unknown_name::UnknownName;
 
 /// An integer parameter of an entry (`K` of Window-K).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,14 +185,13 @@ impl Family {
         self.entries.iter().position(|e| e.name == name)
     }
 
-    /// The message for a name that is none of these.
-    pub fn unknown(&self, s: &str) -> String {
-        format!(
-            "unknown {} {} (expected {})",
-            self.noun,
-            crate::limits::echo_quoted(s),
-            self.expected()
-        )
+    /// The error for a name that is none of these.
+    pub fn unknown(&self, s: &str) -> UnknownName {
+        UnknownName {
+            noun: self.noun,
+            name: s.to_string(),
+            expected: self.expected(),
+        }
     }
 
     /// One line per entry for `--help`: `  window-<K>  Window-K scheduling …`.
@@ -246,7 +248,7 @@ pub trait Registered: Copy + Sized + 'static {
         Self::family().short_of(i, p)
     }
     /// Reads a name; the error lists the accepted ones.
-    fn lookup(s: &str) -> Result<Self, String> {
+    fn lookup(s: &str) -> Result<Self, UnknownName> {
         let f = Self::family();
         f.find(s)
             .and_then(|(i, p)| Self::from_key(i, p))
@@ -354,7 +356,7 @@ mod tests {
         assert_eq!(FAM.label_of(1, Some(240)), "Window-240");
         assert_eq!(FAM.short_of(1, Some(8)), "W8");
         assert_eq!(
-            FAM.unknown("x"),
+            FAM.unknown("x").to_string(),
             "unknown demo policy \"x\" (expected fcfs, window-<K> or paging-<i>)"
         );
         let help = FAM.help();

@@ -69,7 +69,8 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
         super::open::experiment_text(&a.experiment, crate::modes::Mode::Mesh, &a.limits.limits())?;
     let mut exp: MeshExperiment = crate::modes::flat::spec::parse_json(&text)?;
     if let Some(s) = &a.allocator {
-        exp.allocator = MeshAllocatorKind::parse(s).map_err(|m| key_err("allocator", m))?;
+        exp.allocator =
+            MeshAllocatorKind::parse(s).map_err(|e| key_err("allocator", e.to_string()))?;
     }
     if let Some(s) = &a.policy {
         exp.policy = MeshPolicyKind::parse(s).map_err(|e| key_err("policy", e.to_string()))?;
@@ -79,7 +80,7 @@ pub fn mesh_experiment_from_args(a: &MeshArgs) -> Result<(MeshExperiment, Option
     }
     if let Some(m) = &a.network_model {
         exp.network.model =
-            ContentionModel::parse(m).map_err(|message| key_err("network.model", message))?;
+            ContentionModel::parse(m).map_err(|e| key_err("network.model", e.to_string()))?;
     }
     if a.switch_orientation {
         exp.switch_orientation = true;

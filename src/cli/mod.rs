@@ -158,10 +158,10 @@ fn parse_model(
     m: Option<&str>,
 ) -> Result<Option<crate::modes::mesh::spec::ContentionModel>, Error> {
     m.map(|m| {
-        crate::modes::mesh::spec::ContentionModel::parse(m).map_err(|message| {
+        crate::modes::mesh::spec::ContentionModel::parse(m).map_err(|e| {
             Error::Config(crate::modes::flat::spec::ConfigError {
                 key: "model".into(),
-                message,
+                message: e.to_string(),
             })
         })
     })
@@ -195,10 +195,10 @@ fn reproduce_command(a: &ReproduceArgs) -> Result<(), Error> {
                 .split(',')
                 .map(crate::grid::LocalPolicy::parse)
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|message| {
+                .map_err(|e| {
                     Error::Config(crate::modes::flat::spec::ConfigError {
                         key: "policies".into(),
-                        message,
+                        message: e.to_string(),
                     })
                 })?;
             reproduce_grid_sharing::reproduce(&reproduce_grid_sharing::GridSharingReproOptions {

@@ -38,10 +38,10 @@ pub fn parse_strategies(s: &str) -> Result<Vec<MoldableStrategyKind>, Error> {
         .filter(|x| !x.trim().is_empty())
         .map(MoldableStrategyKind::parse)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|message| {
+        .map_err(|e| {
             Error::Config(ConfigError {
                 key: "strategy".into(),
-                message,
+                message: e.to_string(),
             })
         })
 }

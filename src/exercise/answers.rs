@@ -18,6 +18,7 @@
 //! settled ([`hidden_runs`]), unless the student revealed the simulation (`revealed`, when).
 
 use std::collections::BTreeSet;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -289,9 +290,29 @@ impl AnswersFile {
     }
 }
 
+/// Why an answer box does not hold a number; prints what to type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// The box is empty (or holds only the unit).
+    Empty,
+    /// The box's text (trimmed) is not a finite number.
+    NotANumber(String),
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberError::Empty => f.write_str("Type a number first."),
+            NumberError::NotANumber(t) => write!(f, "{t:?} is not a number (e.g. 12.5)."),
+        }
+    }
+}
+
+impl std::error::Error for NumberError {}
+
 /// A number as a student types it into an answer box: spaces around it, a decimal comma, and
 /// the question's `unit` after it are accepted (`"12,5 s"` → 12.5). The error says what to type.
-pub fn parse_number(text: &str, unit: Option<&str>) -> Result<f64, String> {
+pub fn parse_number(text: &str, unit: Option<&str>) -> Result<f64, NumberError> {
     let mut t = text.trim();
     if let Some(u) = unit.map(str::trim).filter(|u| !u.is_empty()) {
         if let Some(rest) = t.strip_suffix(u) {
@@ -299,7 +320,7 @@ pub fn parse_number(text: &str, unit: Option<&str>) -> Result<f64, String> {
         }
     }
     if t.is_empty() {
-        return Err("Type a number first.".into());
+        return Err(NumberError::Empty);
     }
     let t = if t.contains(',') && !t.contains('.') && t.matches(',').count() == 1 {
         t.replace(',', ".")
@@ -308,6 +329,6 @@ pub fn parse_number(text: &str, unit: Option<&str>) -> Result<f64, String> {
     };
     match t.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("{:?} is not a number (e.g. 12.5).", text.trim())),
+        _ => Err(NumberError::NotANumber(text.trim().to_string())),
     }
 }

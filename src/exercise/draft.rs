@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use super::{ErrorKind, Exercise, ExerciseError, Expected, Pick, QuestionKind, Solution};
 use crate::limits::{MAX_EXERCISE_JOBS, MAX_EXERCISE_RUNS};
 use crate::modes::envelope::Envelope;
-use crate::policy::order::{parse_policy, Estimates, PolicyAxes, QueueOrder};
+use crate::policy::order::{parse_policy, Estimates, PolicyAxes, PolicyNameError, QueueOrder};
 use crate::policy::PolicyKind;
 
 /// The name errors give an exercise being edited.
@@ -73,19 +73,19 @@ impl DraftPolicy {
     }
 
     /// The policy and its axes, or why not.
-    pub fn parse(&self) -> Result<(PolicyKind, PolicyAxes), String> {
+    pub fn parse(&self) -> Result<(PolicyKind, PolicyAxes), PolicyNameError> {
         let name = format!(
             "{}:{}::{}",
             self.backfilling.trim(),
             self.order.trim(),
             self.estimates.trim()
         );
-        parse_policy(&name).map_err(|e| e.to_string())
+        parse_policy(&name)
     }
 
     /// The run's name in the exercise: the backfilling, then the order and the estimates
     /// when not the default (`easy`, `easy-sjf`, `conservative-predicted`).
-    pub fn run_name(&self) -> Result<String, String> {
+    pub fn run_name(&self) -> Result<String, PolicyNameError> {
         let (kind, axes) = self.parse()?;
         let mut name = kind.as_str().to_string();
         if !axes.order.is_arrival() {
@@ -324,7 +324,7 @@ impl Draft {
         for (i, p) in self.policies.iter().enumerate() {
             let name = p
                 .run_name()
-                .map_err(|m| draft_error(format!("policies[{i}]"), m))?;
+                .map_err(|e| draft_error(format!("policies[{i}]"), e.to_string()))?;
             if let Some(j) = names.iter().position(|n| *n == name) {
                 return Err(draft_error(
                     format!("policies[{i}]"),
@@ -344,7 +344,9 @@ impl Draft {
         let procs = positive_int("procs", &self.procs)?;
         let mut runs = Map::new();
         for (p, name) in self.policies.iter().zip(&names) {
-            let (kind, axes) = p.parse().map_err(|m| draft_error("policies", m))?;
+            let (kind, axes) = p
+                .parse()
+                .map_err(|e| draft_error("policies", e.to_string()))?;
             let mut exp = json!({
                 "workload": {"swf": {"name": DRAFT_WORKLOAD}},
                 "machine": {"flat": {"procs": procs}},

@@ -468,7 +468,7 @@ pub fn experiments(
                 exp.name = template.and_then(|t| t.name.clone());
                 if let Some(x) = x {
                     axis.apply(&mut exp, *x)
-                        .map_err(|m| FieldError::new("sweep-axis", m))?;
+                        .map_err(|e| FieldError::new("sweep-axis", e.to_string()))?;
                 }
                 exp.validate().map_err(|e| {
                     let field = match (&sweep, field_of_key(&e.key)) {

@@ -239,7 +239,8 @@ pub fn experiment(
             format!("The seed must be a whole number ≥ 0 (got {:?}).", f.seed),
         ));
     };
-    let policy = LocalPolicy::parse(&f.policy).map_err(|m| FieldError::new("grid-policy", m))?;
+    let policy =
+        LocalPolicy::parse(&f.policy).map_err(|e| FieldError::new("grid-policy", e.to_string()))?;
     let exp = GridExperiment {
         version: GRID_FORMAT_VERSION,
         name: f.name.clone(),

@@ -16,7 +16,7 @@
 //!   changed (a start or completion there); a job sent to the site is appended to it, which
 //!   is what a rebuild would do.
 
-use crate::base::{Entry, Family, JobId, Registered, Time};
+use crate::base::{Entry, Family, JobId, Registered, Time, UnknownName};
 use crate::machine::FlatMachine;
 use crate::policy::profile::Profile;
 use crate::policy::{ConservativeBackfilling, EasyBackfilling, Policy};
@@ -72,7 +72,7 @@ impl LocalPolicy {
     }
 
     /// Parses `easy`, `conservative`, `cons` or `backfilling`; the error lists the names.
-    pub fn parse(s: &str) -> Result<LocalPolicy, String> {
+    pub fn parse(s: &str) -> Result<LocalPolicy, UnknownName> {
         LocalPolicy::lookup(s)
     }
 }

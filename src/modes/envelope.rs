@@ -279,7 +279,7 @@ pub fn time_envelope(
     runs: usize,
     now_ms: &dyn Fn() -> f64,
 ) -> Result<PhaseTimes, String> {
-    crate::modes::timing::check_runs(runs)?;
+    crate::modes::timing::check_runs(runs).map_err(|e| e.to_string())?;
     let exp = env
         .experiment(&Limits::DEFAULT)
         .map_err(|e| e.to_string())?;

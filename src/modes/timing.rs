@@ -16,6 +16,8 @@
 //! still in the baseline compiler) can be told from the others. The last run's summary comes
 //! back too: natively and in the browser it must be identical (the determinism rule).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::{ModeRun, Report, SimOptions, Traces};
@@ -63,10 +65,25 @@ impl PhaseTimes {
     }
 }
 
+/// A measurement's run count outside 1 ..= [`MAX_RUNS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunsOutOfRange {
+    /// The count asked for.
+    pub runs: usize,
+}
+
+impl fmt::Display for RunsOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "runs must be 1 to {MAX_RUNS} (got {})", self.runs)
+    }
+}
+
+impl std::error::Error for RunsOutOfRange {}
+
 /// The one bound on a measurement's run count: 1 ..= [`MAX_RUNS`].
-pub fn check_runs(runs: usize) -> Result<(), String> {
+pub fn check_runs(runs: usize) -> Result<(), RunsOutOfRange> {
     if runs == 0 || runs > MAX_RUNS {
-        return Err(format!("runs must be 1 to {MAX_RUNS} (got {runs})"));
+        return Err(RunsOutOfRange { runs });
     }
     Ok(())
 }
@@ -78,10 +95,10 @@ pub fn time<M: ModeRun>(
     runs: usize,
     now_ms: &dyn Fn() -> f64,
 ) -> Result<PhaseTimes, Error> {
-    check_runs(runs).map_err(|message| {
+    check_runs(runs).map_err(|e| {
         Error::Config(crate::base::config_error::ConfigError {
             key: String::new(),
-            message,
+            message: e.to_string(),
         })
     })?;
     let mut t = PhaseTimes {

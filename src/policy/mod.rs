@@ -23,7 +23,7 @@ pub use fcfs::Fcfs;
 pub use order::PolicyAxes;
 pub use ordered::OrderedBackfilling;
 
-use crate::base::{Entry, Explanation, Family, JobId, Registered, Time};
+use crate::base::{Entry, Explanation, Family, JobId, Registered, Time, UnknownName};
 use crate::machine::RunningSet;
 use crate::workload::Job;
 
@@ -138,7 +138,7 @@ impl PolicyKind {
     }
 
     /// Parses a name; the error lists the valid ones.
-    pub fn parse(s: &str) -> Result<PolicyKind, String> {
+    pub fn parse(s: &str) -> Result<PolicyKind, UnknownName> {
         PolicyKind::lookup(s)
     }
 }

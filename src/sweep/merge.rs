@@ -36,7 +36,7 @@ impl PointStatus {
             return PointStatus::Missing;
         };
         match PointResult::from_text(text) {
-            Err(why) => PointStatus::Corrupt(why),
+            Err(why) => PointStatus::Corrupt(why.to_string()),
             Ok(r) if r.point != n => {
                 PointStatus::Corrupt(format!("it is the result of point {}", r.point))
             }

@@ -15,6 +15,7 @@
 pub mod merge;
 pub mod plan;
 pub mod plot;
+pub mod point;
 pub mod result;
 pub mod spec;
 

@@ -7,9 +7,11 @@
 //! the same chart as a sweep run in the browser. Pure and bounded (the page reads at most
 //! [`crate::limits::MAX_DOCUMENT_BYTES`]); every refusal says what the file lacks.
 
+use std::fmt;
+
 use serde_json::{Map, Value};
 
-use crate::base::Registered;
+use crate::base::{Registered, UnknownName};
 use crate::policy::PolicyKind;
 
 /// One line point of the page's sweep chart: policy, axis value, the summary's metrics.
@@ -36,40 +38,100 @@ pub struct MergedPlot {
     pub lines: Vec<Line>,
 }
 
+/// Why a merged sweep file cannot be plotted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlotError {
+    /// Not JSON (serde's message).
+    NotJson(String),
+    /// No `mode` string.
+    NoMode,
+    /// No `columns` list.
+    NoColumns,
+    /// No `rows` list.
+    NoRows,
+    /// Row `i` is not a list.
+    RowNotAList(usize),
+    /// No axis whose every value is a number; the axes there are.
+    NoNumericAxis { axes: Vec<String> },
+    /// No row merged yet.
+    NoRowsYet,
+    /// The page's chart plots flat sweeps only; this one is of `mode`.
+    NotFlat { mode: String },
+    /// A flat sweep varying `other` besides the x `axis` and the policy.
+    AnotherAxis { axis: String, other: String },
+    /// A line's policy name is unknown.
+    Policy(UnknownName),
+}
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlotError::NotJson(e) => write!(f, "the file is not a merged sweep (not JSON: {e})"),
+            PlotError::NoMode => f.write_str("the file is not a merged sweep (no \"mode\")"),
+            PlotError::NoColumns => f.write_str("the merged file has no \"columns\""),
+            PlotError::NoRows => f.write_str("the merged file has no \"rows\""),
+            PlotError::RowNotAList(i) => write!(f, "row {i} is not a list"),
+            PlotError::NoNumericAxis { axes } => write!(
+                f,
+                "the merged sweep has no numeric axis to plot against (its axes: {})",
+                if axes.is_empty() {
+                    "none".to_string()
+                } else {
+                    axes.join(", ")
+                }
+            ),
+            PlotError::NoRowsYet => {
+                f.write_str("the merged sweep has no rows yet (run `schedlab sweep run` first)")
+            }
+            PlotError::NotFlat { mode } => write!(
+                f,
+                "the page plots merged flat sweeps; this file is a {mode} sweep"
+            ),
+            PlotError::AnotherAxis { axis, other } => write!(
+                f,
+                "the chart draws {axis} against one axis, one line per policy; this sweep also \
+                 varies {other}"
+            ),
+            PlotError::Policy(e) => write!(f, "policy: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlotError {}
+
 /// A merged file's JSON and its mode.
-fn read(text: &str) -> Result<(Value, String), String> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| format!("the file is not a merged sweep (not JSON: {e})"))?;
+fn read(text: &str) -> Result<(Value, String), PlotError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| PlotError::NotJson(e.to_string()))?;
     let mode = v
         .get("mode")
         .and_then(Value::as_str)
-        .ok_or("the file is not a merged sweep (no \"mode\")")?
+        .ok_or(PlotError::NoMode)?
         .to_string();
     Ok((v, mode))
 }
 
 /// Reads a `merged.json` into lines: x is the first axis whose every value is a number.
-pub fn merged_plot(text: &str) -> Result<MergedPlot, String> {
+pub fn merged_plot(text: &str) -> Result<MergedPlot, PlotError> {
     let (v, mode) = read(text)?;
     plot_of(&v, mode)
 }
 
-fn plot_of(v: &Value, mode: String) -> Result<MergedPlot, String> {
+fn plot_of(v: &Value, mode: String) -> Result<MergedPlot, PlotError> {
     let columns: Vec<&str> = v
         .get("columns")
         .and_then(Value::as_array)
-        .ok_or("the merged file has no \"columns\"")?
+        .ok_or(PlotError::NoColumns)?
         .iter()
         .map(|c| c.as_str().unwrap_or(""))
         .collect();
     let rows = v
         .get("rows")
         .and_then(Value::as_array)
-        .ok_or("the merged file has no \"rows\"")?;
+        .ok_or(PlotError::NoRows)?;
     let cells: Vec<&Vec<Value>> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| r.as_array().ok_or_else(|| format!("row {i} is not a list")))
+        .map(|(i, r)| r.as_array().ok_or(PlotError::RowNotAList(i)))
         .collect::<Result<_, _>>()?;
     // The axes sit between `point` and `replication`; the metrics follow `seed`.
     let last_axis = columns
@@ -78,19 +140,13 @@ fn plot_of(v: &Value, mode: String) -> Result<MergedPlot, String> {
         .unwrap_or(columns.len());
     let axes: Vec<usize> = (1..last_axis).collect();
     let numeric = |c: usize| cells.iter().all(|r| r.get(c).is_some_and(Value::is_number));
-    let x = axes.iter().copied().find(|&c| numeric(c)).ok_or_else(|| {
-        format!(
-            "the merged sweep has no numeric axis to plot against (its axes: {})",
-            if axes.is_empty() {
-                "none".to_string()
-            } else {
-                axes.iter()
-                    .map(|&c| columns[c])
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        )
-    })?;
+    let x = axes
+        .iter()
+        .copied()
+        .find(|&c| numeric(c))
+        .ok_or_else(|| PlotError::NoNumericAxis {
+            axes: axes.iter().map(|&c| columns[c].to_string()).collect(),
+        })?;
     let series: Vec<usize> = axes.iter().copied().filter(|&c| c != x).collect();
     // (A `seed` axis is a column of its own before `replication`.)
     let first_metric = columns
@@ -128,7 +184,7 @@ fn plot_of(v: &Value, mode: String) -> Result<MergedPlot, String> {
         }
     }
     if keys.is_empty() {
-        return Err("the merged sweep has no rows yet (run `schedlab sweep run` first)".into());
+        return Err(PlotError::NoRowsYet);
     }
     let mut lines: Vec<Line> = Vec::new();
     for ((label, xv), acc) in keys.into_iter().zip(sums) {
@@ -161,27 +217,24 @@ fn plot_of(v: &Value, mode: String) -> Result<MergedPlot, String> {
 pub fn flat_rows(
     text: &str,
     default_policy: PolicyKind,
-) -> Result<(String, Vec<SweepRow>), String> {
+) -> Result<(String, Vec<SweepRow>), PlotError> {
     let (v, mode) = read(text)?;
     if mode != "flat" {
-        return Err(format!(
-            "the page plots merged flat sweeps; this file is a {mode} sweep"
-        ));
+        return Err(PlotError::NotFlat { mode });
     }
     let plot = plot_of(&v, mode)?;
     if let Some(other) = plot.series.iter().find(|s| *s != "policy") {
-        return Err(format!(
-            "the chart draws {} against one axis, one line per policy; this sweep also varies \
-             {other}",
-            plot.axis
-        ));
+        return Err(PlotError::AnotherAxis {
+            axis: plot.axis,
+            other: other.clone(),
+        });
     }
     let mut rows = Vec::new();
     for line in plot.lines {
         let p = if plot.series.is_empty() {
             default_policy
         } else {
-            PolicyKind::lookup(&line.label).map_err(|e| format!("policy: {e}"))?
+            PolicyKind::lookup(&line.label).map_err(PlotError::Policy)?
         };
         for (x, m) in line.points {
             rows.push((p, x, Value::Object(m)));
@@ -202,7 +255,7 @@ pub enum PagePlot {
 
 /// Reads an uploaded `merged.json` for the page: a flat sweep as [`flat_rows`], any other
 /// mode as [`merged_plot`].
-pub fn page_plot(text: &str, default_policy: PolicyKind) -> Result<PagePlot, String> {
+pub fn page_plot(text: &str, default_policy: PolicyKind) -> Result<PagePlot, PlotError> {
     let (_, mode) = read(text)?;
     if mode == "flat" {
         let (axis, rows) = flat_rows(text, default_policy)?;
@@ -327,23 +380,30 @@ mod tests {
     fn what_cannot_be_plotted_is_refused_saying_why() {
         assert!(flat_rows("{", PolicyKind::Easy)
             .unwrap_err()
+            .to_string()
             .contains("not JSON"));
         let mesh = MERGED.replace("\"flat\"", "\"mesh\"");
         assert!(flat_rows(&mesh, PolicyKind::Easy)
             .unwrap_err()
+            .to_string()
             .contains("a mesh sweep"));
         assert!(merged_plot(r#"{"columns": []}"#)
             .unwrap_err()
+            .to_string()
             .contains("no \"mode\""));
         // The mode is judged first (the page's refusal of `{"mode": "mesh"}`).
         assert_eq!(
-            flat_rows(r#"{"mode": "mesh"}"#, PolicyKind::Easy).unwrap_err(),
+            flat_rows(r#"{"mode": "mesh"}"#, PolicyKind::Easy)
+                .unwrap_err()
+                .to_string(),
             "the page plots merged flat sweeps; this file is a mesh sweep"
         );
         let no_numeric = MERGED
             .replace(", 0.5,", ", \"a\",")
             .replace(", 1.0,", ", \"b\",");
-        let e = flat_rows(&no_numeric, PolicyKind::Easy).unwrap_err();
+        let e = flat_rows(&no_numeric, PolicyKind::Easy)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "the merged sweep has no numeric axis to plot against (its axes: policy, load_factor)"
@@ -351,11 +411,12 @@ mod tests {
         let bad = MERGED.replace("\"easy\", 1.0", "\"sjf\", 1.0");
         assert!(flat_rows(&bad, PolicyKind::Easy)
             .unwrap_err()
+            .to_string()
             .starts_with("policy: "));
         let traces = r#"{"mode": "flat", "columns": ["point", "trace", "load_factor", "replication", "seed", "mean_wait"],
             "rows": [[0, "a.swf", 0.5, 0, 1, 3.0]]}"#;
         assert_eq!(
-            flat_rows(traces, PolicyKind::Easy).unwrap_err(),
+            flat_rows(traces, PolicyKind::Easy).unwrap_err().to_string(),
             "the chart draws load_factor against one axis, one line per policy; this sweep also \
              varies trace"
         );
@@ -366,6 +427,7 @@ mod tests {
         );
         assert!(flat_rows(&empty, PolicyKind::Easy)
             .unwrap_err()
+            .to_string()
             .contains("no rows"));
         // Without a policy axis, the rows plot under the given policy.
         let one = r#"{"mode": "flat", "columns": ["point", "load_factor", "replication", "seed", "mean_wait"],
@@ -373,6 +435,26 @@ mod tests {
         assert_eq!(
             flat_rows(one, PolicyKind::Conservative).unwrap().1[0].0,
             PolicyKind::Conservative
+        );
+    }
+
+    #[test]
+    fn the_other_refusals_in_words() {
+        let cases = [
+            (PlotError::NoColumns, "the merged file has no \"columns\""),
+            (PlotError::NoRows, "the merged file has no \"rows\""),
+            (PlotError::RowNotAList(2), "row 2 is not a list"),
+            (
+                PlotError::NoNumericAxis { axes: Vec::new() },
+                "the merged sweep has no numeric axis to plot against (its axes: none)",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+        assert_eq!(
+            merged_plot(r#"{"mode": "mesh", "columns": [], "rows": [1]}"#),
+            Err(PlotError::RowNotAList(0))
         );
     }
 }

@@ -18,6 +18,8 @@
 //! point is never taken for this one's; a cut, edited or foreign file fails
 //! [`PointResult::from_text`] and is run again.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -83,23 +85,23 @@ impl PointResult {
     }
 
     /// Reads a result file's text, or says why it is damaged.
-    pub fn from_text(text: &str) -> Result<PointResult, String> {
+    pub fn from_text(text: &str) -> Result<PointResult, DamagedResult> {
         let line = text.strip_suffix('\n').unwrap_or(text);
         let (open, rest) = line
             .rsplit_once(CHECKSUM_KEY)
-            .ok_or("no checksum (cut or not a result file)")?;
+            .ok_or(DamagedResult::NoChecksum)?;
         let sum = rest
             .strip_suffix("\"}")
-            .ok_or("damaged after the checksum")?;
+            .ok_or(DamagedResult::AfterChecksum)?;
         if sum != checksum64(open.as_bytes()) {
-            return Err("the checksum does not match (the file was cut or edited)".into());
+            return Err(DamagedResult::ChecksumMismatch);
         }
         let body: Body = serde_json::from_str(&format!("{open}}}"))
-            .map_err(|e| format!("not a result file: {e}"))?;
+            .map_err(|e| DamagedResult::NotAResult(e.to_string()))?;
         let outcome = match (body.metrics, body.error) {
             (Some(m), None) => Outcome::Metrics(m),
             (None, Some(e)) => Outcome::Failed(e),
-            _ => return Err("neither metrics nor an error".into()),
+            _ => return Err(DamagedResult::NeitherMetricsNorError),
         };
         Ok(PointResult {
             point: body.point,
@@ -152,6 +154,38 @@ pub fn run_point(text: &str, open: &mut OpenTrace<'_>, limits: &Limits) -> Resul
     Ok(report.metrics())
 }
 
+/// Why a result file's text is not a result: each variant prints the sentence a sweep's
+/// status shows after "corrupt: ".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DamagedResult {
+    /// No checksum key: the file was cut, or is something else.
+    NoChecksum,
+    /// The text after the checksum is not the closing `"}`.
+    AfterChecksum,
+    /// The checksum does not match the text before it.
+    ChecksumMismatch,
+    /// The checksum matches but the JSON is not a result (serde's message).
+    NotAResult(String),
+    /// Both metrics and an error, or neither.
+    NeitherMetricsNorError,
+}
+
+impl fmt::Display for DamagedResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DamagedResult::NoChecksum => f.write_str("no checksum (cut or not a result file)"),
+            DamagedResult::AfterChecksum => f.write_str("damaged after the checksum"),
+            DamagedResult::ChecksumMismatch => {
+                f.write_str("the checksum does not match (the file was cut or edited)")
+            }
+            DamagedResult::NotAResult(e) => write!(f, "not a result file: {e}"),
+            DamagedResult::NeitherMetricsNorError => f.write_str("neither metrics nor an error"),
+        }
+    }
+}
+
+impl std::error::Error for DamagedResult {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,14 +206,42 @@ mod tests {
         let cut = &t[..t.len() / 2];
         assert!(PointResult::from_text(cut).is_err());
         let edited = t.replace("1.5", "2.5");
-        assert!(PointResult::from_text(&edited)
-            .unwrap_err()
-            .contains("checksum"));
+        assert_eq!(
+            PointResult::from_text(&edited),
+            Err(DamagedResult::ChecksumMismatch)
+        );
         let f = PointResult {
             point: 4,
             point_checksum: "1".into(),
             outcome: Outcome::Failed("no trace".into()),
         };
         assert_eq!(PointResult::from_text(&f.to_text()), Ok(f));
+    }
+
+    #[test]
+    fn damage_is_told_in_words() {
+        let cases = [
+            (
+                DamagedResult::NoChecksum,
+                "no checksum (cut or not a result file)",
+            ),
+            (DamagedResult::AfterChecksum, "damaged after the checksum"),
+            (
+                DamagedResult::ChecksumMismatch,
+                "the checksum does not match (the file was cut or edited)",
+            ),
+            (
+                DamagedResult::NotAResult("EOF".into()),
+                "not a result file: EOF",
+            ),
+            (
+                DamagedResult::NeitherMetricsNorError,
+                "neither metrics nor an error",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+        assert_eq!(PointResult::from_text("{}"), Err(DamagedResult::NoChecksum));
     }
 }

@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::point::{set_path, PointError};
 use super::SweepError;
 use crate::limits::{Limits, MAX_SWEEP_FILE_POINTS};
 use crate::modes::envelope::{Envelope, ENVELOPE_VERSION};
@@ -110,47 +111,6 @@ fn resolve(mode: Mode, key: &str) -> Vec<String> {
         .find(|(short, _)| *short == key)
         .map_or(key, |(_, full)| full);
     full.split('.').map(str::to_string).collect()
-}
-
-/// Sets `path` in `v` to `new`, making missing objects on the way; array elements by index.
-fn set_path(v: &mut Value, path: &[String], new: Value) -> Result<(), String> {
-    let Some((last, init)) = path.split_last() else {
-        return Err("empty key".into());
-    };
-    let mut cur = v;
-    for (i, seg) in init.iter().enumerate() {
-        let here = path[..i].join(".");
-        cur = match cur {
-            Value::Object(m) => m
-                .entry(seg.clone())
-                .or_insert_with(|| Value::Object(Map::new())),
-            Value::Array(a) => {
-                let len = a.len();
-                seg.parse::<usize>()
-                    .ok()
-                    .and_then(|k| a.get_mut(k))
-                    .ok_or_else(|| format!("{here} has no element {seg:?} (it has {len})"))?
-            }
-            _ => return Err(format!("{here} is not an object")),
-        };
-    }
-    match cur {
-        Value::Object(m) => {
-            m.insert(last.clone(), new);
-            Ok(())
-        }
-        Value::Array(a) => {
-            let len = a.len();
-            let slot = last
-                .parse::<usize>()
-                .ok()
-                .and_then(|k| a.get_mut(k))
-                .ok_or_else(|| format!("no element {last:?} (the list has {len})"))?;
-            *slot = new;
-            Ok(())
-        }
-        _ => Err(format!("{} is not an object", init.join("."))),
-    }
 }
 
 /// The values of a range `from, from + step, …, ≤ to` (rounded to 9 decimals; integers when
@@ -403,18 +363,19 @@ impl SweepSpec {
 
     /// Point `n`'s experiment (the base with its axis values, then its replication's seed)
     /// and that seed.
-    pub fn point_experiment(&self, n: usize) -> Result<(Value, u64), String> {
+    pub fn point_experiment(&self, n: usize) -> Result<(Value, u64), PointError> {
         let (idx, r) = self.indices(n);
         let mut exp = self.base.clone();
         for (a, i) in self.axes.iter().zip(idx) {
             let v = a.values.get(i).cloned().unwrap_or(Value::Null);
-            set_path(&mut exp, &a.path, v).map_err(|m| format!("{}: {m}", a.key))?;
+            set_path(&mut exp, &a.path, v).map_err(|error| PointError::Axis {
+                key: a.key.clone(),
+                error,
+            })?;
         }
         let seed = match exp.get("seed") {
             None | Some(Value::Null) => 0,
-            Some(v) => v
-                .as_u64()
-                .ok_or_else(|| format!("seed: must be an integer ≥ 0 (got {v})"))?,
+            Some(v) => v.as_u64().ok_or_else(|| PointError::Seed(v.clone()))?,
         };
         let seed = replica_seed(seed, u64::from(r));
         if let Value::Object(m) = &mut exp {
@@ -438,7 +399,7 @@ impl SweepSpec {
             values: self.describe(n),
             message,
         };
-        let (mut exp, _) = self.point_experiment(n).map_err(err)?;
+        let (mut exp, _) = self.point_experiment(n).map_err(|e| err(e.to_string()))?;
         for p in trace_paths(self.mode, &mut exp) {
             if let Value::String(s) = p {
                 *s = rebase(s);

@@ -24,11 +24,12 @@
 //! sequential job (p = 1) stays sequential: range [1, 1] — §4.2 speaks of "each sequential job
 //! can only take at most 1 processor" (`docs/moldable.md`).
 
+use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::Time;
+use crate::base::{OutOfRange, Time};
 use crate::workload::Job;
 
 /// Number of weight categories (§2.3, §4.3).
@@ -81,6 +82,49 @@ pub fn range_of(p: u32, total: u32, rf: f64) -> (u32, u32) {
     (min, max)
 }
 
+/// A rejected [`ScalabilityProfile`] table. Prints as "`key`: `message`", the key relative to
+/// the profile (`points[1]`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProfileError {
+    /// No (processors, run time) pair.
+    NoPoints,
+    /// The processor count of `points[index]` is 0 or not above the previous one.
+    Processors { index: usize, got: u32 },
+    /// The run time of `points[index]` is not a time ([`crate::limits::check_time`]).
+    RunTime { index: usize, range: OutOfRange },
+}
+
+impl ProfileError {
+    /// The key at fault, relative to the profile: `points` or `points[i]`.
+    pub fn key(&self) -> String {
+        match self {
+            ProfileError::NoPoints => "points".into(),
+            ProfileError::Processors { index, .. } | ProfileError::RunTime { index, .. } => {
+                format!("points[{index}]")
+            }
+        }
+    }
+
+    /// The message without the key.
+    pub fn message(&self) -> String {
+        match self {
+            ProfileError::NoPoints => "must list at least one (processors, run time) pair".into(),
+            ProfileError::Processors { got, .. } => {
+                format!("processors must be > 0 and strictly increasing (got {got})")
+            }
+            ProfileError::RunTime { range, .. } => format!("run time {range}"),
+        }
+    }
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key(), self.message())
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
 /// A user-supplied scalability profile (§6): run times of one application on some processor
 /// counts, interpolated linearly in between. The job's range is the table's range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,19 +137,17 @@ pub struct ScalabilityProfile {
 }
 
 impl ScalabilityProfile {
-    /// Checks the table; the message names the key under `profiles[i]`.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks the table; the error names the key under `profiles[i]`.
+    pub fn validate(&self) -> Result<(), ProfileError> {
         if self.points.is_empty() {
-            return Err("points: must list at least one (processors, run time) pair".into());
+            return Err(ProfileError::NoPoints);
         }
         let mut last = 0u32;
-        for (i, &(p, t)) in self.points.iter().enumerate() {
+        for (index, &(p, t)) in self.points.iter().enumerate() {
             if p == 0 || p <= last {
-                return Err(format!(
-                    "points[{i}]: processors must be > 0 and strictly increasing (got {p})"
-                ));
+                return Err(ProfileError::Processors { index, got: p });
             }
-            crate::limits::check_mean_time(&format!("points[{i}]: run time"), t)?;
+            crate::limits::check_time(t).map_err(|range| ProfileError::RunTime { index, range })?;
             last = p;
         }
         Ok(())
@@ -352,11 +394,10 @@ impl MoldableModel {
                             format!("at most {MAX_PROFILES} points"),
                         ));
                     }
-                    p.validate().map_err(|m| {
-                        let (k, rest) = m.split_once(": ").unwrap_or(("", &m));
+                    p.validate().map_err(|e| {
                         (
-                            format!("model.profiles.profiles[{i}].{k}"),
-                            rest.to_string(),
+                            format!("model.profiles.profiles[{i}].{}", e.key()),
+                            e.message(),
                         )
                     })?;
                 }
@@ -522,7 +563,26 @@ mod tests {
             name: "x".into(),
             points: vec![(4, 1.0), (4, 2.0)],
         };
-        assert!(bad.validate().unwrap_err().contains("points[1]"));
+        assert_eq!(
+            bad.validate().unwrap_err().to_string(),
+            "points[1]: processors must be > 0 and strictly increasing (got 4)"
+        );
+        let slow = ScalabilityProfile {
+            name: "x".into(),
+            points: vec![(4, 0.0)],
+        };
+        assert_eq!(
+            slow.validate().unwrap_err().to_string(),
+            "points[0]: run time must be a number ≥ 0.000001 and ≤ 1000000000000 seconds (got 0)"
+        );
+        let empty = ScalabilityProfile {
+            name: "x".into(),
+            points: Vec::new(),
+        };
+        assert_eq!(
+            empty.validate().unwrap_err().to_string(),
+            "points: must list at least one (processors, run time) pair"
+        );
         let e = MoldableModel::Profiles {
             profiles: vec![bad],
         }

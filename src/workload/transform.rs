@@ -16,8 +16,11 @@
 //! implemented here without any platform time library, so it is identical on wasm32.
 //! See `docs/workload-models.md`.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
+use crate::base::ParamError;
 use crate::workload::{SwfHeader, Workload};
 
 /// Seconds in a day.
@@ -87,43 +90,50 @@ pub struct TransformReport {
 
 impl Transforms {
     /// Checks the settings; the error names the offending key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         self.validate_up_to(crate::limits::MAX_LOAD_FACTOR)
     }
 
     /// [`Transforms::validate`] with another largest load factor (a raised CLI limit).
-    pub fn validate_up_to(&self, max_load_factor: f64) -> Result<(), String> {
-        crate::limits::check_load_factor_up_to(self.load_factor, max_load_factor)
-            .map_err(|m| format!("transforms.load_factor {m}"))?;
+    pub fn validate_up_to(&self, max_load_factor: f64) -> Result<(), ParamError> {
+        crate::limits::check_load_factor_up_to(self.load_factor, max_load_factor).map_err(
+            |range| ParamError::OutOfRange {
+                key: "transforms.load_factor".into(),
+                range,
+            },
+        )?;
         if self.first_jobs == Some(0) {
-            return Err("transforms.first_jobs must be > 0".into());
+            return Err(ParamError::zero("transforms.first_jobs"));
         }
         if let Some(w) = &self.time_window {
             if !(w.start.is_finite() && w.start >= 0.0) {
-                return Err(format!(
-                    "transforms.time_window.start must be a finite number ≥ 0 (got {})",
-                    crate::limits::echo_number(w.start)
+                return Err(ParamError::rule_got(
+                    "transforms.time_window.start",
+                    "must be a finite number ≥ 0",
+                    w.start,
                 ));
             }
             if !(w.end.is_finite() && w.end > w.start) {
-                return Err(format!(
-                    "transforms.time_window.end must be finite and > start (got {})",
-                    crate::limits::echo_number(w.end)
+                return Err(ParamError::rule_got(
+                    "transforms.time_window.end",
+                    "must be finite and > start",
+                    w.end,
                 ));
             }
         }
         if !(self.tz_offset_hours.is_finite() && self.tz_offset_hours.abs() <= 168.0) {
-            return Err(format!(
-                "transforms.tz_offset_hours must be within ±168 (got {})",
-                crate::limits::echo_number(self.tz_offset_hours)
+            return Err(ParamError::rule_got(
+                "transforms.tz_offset_hours",
+                "must be within ±168",
+                self.tz_offset_hours,
             ));
         }
         if let Some(c) = self.cut_span {
             if !(c.is_finite() && c > 0.0) {
-                return Err(format!(
-                    "transforms.cut_span must be a finite number > 0 (got {})",
-                    crate::limits::echo_number(c)
-                ));
+                return Err(ParamError::NotPositive {
+                    key: "transforms.cut_span".into(),
+                    value: c,
+                });
             }
         }
         Ok(())
@@ -257,14 +267,23 @@ pub struct Alignment {
     pub zone_note: Option<String>,
 }
 
+/// Why a workload cannot be aligned to its first Monday: its header has no `UnixStartTime`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoUnixStartTime;
+
+impl fmt::Display for NoUnixStartTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the header has no UnixStartTime")
+    }
+}
+
+impl std::error::Error for NoUnixStartTime {}
+
 /// [`align_to_first_monday`] with the details; `Err` (workload unchanged) without a
 /// `UnixStartTime`.
-pub fn align_first_monday_detailed(w: &mut Workload) -> Result<Alignment, String> {
+pub fn align_first_monday_detailed(w: &mut Workload) -> Result<Alignment, NoUnixStartTime> {
     let (zone, zone_note) = ZoneRule::for_header(&w.header);
-    let start = w
-        .header
-        .unix_start_time
-        .ok_or_else(|| "the header has no UnixStartTime".to_string())?;
+    let start = w.header.unix_start_time.ok_or(NoUnixStartTime)?;
     let monday_utc = first_monday_at_or_after(start, zone);
     let shift = monday_utc - start;
     let s = shift as f64;

@@ -302,7 +302,7 @@ fn validation_names_the_key_and_generate_does_not_panic() {
         ),
     ];
     for (m, key) in cases {
-        let e = m.validate().expect_err(key);
+        let e = m.validate().expect_err(key).to_string();
         assert!(e.contains(key), "{key}: {e}");
         assert!(m.generate(1).jobs.is_empty());
     }

@@ -403,7 +403,7 @@ fn transforms_validation_names_the_key() {
         ),
     ];
     for (t, key) in cases {
-        let e = t.validate().expect_err(key);
+        let e = t.validate().expect_err(key).to_string();
         assert!(e.contains(key), "{e}");
         // apply refuses invalid settings without touching the workload.
         let mut w = workload(&[0.0, 1.0]);

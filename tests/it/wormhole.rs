@@ -447,9 +447,10 @@ fn mesh_runs_take_the_wormhole_model() {
         Ok(ContentionModel::Wormhole)
     );
     assert_eq!(ContentionModel::Wormhole.as_str(), "wormhole");
-    assert!(ContentionModel::parse("worm")
-        .unwrap_err()
-        .contains("wormhole"));
+    assert_eq!(
+        ContentionModel::parse("worm").unwrap_err().to_string(),
+        "unknown contention model \"worm\" (expected flow, separated or wormhole)"
+    );
     let mut exp = preset_contention(0.4);
     exp.network.model = ContentionModel::Wormhole;
     let params = ExponentialJobsParams {

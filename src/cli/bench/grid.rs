@@ -30,7 +30,7 @@ pub struct BenchGridArgs {
 
 /// Runs the benchmark and prints one Markdown table.
 pub fn bench_grid_command(a: &BenchGridArgs) -> Result<(), Error> {
-    let policy = LocalPolicy::parse(&a.policy).map_err(cfg_err)?;
+    let policy = LocalPolicy::parse(&a.policy).map_err(|e| cfg_err(e.to_string()))?;
     let mut configs: Vec<_> = Trace::ALL
         .iter()
         .flat_map(|&t| paper::uniform_configs(t))

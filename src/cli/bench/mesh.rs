@@ -68,7 +68,7 @@ pub fn bench_mesh_command(a: &BenchMeshArgs) -> Result<(), Error> {
         arrival_rate: a.load,
         ..MeshJobsParams::default()
     };
-    params.validate().map_err(cfg_err)?;
+    params.validate().map_err(|e| cfg_err(e.to_string()))?;
     println!("| mesh | sides | load | policy | allocator | runs | jobs | simulate (s) | jobs/s | utilisation |");
     println!("|---|---|---:|---|---|---:|---:|---:|---:|---:|");
     for policy in policies {

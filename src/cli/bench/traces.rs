@@ -87,7 +87,7 @@ pub(crate) fn cfg_err(message: String) -> Error {
 
 /// Runs one case in this process and prints its JSON.
 pub fn bench_case_command(a: &BenchCaseArgs) -> Result<(), Error> {
-    let policy = PolicyKind::parse(&a.policy).map_err(cfg_err)?;
+    let policy = PolicyKind::parse(&a.policy).map_err(|e| cfg_err(e.to_string()))?;
     let t0 = Instant::now();
     let (exp, trace, label) = match (&a.swf, a.synthetic_jobs) {
         (Some(path), _) => {
@@ -199,7 +199,7 @@ pub fn bench_traces_command(a: &BenchTracesArgs) -> Result<(), Error> {
         .split(',')
         .map(PolicyKind::parse)
         .collect::<Result<_, _>>()
-        .map_err(cfg_err)?;
+        .map_err(|e| cfg_err(e.to_string()))?;
     let mut cases: Vec<Vec<String>> = Vec::new();
     for trace in traces_in(&a.traces, a.only.as_deref()) {
         for p in &policies {

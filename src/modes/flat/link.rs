@@ -20,6 +20,8 @@
 //! [`pack_fragment`] / [`unpack_fragment`]. Every decoded experiment is validated, limits
 //! included ([`crate::limits`]).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::modes::flat::spec::{Experiment, MachineSpec, WorkloadSpec};
@@ -128,26 +130,46 @@ impl SweepAxis {
 
     /// Sets the axis to `x` in `exp`; `Err` when the experiment has no such key (jobs of a
     /// trace).
-    pub fn apply(self, exp: &mut Experiment, x: f64) -> Result<(), String> {
+    pub fn apply(self, exp: &mut Experiment, x: f64) -> Result<(), AxisError> {
         match self {
             SweepAxis::LoadFactor => exp.transforms.load_factor = x,
             SweepAxis::Seed => exp.seed = x as u64,
             SweepAxis::Jobs => {
-                let mut v = serde_json::to_value(&exp.workload).map_err(|e| e.to_string())?;
+                let mut v = serde_json::to_value(&exp.workload)
+                    .map_err(|e| AxisError::Workload(e.to_string()))?;
                 match v.get_mut("synthetic").and_then(|m| m.get_mut("jobs")) {
                     Some(j) => *j = serde_json::Value::from(x as u64),
-                    None => {
-                        return Err("Sweep: the number of jobs can be swept for a synthetic \
-                                    workload only."
-                            .into())
-                    }
+                    None => return Err(AxisError::JobsOfATrace),
                 }
-                exp.workload = serde_json::from_value(v).map_err(|e| e.to_string())?;
+                exp.workload =
+                    serde_json::from_value(v).map_err(|e| AxisError::Workload(e.to_string()))?;
             }
         }
         Ok(())
     }
 }
+
+/// Why a sweep axis cannot be set in an experiment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AxisError {
+    /// The number of jobs of a trace (only a synthetic model's can be swept).
+    JobsOfATrace,
+    /// The workload does not go through JSON and back (serde's message).
+    Workload(String),
+}
+
+impl fmt::Display for AxisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AxisError::JobsOfATrace => {
+                f.write_str("Sweep: the number of jobs can be swept for a synthetic workload only.")
+            }
+            AxisError::Workload(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for AxisError {}
 
 /// Most points a sweep may have (see [`crate::limits`]).
 pub use crate::limits::MAX_SWEEP_POINTS;
@@ -567,5 +589,19 @@ impl crate::modes::ModeLink for ShareState {
         let mut e = self.experiment.clone();
         e.policy = self.policies().first().copied().unwrap_or(e.policy);
         crate::modes::experiment_value(&e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_errors_in_words() {
+        assert_eq!(
+            AxisError::JobsOfATrace.to_string(),
+            "Sweep: the number of jobs can be swept for a synthetic workload only."
+        );
+        assert_eq!(AxisError::Workload("bad".into()).to_string(), "bad");
     }
 }

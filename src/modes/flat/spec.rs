@@ -90,20 +90,6 @@ impl Default for MachineSpec {
 
 pub use crate::base::ConfigError;
 
-/// Splits a model's message "workload.synthetic.jobs must be > 0" into key and message.
-fn keyed(m: String) -> ConfigError {
-    match m.split_once(' ') {
-        Some((key, rest)) if key.contains('.') => ConfigError {
-            key: key.to_string(),
-            message: rest.to_string(),
-        },
-        _ => ConfigError {
-            key: String::new(),
-            message: m,
-        },
-    }
-}
-
 /// What every mode's experiment file is ([`Experiment`], `MeshExperiment`, `GridExperiment`):
 /// serde JSON, checked by one path — parse (errors name the key), then `validate_with` the
 /// limits. Import it to call `from_json`, `to_json` and `validate`.
@@ -270,13 +256,11 @@ impl Experiment {
                 }
             }
             WorkloadSpec::Synthetic(model) => {
-                model.validate().map_err(keyed)?;
+                model.validate()?;
                 limits.check_jobs("workload.synthetic.jobs", model.jobs())?;
             }
         }
-        self.transforms
-            .validate_up_to(limits.max_load_factor)
-            .map_err(keyed)?;
+        self.transforms.validate_up_to(limits.max_load_factor)?;
         match self.machine {
             MachineSpec::Flat { procs: Some(0) } => {
                 return Err(err("machine.flat.procs", "must be at least 1".into()))

@@ -184,8 +184,9 @@ impl GridExperiment {
                     }
                 }
                 WorkloadSpec::Synthetic(m) => {
-                    m.validate()
-                        .map_err(|m| err(format!("sites[{i}].workload.synthetic"), m))?;
+                    m.validate().map_err(|e| {
+                        err(format!("sites[{i}].workload.synthetic"), e.to_string())
+                    })?;
                     limits.check_jobs(&format!("sites[{i}].workload.synthetic.jobs"), m.jobs())?;
                     total_jobs = total_jobs.saturating_add(as_u64(m.jobs()));
                 }

@@ -276,10 +276,10 @@ pub fn run_mesh_with(
 /// The machine of `exp` (the mesh with its I/O nodes), an error naming `network` if it cannot
 /// be built.
 pub fn mesh_network(exp: &MeshExperiment) -> Result<Network, Error> {
-    exp.network_model().map_err(|m| {
+    exp.network_model().map_err(|e| {
         Error::Config(ConfigError {
             key: "network".into(),
-            message: m,
+            message: e.to_string(),
         })
     })
 }

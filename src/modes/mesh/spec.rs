@@ -6,11 +6,11 @@
 
 use crate::alloc::node_allocator::NODE_ALLOCATORS;
 use crate::alloc::{AllocatorKind, NodeAllocatorKind, CONTIGUOUS_ALLOCATORS};
-use crate::base::{Entry, Registered};
+use crate::base::{Entry, Registered, UnknownName};
 use crate::limits::Limits;
 use crate::modes::flat::spec::{ConfigError, ExperimentFile, WorkloadSpec};
 use crate::network::flow::PhaseConfig;
-use crate::network::{IoSide, Network, NetworkConfig};
+use crate::network::{IoSide, Network, NetworkConfig, NetworkError};
 use crate::policy::mesh::MeshPolicyKind;
 use crate::workload::shape::ShapeRule;
 use crate::workload::transform::Transforms;
@@ -81,7 +81,7 @@ impl MeshAllocatorKind {
     }
 
     /// Parses a contiguous or non-contiguous allocator name.
-    pub fn parse(s: &str) -> Result<MeshAllocatorKind, String> {
+    pub fn parse(s: &str) -> Result<MeshAllocatorKind, UnknownName> {
         if let Some((i, p)) = CONTIGUOUS_ALLOCATORS.find(s) {
             if let Some(k) = AllocatorKind::from_key(i, p) {
                 return Ok(MeshAllocatorKind::Contiguous(k));
@@ -89,13 +89,14 @@ impl MeshAllocatorKind {
         }
         NodeAllocatorKind::lookup(s)
             .map(MeshAllocatorKind::Nodes)
-            .map_err(|_| {
-                format!(
-                    "unknown allocator {} (expected {}, or {})",
-                    crate::limits::echo_quoted(s),
+            .map_err(|_| UnknownName {
+                noun: "allocator",
+                name: s.to_string(),
+                expected: format!(
+                    "{}, or {}",
                     CONTIGUOUS_ALLOCATORS.expected().replace(" or ", ", "),
                     NODE_ALLOCATORS.expected()
-                )
+                ),
             })
     }
 
@@ -171,15 +172,14 @@ impl ContentionModel {
     }
 
     /// Parses `flow`, `separated` or `wormhole`.
-    pub fn parse(s: &str) -> Result<ContentionModel, String> {
+    pub fn parse(s: &str) -> Result<ContentionModel, UnknownName> {
         ContentionModel::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown contention model {} (expected flow, separated or wormhole)",
-                    crate::limits::echo_quoted(s)
-                )
+            .ok_or_else(|| UnknownName {
+                noun: "contention model",
+                name: s.to_string(),
+                expected: "flow, separated or wormhole".into(),
             })
     }
 
@@ -447,7 +447,7 @@ impl MeshExperiment {
                 .map_err(|(key, m)| err(&format!("network.wormhole.{key}"), m))?;
         }
         self.network_model()
-            .map_err(|m| err("network.io_count", m))?;
+            .map_err(|e| err("network.io_count", e.to_string()))?;
         Ok(())
     }
 
@@ -465,13 +465,12 @@ impl MeshExperiment {
     }
 
     /// The compute mesh with its I/O line.
-    pub fn network_model(&self) -> Result<Network, String> {
+    pub fn network_model(&self) -> Result<Network, NetworkError> {
         Network::new(NetworkConfig {
             width: self.width,
             height: self.height,
             io_side: self.network.io_side,
             io_count: self.network.io_count,
         })
-        .map_err(|e| e.to_string())
     }
 }

@@ -355,7 +355,7 @@ pub struct UnknownMeshPolicy(pub String);
 
 impl fmt::Display for UnknownMeshPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&MESH_POLICIES.unknown(&self.0))
+        MESH_POLICIES.unknown(&self.0).fmt(f)
     }
 }
 

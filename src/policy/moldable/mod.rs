@@ -31,7 +31,7 @@ pub mod rigid;
 pub mod schedule_time;
 pub mod submit_time;
 
-use crate::base::{Entry, Family, JobId, Registered, Time};
+use crate::base::{Entry, Family, JobId, Registered, Time, UnknownName};
 use crate::machine::RunningSet;
 use crate::workload::moldable::MoldableJob;
 use crate::workload::Job;
@@ -264,7 +264,7 @@ impl MoldableStrategyKind {
     }
 
     /// Parses a name; the error lists the valid ones.
-    pub fn parse(s: &str) -> Result<MoldableStrategyKind, String> {
+    pub fn parse(s: &str) -> Result<MoldableStrategyKind, UnknownName> {
         MoldableStrategyKind::lookup(s)
     }
 

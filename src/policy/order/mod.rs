@@ -24,7 +24,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::{Entry, Family, Registered, Time};
+use crate::base::{Entry, Family, Registered, Time, UnknownName};
 use crate::workload::Job;
 pub use expression::{Attribute, Attributes, ExpressionError, PriorityExpression};
 
@@ -512,7 +512,7 @@ impl PolicyAxes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PolicyNameError {
     /// The backfilling part (its message lists the valid names).
-    Backfilling(String),
+    Backfilling(UnknownName),
     /// The queue order or the backfill order.
     Order(OrderError),
     Estimates(EstimatesError),
@@ -523,7 +523,7 @@ pub enum PolicyNameError {
 impl fmt::Display for PolicyNameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PolicyNameError::Backfilling(m) => f.write_str(m),
+            PolicyNameError::Backfilling(e) => e.fmt(f),
             PolicyNameError::Order(e) => e.fmt(f),
             PolicyNameError::Estimates(e) => e.fmt(f),
             PolicyNameError::TooManyParts(n) => write!(

@@ -759,7 +759,7 @@ fn form_html(d: &Draft) -> String {
         .map(|(v, l)| (v.to_string(), l.to_string()))
         .collect();
     for (i, p) in d.policies.iter().enumerate() {
-        let name = p.run_name().unwrap_or_else(|m| m);
+        let name = p.run_name().unwrap_or_else(|e| e.to_string());
         h.push_str(&format!(
             r#"<div class="ed-policy" data-key="policies[{i}]" data-testid="ed-policy-{i}"><p class="ed-sub">Policy {} <code data-policy-name="{i}">{}</code></p><div class="ed-row">"#,
             i + 1,

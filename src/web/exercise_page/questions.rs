@@ -350,7 +350,9 @@ fn read_answer(
         }
         _ => {
             let text = by_id::<HtmlInputElement>(doc, &format!("ex-q{i}-answer"))?.value();
-            parse_number(&text, unit).map(Answer::Number)
+            parse_number(&text, unit)
+                .map(Answer::Number)
+                .map_err(|e| e.to_string())
         }
     }
 }

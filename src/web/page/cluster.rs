@@ -59,7 +59,7 @@ pub(super) fn plot_merged(app: &Rc<App>) {
             Ok(b) if b.length() as u64 <= crate::limits::MAX_DOCUMENT_BYTES => {
                 String::from_utf8(b.to_vec())
                     .map_err(|_| "it is not text".to_string())
-                    .and_then(|t| page_plot(&t, policy))
+                    .and_then(|t| page_plot(&t, policy).map_err(|e| e.to_string()))
             }
             Ok(_) => Err(format!(
                 "it is larger than {} bytes",

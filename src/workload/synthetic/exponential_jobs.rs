@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_positive, synthetic_header};
-use crate::base::SimRng;
+use crate::base::{ParamError, SimRng};
 use crate::workload::{Job, Workload};
 
 /// Parameters of Mache et al.'s synthetic workload I; defaults are Table 1 (and Table 2 for the
@@ -49,12 +49,12 @@ impl Default for ExponentialJobsParams {
 
 impl ExponentialJobsParams {
     /// Checks the parameters; the error names the offending key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         if self.jobs == 0 {
-            return Err("workload.synthetic.jobs must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.jobs"));
         }
         if self.procs == 0 {
-            return Err("workload.synthetic.procs must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.procs"));
         }
         check_positive("workload.synthetic.mean_size", self.mean_size)?;
         crate::limits::check_mean_time(

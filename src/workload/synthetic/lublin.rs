@@ -29,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_positive, check_probability, synthetic_header};
-use crate::base::SimRng;
+use crate::base::{OutOfRange, ParamError, SimRng};
 use crate::workload::{Job, Workload};
 
 /// Half-hour buckets in a day (`BUCKETS`).
@@ -143,44 +143,49 @@ impl LublinParams {
     }
 
     /// Checks the parameters; the error names the offending key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         if self.jobs == 0 {
-            return Err("workload.synthetic.jobs must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.jobs"));
         }
         if self.procs == 0 {
-            return Err("workload.synthetic.procs must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.procs"));
         }
         check_probability("workload.synthetic.serial_prob", self.serial_prob)?;
         check_probability("workload.synthetic.pow2_prob", self.pow2_prob)?;
         if self.serial_prob + self.pow2_prob > 1.0 + 1e-12 {
-            return Err(
-                "workload.synthetic.serial_prob + workload.synthetic.pow2_prob must be ≤ 1".into(),
-            );
+            return Err(ParamError::rule(
+                "workload.synthetic.serial_prob",
+                "+ workload.synthetic.pow2_prob must be ≤ 1",
+            ));
         }
         check_probability("workload.synthetic.uprob", self.uprob)?;
         if !(self.ulow.is_finite() && self.ulow >= 0.0) {
-            return Err(format!(
-                "workload.synthetic.ulow must be ≥ 0 (got {})",
-                crate::limits::echo_number(self.ulow)
+            return Err(ParamError::rule_got(
+                "workload.synthetic.ulow",
+                "must be ≥ 0",
+                self.ulow,
             ));
         }
         let (umed, uhi) = (self.umed_value(), self.uhi_value());
         if !(uhi.is_finite() && uhi <= 31.0) {
-            return Err(format!(
-                "workload.synthetic.uhi must be a finite number ≤ 31 (got {})",
-                crate::limits::echo_number(uhi)
+            return Err(ParamError::rule_got(
+                "workload.synthetic.uhi",
+                "must be a finite number ≤ 31",
+                uhi,
             ));
         }
         if !(umed.is_finite() && umed >= self.ulow) {
-            return Err(format!(
-                "workload.synthetic.umed must be ≥ workload.synthetic.ulow (got {})",
-                crate::limits::echo_number(umed)
+            return Err(ParamError::rule_got(
+                "workload.synthetic.umed",
+                "must be ≥ workload.synthetic.ulow",
+                umed,
             ));
         }
         if uhi < umed {
-            return Err(format!(
-                "workload.synthetic.uhi must be ≥ workload.synthetic.umed (got {})",
-                crate::limits::echo_number(uhi)
+            return Err(ParamError::rule_got(
+                "workload.synthetic.uhi",
+                "must be ≥ workload.synthetic.umed",
+                uhi,
             ));
         }
         check_positive("workload.synthetic.a1", self.a1)?;
@@ -188,10 +193,14 @@ impl LublinParams {
         check_positive("workload.synthetic.a2", self.a2)?;
         check_positive("workload.synthetic.b2", self.b2)?;
         if !self.pa.is_finite() {
-            return Err("workload.synthetic.pa must be finite".into());
+            return Err(ParamError::NotFinite {
+                key: "workload.synthetic.pa".into(),
+            });
         }
         if !self.pb.is_finite() {
-            return Err("workload.synthetic.pb must be finite".into());
+            return Err(ParamError::NotFinite {
+                key: "workload.synthetic.pb".into(),
+            });
         }
         check_positive("workload.synthetic.aarr", self.aarr)?;
         check_positive("workload.synthetic.barr", self.barr)?;
@@ -199,36 +208,53 @@ impl LublinParams {
         check_positive("workload.synthetic.bnum", self.bnum)?;
         check_positive("workload.synthetic.arar", self.arar)?;
         if self.start_hour > 23 {
-            return Err("workload.synthetic.start_hour must be in 0..=23".into());
+            return Err(ParamError::rule(
+                "workload.synthetic.start_hour",
+                "must be in 0..=23",
+            ));
         }
         if !(1..=48).contains(&self.cyclic_day_start) {
-            return Err("workload.synthetic.cyclic_day_start must be in 1..=48".into());
+            return Err(ParamError::rule(
+                "workload.synthetic.cyclic_day_start",
+                "must be in 1..=48",
+            ));
         }
         check_positive("workload.synthetic.max_log_run_time", self.max_log_run_time)?;
         if self.max_log_run_time > 40.0 {
-            return Err("workload.synthetic.max_log_run_time must be ≤ 40".into());
+            return Err(ParamError::rule(
+                "workload.synthetic.max_log_run_time",
+                "must be ≤ 40",
+            ));
         }
         check_positive(
             "workload.synthetic.max_log_interarrival",
             self.max_log_interarrival,
         )?;
         if self.max_log_interarrival > 40.0 {
-            return Err("workload.synthetic.max_log_interarrival must be ≤ 40".into());
+            return Err(ParamError::rule(
+                "workload.synthetic.max_log_interarrival",
+                "must be ≤ 40",
+            ));
         }
         if !(self.estimate_factor.is_finite()
             && self.estimate_factor >= 1.0
             && self.estimate_factor <= crate::limits::MAX_ESTIMATE_FACTOR)
         {
-            return Err(format!(
-                "workload.synthetic.estimate_factor must be a number ≥ 1 and ≤ {} (got {})",
-                crate::limits::MAX_ESTIMATE_FACTOR,
-                crate::limits::echo_number(self.estimate_factor)
-            ));
+            return Err(ParamError::OutOfRange {
+                key: "workload.synthetic.estimate_factor".into(),
+                range: OutOfRange {
+                    min: 1.0,
+                    max: crate::limits::MAX_ESTIMATE_FACTOR,
+                    unit: "",
+                    value: self.estimate_factor,
+                },
+            });
         }
         if self.daily_weights().is_none() {
-            return Err(
-                "workload.synthetic.anum / workload.synthetic.bnum leave no arrivals in the day's 48 buckets".into(),
-            );
+            return Err(ParamError::rule(
+                "workload.synthetic.anum",
+                "/ workload.synthetic.bnum leave no arrivals in the day's 48 buckets",
+            ));
         }
         Ok(())
     }

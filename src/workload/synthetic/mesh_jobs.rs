@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_probability, synthetic_header};
-use crate::base::SimRng;
+use crate::base::{ParamError, SimRng};
 use crate::workload::{Job, Workload};
 
 /// How a submesh side length is drawn (Ababneh & Bani-Mohammad §5.1).
@@ -86,30 +86,31 @@ impl Default for MeshJobsParams {
 
 impl MeshJobsParams {
     /// Checks the parameters; the error names the offending key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         if self.jobs == 0 {
-            return Err("workload.synthetic.jobs must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.jobs"));
         }
         if self.width == 0 {
-            return Err("workload.synthetic.width must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.width"));
         }
         if self.height == 0 {
-            return Err("workload.synthetic.height must be > 0".into());
+            return Err(ParamError::zero("workload.synthetic.height"));
         }
         if self.width.checked_mul(self.height).is_none() {
-            return Err(
-                "workload.synthetic.width × workload.synthetic.height must fit in 32 bits".into(),
-            );
+            return Err(ParamError::rule(
+                "workload.synthetic.width",
+                "× workload.synthetic.height must fit in 32 bits",
+            ));
         }
         // Interarrivals have mean 1 / arrival_rate: a time in [MIN_TIME, MAX_TIME].
         if !(self.arrival_rate.is_finite()
             && self.arrival_rate >= 1.0 / crate::limits::MAX_TIME
             && self.arrival_rate <= 1.0 / crate::limits::MIN_TIME)
         {
-            return Err(format!(
-                "workload.synthetic.arrival_rate must be a number ≥ 1e-12 and ≤ 1e6 per second \
-                 (got {})",
-                crate::limits::echo_number(self.arrival_rate)
+            return Err(ParamError::rule_got(
+                "workload.synthetic.arrival_rate",
+                "must be a number ≥ 1e-12 and ≤ 1e6 per second",
+                self.arrival_rate,
             ));
         }
         crate::limits::check_mean_time("workload.synthetic.mean_service", self.mean_service)?;
@@ -120,24 +121,32 @@ impl MeshJobsParams {
             check_probability("workload.synthetic.p4", self.p4)?;
             let sum = self.p1 + self.p2 + self.p3 + self.p4;
             if (sum - 1.0).abs() > 1e-9 {
-                return Err(format!(
-                    "workload.synthetic.p1 + p2 + p3 + p4 must be 1 (got {})",
-                    crate::limits::echo_number(sum)
+                return Err(ParamError::rule_got(
+                    "workload.synthetic.p1",
+                    "+ p2 + p3 + p4 must be 1",
+                    sum,
                 ));
             }
             if self.l1 == 0 {
-                return Err("workload.synthetic.l1 must be > 0".into());
+                return Err(ParamError::zero("workload.synthetic.l1"));
             }
             if self.l2 <= self.l1 {
-                return Err("workload.synthetic.l2 must be > workload.synthetic.l1".into());
+                return Err(ParamError::rule(
+                    "workload.synthetic.l2",
+                    "must be > workload.synthetic.l1",
+                ));
             }
             if self.l3 <= self.l2 {
-                return Err("workload.synthetic.l3 must be > workload.synthetic.l2".into());
+                return Err(ParamError::rule(
+                    "workload.synthetic.l3",
+                    "must be > workload.synthetic.l2",
+                ));
             }
             let side = self.width.min(self.height);
             if self.l3 >= side {
-                return Err(format!(
-                    "workload.synthetic.l3 must be < the smaller mesh side ({side})"
+                return Err(ParamError::rule(
+                    "workload.synthetic.l3",
+                    format!("must be < the smaller mesh side ({side})"),
                 ));
             }
         }

@@ -22,6 +22,7 @@ pub mod mesh_jobs;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::ParamError;
 use crate::workload::{SwfHeader, Workload};
 
 pub use exponential_jobs::ExponentialJobsParams;
@@ -66,7 +67,7 @@ impl SyntheticModel {
     }
 
     /// Checks the parameters; the error names the offending key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             SyntheticModel::Lublin(p) => p.validate(),
             SyntheticModel::MeshJobs(p) => p.validate(),
@@ -126,26 +127,26 @@ pub(crate) fn synthetic_header(model: &str, seed: u64, jobs: usize, procs: u32) 
     }
 }
 
-/// `Err("<key> must be > 0")` unless `v` is a positive finite number.
-pub(crate) fn check_positive(key: &str, v: f64) -> Result<(), String> {
+/// `Err` unless `v` is a positive finite number.
+pub(crate) fn check_positive(key: &str, v: f64) -> Result<(), ParamError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(format!(
-            "{key} must be a finite number > 0 (got {})",
-            crate::limits::echo_number(v)
-        ))
+        Err(ParamError::NotPositive {
+            key: key.into(),
+            value: v,
+        })
     }
 }
 
 /// `Err` unless `v` is a probability in [0, 1].
-pub(crate) fn check_probability(key: &str, v: f64) -> Result<(), String> {
+pub(crate) fn check_probability(key: &str, v: f64) -> Result<(), ParamError> {
     if (0.0..=1.0).contains(&v) {
         Ok(())
     } else {
-        Err(format!(
-            "{key} must be a probability in [0, 1] (got {})",
-            crate::limits::echo_number(v)
-        ))
+        Err(ParamError::NotProbability {
+            key: key.into(),
+            value: v,
+        })
     }
 }
