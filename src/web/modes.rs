@@ -3,9 +3,10 @@
 //! al.), "Moldable jobs" (Srinivasan et al.) and
 //! "Exercises" ([`super::exercise_page`]). Each mode owns one panel of `index.html`
 //! (`#flat-mode`, `#mesh-mode`, `#grid-mode`, `#moldable-mode`, `#exercises-mode`); switching
-//! shows its panel, hides the others and sets `body[data-mode]`. A share link opens its own
-//! mode (the `mode` of an `#e=` link; old links by prefix: `#x=` flat, `#m=` mesh, `#g=` grid;
-//! an exercise link `#ex=` the Exercises tab).
+//! shows its panel (firing `schedlab-shown` on it: the mesh, grid and moldable tabs start
+//! their workers the first time they are shown), hides the others and sets `body[data-mode]`.
+//! A share link opens its own mode (the `mode` of an `#e=` link; old links by prefix: `#x=`
+//! flat, `#m=` mesh, `#g=` grid; an exercise link `#ex=` the Exercises tab).
 //!
 //! The tabs follow the ARIA tabs pattern: `role="tablist"`/`tab`/`tabpanel`, `aria-selected`
 //! and `aria-controls` on each tab, a roving `tabindex` (only the selected tab is in the Tab
@@ -28,6 +29,13 @@ pub fn show_mode(doc: &Document, mode: &str) {
         if let Some(panel) = doc.get_element_by_id(&format!("{m}-mode")) {
             if let Ok(panel) = panel.dyn_into::<HtmlElement>() {
                 panel.set_hidden(!on);
+                if on {
+                    // A tab starts its worker the first time it is shown
+                    // (`kit::tab::spawn_worker_when_shown`).
+                    if let Ok(shown) = web_sys::Event::new(super::kit::tab::SHOWN_EVENT) {
+                        let _ = panel.dispatch_event(&shown);
+                    }
+                }
             }
         }
         if let Some(tab) = doc.get_element_by_id(&format!("mode-{m}")) {

@@ -164,7 +164,7 @@ pub fn start(doc: &Document) {
     });
     load_experiment(&app, &preset_global_grid());
     wire(&app);
-    tab::spawn_worker(&app);
+    tab::spawn_worker_when_shown(&app);
     tab::refresh(&*app);
     open_fragment(&app);
 }

@@ -249,6 +249,28 @@ pub fn spawn_worker<T: ModeTab>(app: &Rc<T>) {
     );
 }
 
+/// The event [`crate::web::modes::show_mode`] fires on a mode's panel each time it shows it.
+pub const SHOWN_EVENT: &str = "schedlab-shown";
+
+/// Starts the tab's worker now if its panel is shown, else the first time it is shown
+/// ([`SHOWN_EVENT`]): a tab the user does not open costs the page no worker — an idle one is
+/// about 9 MiB of the tab's memory (BENCHMARKS.md, "Memory in the browser tab"). Until its
+/// worker is ready the tab's Run stays disabled, as at any start.
+pub fn spawn_worker_when_shown<T: ModeTab + 'static>(app: &Rc<T>) {
+    let panel = app.run_ui().panel.clone();
+    if !panel.hidden() {
+        spawn_worker(app);
+        return;
+    }
+    let app = Rc::clone(app);
+    let started = std::cell::Cell::new(false);
+    crate::web::dom::listen(panel.as_ref(), SHOWN_EVENT, move |_: web_sys::Event| {
+        if !started.replace(true) {
+            spawn_worker(&app);
+        }
+    });
+}
+
 /// Starts a batch of `runs` (ignored while one runs, before the worker is ready, or when
 /// empty); `first` is the progress line until the worker's first progress.
 pub fn start<T: ModeTab>(app: &Rc<T>, runs: Vec<T::Run>, first: &str) {

@@ -369,7 +369,7 @@ pub fn start() {
         None,
     );
     wire(&app);
-    tab::spawn_worker(&app);
+    tab::spawn_worker_when_shown(&app);
     tab::refresh(&*app);
     open_fragment(&app);
 }

@@ -179,7 +179,7 @@ pub fn start(doc: &Document) {
     });
     load_share(&app, &moldable_form::preset_moldable());
     wire(&app);
-    tab::spawn_worker(&app);
+    tab::spawn_worker_when_shown(&app);
     tab::refresh(&*app);
     open_fragment(&app);
 }
