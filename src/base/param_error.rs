@@ -142,14 +142,7 @@ impl From<ParamError> for ConfigError {
     fn from(e: ParamError) -> ConfigError {
         ConfigError {
             message: e.requirement(),
-            key: match e {
-                ParamError::Zero { key }
-                | ParamError::NotPositive { key, .. }
-                | ParamError::NotProbability { key, .. }
-                | ParamError::NotFinite { key }
-                | ParamError::OutOfRange { key, .. }
-                | ParamError::Rule { key, .. } => key,
-            },
+            key: e.key().to_string(),
         }
     }
 }
