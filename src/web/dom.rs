@@ -2,6 +2,9 @@
 //! the page, work deferred to a later main-thread task, an element's coming into and leaving
 //! the viewport, HTML escaping for text put into markup, and object URLs for downloads.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use js_sys::Array;
 use wasm_bindgen::convert::FromWasmAbi;
 use wasm_bindgen::prelude::*;
@@ -52,6 +55,92 @@ pub fn on_visibility(el: &web_sys::Element, mut f: impl FnMut(bool) + 'static) -
             true
         }
         Err(_) => false,
+    }
+}
+
+/// Holds a card's request to the worker until the card is seen: in the viewport, focused
+/// inside, or touched by the user since its content was last offered ([`SeenGate::reset`]).
+/// Where the browser cannot say when an element comes into view, every request passes.
+#[derive(Clone)]
+pub struct SeenGate(Rc<GateState>);
+
+struct GateState {
+    /// Whether the card is in the viewport (as the browser last said).
+    in_view: Cell<bool>,
+    /// Whether requests may pass now.
+    seen: Cell<bool>,
+    /// A request waits for the card to be seen.
+    held: Cell<bool>,
+    /// Whether the browser says when the card comes into view (`in_view` is then kept).
+    observed: Cell<bool>,
+}
+
+impl Default for SeenGate {
+    fn default() -> SeenGate {
+        SeenGate::new()
+    }
+}
+
+impl SeenGate {
+    /// A gate that lets every request pass until it [watches](SeenGate::watch) a card.
+    pub fn new() -> SeenGate {
+        SeenGate(Rc::new(GateState {
+            in_view: Cell::new(false),
+            seen: Cell::new(true),
+            held: Cell::new(false),
+            observed: Cell::new(false),
+        }))
+    }
+
+    /// Watches `card`: each time it is seen with a request held, `release` is called (it asks
+    /// again for what was held).
+    pub fn watch(&self, card: &web_sys::Element, release: impl Fn() + 'static) {
+        let gate = self;
+        let release = Rc::new(release);
+        let (g, r) = (gate.clone(), Rc::clone(&release));
+        let observed = on_visibility(card, move |v| {
+            g.0.in_view.set(v);
+            if v && g.see() {
+                r();
+            }
+        });
+        gate.0.observed.set(observed);
+        gate.0.seen.set(!observed);
+        // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
+        let g = gate.clone();
+        listen(card.as_ref(), "focusin", move |_: web_sys::Event| {
+            if g.see() {
+                release();
+            }
+        });
+    }
+
+    /// New content is offered: seen at once if the card is in view, else once it comes into
+    /// view; nothing held.
+    pub fn reset(&self) {
+        self.0.held.set(false);
+        self.0
+            .seen
+            .set(!self.0.observed.get() || self.0.in_view.get());
+    }
+
+    /// Whether a request may go now; if not, it is held until the card is seen.
+    pub fn pass(&self) -> bool {
+        let seen = self.0.seen.get();
+        self.0.held.set(!seen);
+        seen
+    }
+
+    /// Drops a held request (the card's content is gone).
+    pub fn drop_held(&self) {
+        self.0.held.set(false);
+    }
+
+    /// The card is seen (the user touched it, or it came into view or took the focus): whether
+    /// a request was held until now (the caller asks it again).
+    pub fn see(&self) -> bool {
+        self.0.seen.set(true);
+        self.0.held.replace(false)
     }
 }
 

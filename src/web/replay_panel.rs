@@ -29,7 +29,7 @@ use web_sys::{
 };
 
 use super::chart::{self, Band, GanttLayout, PlotArea};
-use super::dom::{escape, listen};
+use super::dom::{escape, listen, SeenGate};
 use super::format;
 use super::kit::by_id;
 use super::kit::playback::{Pace, Playback};
@@ -247,15 +247,9 @@ pub struct ReplayPanel {
     pending: Cell<Option<(u32, Option<f64>)>>,
     /// Play again once the window asked for is in.
     resume: Cell<bool>,
-    /// Whether the card is in the viewport (as the browser last said).
-    in_view: Cell<bool>,
-    /// Whether windows may be asked for: the card has been in view, or a run picked, since its
-    /// runs were shown — or the browser cannot say when it comes into view.
-    seen: Cell<bool>,
-    /// The window `pending` names waits for the card to be seen before it is asked for.
-    held: Cell<bool>,
-    /// Whether the browser says when the card comes into view (`in_view` is then kept).
-    observed: Cell<bool>,
+    /// Holds the window `pending` names until the card is seen (in view, focused, or a run
+    /// picked) since its runs were shown.
+    gate: SeenGate,
 }
 
 /// The Gantt chart's legend (every job drawn where it runs).
@@ -323,27 +317,13 @@ impl ReplayPanel {
             request: RefCell::new(None),
             pending: Cell::new(None),
             resume: Cell::new(false),
-            in_view: Cell::new(false),
-            seen: Cell::new(true),
-            held: Cell::new(false),
-            observed: Cell::new(false),
+            gate: SeenGate::new(),
         });
         {
             let weak = Rc::downgrade(&panel);
-            let observed = super::dom::on_visibility(&panel.root, move |v| {
+            panel.gate.watch(&panel.root, move || {
                 if let Some(p) = weak.upgrade() {
-                    p.in_view.set(v);
-                    if v {
-                        p.wake();
-                    }
-                }
-            });
-            panel.observed.set(observed);
-            // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
-            let weak = Rc::downgrade(&panel);
-            listen(&panel.root, "focusin", move |_: Event| {
-                if let Some(p) = weak.upgrade() {
-                    p.wake();
+                    p.ask_pending();
                 }
             });
         }
@@ -357,7 +337,9 @@ impl ReplayPanel {
             let weak = Rc::downgrade(&panel);
             listen(&panel.pick, "change", move |_: Event| {
                 if let Some(p) = weak.upgrade() {
-                    p.wake();
+                    if p.gate.see() {
+                        p.ask_pending();
+                    }
                     p.reset();
                 }
             });
@@ -391,9 +373,7 @@ impl ReplayPanel {
         self.pick.set_value("0");
         self.pending.set(None);
         self.resume.set(false);
-        self.held.set(false);
-        // Seen at once if the card is already in view; otherwise when it comes into view.
-        self.seen.set(!self.observed.get() || self.in_view.get());
+        self.gate.reset();
         let empty = runs.is_empty();
         *self.runs.borrow_mut() = runs;
         self.root.set_hidden(empty);
@@ -489,13 +469,10 @@ impl ReplayPanel {
             return;
         }
         self.pending.set(Some((run, t)));
-        if !self.seen.get() {
-            // Asked once the card is seen ([`ReplayPanel::wake`]).
-            self.held.set(true);
-            return;
+        // Else asked once the card is seen ([`ReplayPanel::ask_pending`]).
+        if self.gate.pass() {
+            self.ask(run, t);
         }
-        self.held.set(false);
-        self.ask(run, t);
     }
 
     /// Passes the request for the window of run `run` around `t` to the owner.
@@ -506,14 +483,10 @@ impl ReplayPanel {
         }
     }
 
-    /// The card is seen (in view, focused, or a run picked): the window held until then is asked
-    /// for.
-    fn wake(&self) {
-        self.seen.set(true);
-        if self.held.replace(false) {
-            if let Some((run, t)) = self.pending.get() {
-                self.ask(run, t);
-            }
+    /// Asks for the window held until the card was seen.
+    fn ask_pending(&self) {
+        if let Some((run, t)) = self.pending.get() {
+            self.ask(run, t);
         }
     }
 

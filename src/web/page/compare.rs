@@ -36,16 +36,9 @@ pub(super) struct CompareUi {
     remote: RefCell<Vec<(PolicyKind, u32)>>,
     /// The runs (A, B) whose comparison was asked of the worker and not yet received.
     pending: Cell<Option<(u32, u32)>>,
-    /// Whether the card is in the viewport (as the browser last said).
-    in_view: Cell<bool>,
-    /// Whether the worker may be asked: the card has been in view, or the user picked runs or
-    /// an order, since the batch's runs were offered — or the browser cannot say when it comes
-    /// into view.
-    seen: Cell<bool>,
-    /// A comparison waits for the card to be seen before it is asked for.
-    held: Cell<bool>,
-    /// Whether the browser says when the card comes into view (`in_view` is then kept).
-    observed: Cell<bool>,
+    /// Holds a comparison until the card is seen (in view, focused, or the user picked runs or
+    /// an order) since the batch's runs were offered.
+    gate: SeenGate,
 }
 
 impl CompareUi {
@@ -64,10 +57,7 @@ impl CompareUi {
             sort: Cell::new(SortOrder::default()),
             remote: RefCell::new(Vec::new()),
             pending: Cell::new(None),
-            in_view: Cell::new(false),
-            seen: Cell::new(true),
-            held: Cell::new(false),
-            observed: Cell::new(false),
+            gate: SeenGate::new(),
         })
     }
 }
@@ -92,9 +82,7 @@ pub(super) fn fill(app: &App) {
     };
     *ui.remote.borrow_mut() = if remote { all } else { Vec::new() };
     ui.pending.set(None);
-    ui.held.set(false);
-    // Seen at once if the card is already in view; otherwise when it comes into view.
-    ui.seen.set(!ui.observed.get() || ui.in_view.get());
+    ui.gate.reset();
     app.state.borrow_mut().comparison = None;
     ui.section.set_hidden(runs.len() < 2);
     if runs.len() < 2 {
@@ -121,7 +109,7 @@ pub(super) fn fill(app: &App) {
 pub(super) fn hide(app: &App) {
     app.ui.compare.section.set_hidden(true);
     app.ui.compare.pending.set(None);
-    app.ui.compare.held.set(false);
+    app.ui.compare.gate.drop_held();
     app.ui.compare.remote.borrow_mut().clear();
     app.state.borrow_mut().comparison = None;
 }
@@ -186,7 +174,7 @@ fn remote_ids(ui: &CompareUi) -> Option<(u32, u32)> {
 
 /// Asks the worker for the comparison of the runs picked, in the table's order; the section
 /// says it is on its way until [`show_remote`] draws it. Until the card is seen the question
-/// is held, the previous batch's comparison cleared ([`wake`] asks it).
+/// is held, the previous batch's comparison cleared (the gate in [`wire`] asks it).
 fn ask(app: &App) {
     let ui = &app.ui.compare;
     let Some((a, b)) = remote_ids(ui) else {
@@ -195,8 +183,8 @@ fn ask(app: &App) {
     let _ = ui.section.set_attribute("aria-busy", "true");
     ui.note
         .set_text_content(Some("Comparing the runs job by job in the simulator…"));
-    if !ui.seen.get() {
-        ui.held.set(true);
+    if !ui.gate.pass() {
+        // Asked once the card is seen (the gate's release in [`wire`]).
         ui.pending.set(None);
         ui.summary.set_text_content(None);
         ui.metrics.set_inner_html("");
@@ -205,7 +193,6 @@ fn ask(app: &App) {
         clear_canvas(&app.ui.doc, "chart-compare");
         return;
     }
-    ui.held.set(false);
     ui.pending.set(Some((a, b)));
     app.tab.worker.post(&ToWorker::Compare {
         a,
@@ -406,16 +393,6 @@ fn signed_duration(d: f64) -> String {
     }
 }
 
-/// The card is seen (in view, focused, or the user picked runs or an order): the comparison held
-/// until then is asked for.
-fn wake(app: &App) {
-    let ui = &app.ui.compare;
-    ui.seen.set(true);
-    if ui.held.replace(false) {
-        ask(app);
-    }
-}
-
 /// Redraws on a change of either run; sorts on a click in the table's head; asks a comparison
 /// held when the card comes into view or takes the focus.
 pub(super) fn wire(app: &Rc<App>) {
@@ -423,27 +400,15 @@ pub(super) fn wire(app: &Rc<App>) {
     for select in [&ui.a, &ui.b] {
         let app = Rc::clone(app);
         listen(select.as_ref(), "change", move |_: Event| {
-            app.ui.compare.seen.set(true);
+            app.ui.compare.gate.see();
             draw(&app)
         });
     }
     {
         let weak = Rc::downgrade(app);
-        let observed = on_visibility(&ui.section, move |v| {
+        ui.gate.watch(&ui.section, move || {
             if let Some(app) = weak.upgrade() {
-                app.ui.compare.in_view.set(v);
-                if v {
-                    wake(&app);
-                }
-            }
-        });
-        ui.observed.set(observed);
-        ui.seen.set(!observed);
-        // Focus inside the card (a keyboard's or an assistive technology's) counts as seen.
-        let weak = Rc::downgrade(app);
-        listen(ui.section.as_ref(), "focusin", move |_: Event| {
-            if let Some(app) = weak.upgrade() {
-                wake(&app);
+                ask(&app);
             }
         });
     }
@@ -469,7 +434,7 @@ fn sort_click(app: &App, ev: &Event) {
         return;
     };
     let ui = &app.ui.compare;
-    ui.seen.set(true);
+    ui.gate.see();
     let old = ui.sort.get();
     ui.sort.set(SortOrder {
         column: col,

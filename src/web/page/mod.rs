@@ -19,7 +19,7 @@ use web_sys::{
 };
 
 use super::chart;
-use super::dom::{defer, escape, listen, on_visibility};
+use super::dom::{defer, escape, listen, SeenGate};
 use super::format;
 use super::kit::by_id;
 use super::kit::controls::wire_run_cancel;
