@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{JobRecord, Summary};
+use super::{records_iter, JobRecord, Summary};
 use crate::sim::JobOutcome;
 use crate::workload::Job;
 
@@ -110,7 +110,7 @@ pub fn compare(
 }
 
 /// Run B against run A from the jobs and outcomes of each run (what a finished run keeps
-/// instead of its records): the records are made one at a time ([`super::records_iter`]) and each
+/// instead of its records): the records are made one at a time ([`records_iter`]) and each
 /// summary is [`Summary::from_iter`] with no dropped job — the numbers [`compare`] gives on
 /// the runs' records and `Summary::from_records(records, procs, 0)`, to the bit, without a
 /// vector of records.
@@ -138,8 +138,8 @@ where
     A: Iterator<Item = JobOutcome>,
     B: Iterator<Item = JobOutcome>,
 {
-    let sa = Summary::from_iter(records_with(a.0, (a.1)()), procs, 0);
-    let sb = Summary::from_iter(records_with(b.0, (b.1)()), procs, 0);
+    let sa = Summary::from_iter(records_iter(a.0, (a.1)()), procs, 0);
+    let sb = Summary::from_iter(records_iter(b.0, (b.1)()), procs, 0);
     // Room for every started job of A at once: the vector of shifts is never doubled.
     let room = (a.1)()
         .take(a.0.len())
@@ -147,22 +147,11 @@ where
         .count();
     compare_records(
         &sa,
-        records_with(a.0, (a.1)()),
+        records_iter(a.0, (a.1)()),
         &sb,
-        records_with(b.0, (b.1)()),
+        records_iter(b.0, (b.1)()),
         room,
     )
-}
-
-/// [`super::records_iter`] with the outcomes given by an iterator.
-fn records_with<'a>(
-    jobs: &'a [Job],
-    outcomes: impl Iterator<Item = JobOutcome> + 'a,
-) -> impl Iterator<Item = JobRecord> + 'a {
-    jobs.iter()
-        .zip(outcomes)
-        .filter(|(_, o)| !o.start.is_nan())
-        .map(|(job, o)| JobRecord::of(job, &o))
 }
 
 /// [`compare`] over records made one at a time (the runs must yield the same jobs in the same

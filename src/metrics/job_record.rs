@@ -82,15 +82,20 @@ pub fn records_of(jobs: &[Job], outcomes: &[JobOutcome]) -> Vec<JobRecord> {
     records_iter(jobs, outcomes).collect()
 }
 
-/// [`records_of`] one record at a time, for a caller that needs no vector of them.
-pub fn records_iter<'a>(
+/// [`records_of`] one record at a time, for a caller that needs no vector of them; the
+/// outcomes are a slice or any iterator of them in arrival order (a run that keeps them in
+/// another form).
+pub fn records_iter<'a, O>(
     jobs: &'a [Job],
-    outcomes: &'a [JobOutcome],
-) -> impl Iterator<Item = JobRecord> + 'a {
+    outcomes: impl IntoIterator<Item = O> + 'a,
+) -> impl Iterator<Item = JobRecord> + 'a
+where
+    O: std::borrow::Borrow<JobOutcome>,
+{
     jobs.iter()
         .zip(outcomes)
-        .filter(|(_, o)| !o.start.is_nan())
-        .map(|(job, o)| JobRecord::of(job, o))
+        .filter(|(_, o)| !o.borrow().start.is_nan())
+        .map(|(job, o)| JobRecord::of(job, o.borrow()))
 }
 
 /// Per-job records of a run, in arrival order. Jobs that never started (an interrupted run)

@@ -234,7 +234,7 @@ pub fn export(id: u32, format: ExportFormat) -> Result<String, String> {
             let mut out = String::with_capacity(jobs.len() * 80 + 100);
             out.push_str(JobRecord::CSV_HEADER);
             out.push('\n');
-            for r in records_iter(jobs, &outcomes) {
+            for r in records_iter(jobs, outcomes.iter()) {
                 out.push_str(&r.csv_line());
                 out.push('\n');
             }
